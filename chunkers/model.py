@@ -1,0 +1,109 @@
+"""The chunk as every chunker returns it: bytes in, `ChunkPiece`s out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Chunk types whose text is a transformed view of the file (flattened, redacted,
+# refs inlined, extracted from pages): their line ranges are honest, but their
+# body is not a verbatim copy of those lines.
+TRANSFORMED_TYPES = frozenset({"config", "openapi_operation", "openapi_schema", "pdf_pages"})
+
+
+@dataclass(frozen=True)
+class ChunkSymbol:
+    name: str
+    kind: str
+    parent: str = ""
+    start_line: int = 0
+    end_line: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "parent": self.parent,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+        }
+
+
+@dataclass
+class ChunkPiece:
+    """One unit of meaning cut from a file.
+
+    `text` = `header` + body. For verbatim chunk types the body is exactly the
+    original lines `start_line..end_line` (1-based, inclusive); a piece of one
+    over-long line holds a slice of that line and keeps its line number.
+    """
+
+    text: str
+    chunk_type: str
+    start_line: int
+    end_line: int
+    analysis_text: str = ""
+    symbols: list[ChunkSymbol] = field(default_factory=list)
+    skeleton: str = ""
+    header: str = ""
+    # Format-specific extras that travel to storage as they are
+    # (start_page/end_page for PDFs, part/parts for split units, language, ...).
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def body(self) -> str:
+        return self.text[len(self.header):] if self.header and self.text.startswith(self.header) else self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chunk_type": self.chunk_type,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "text": self.text,
+            "analysis_text": self.analysis_text,
+            "symbols": [s.to_dict() for s in self.symbols],
+            "skeleton": self.skeleton,
+            "header": self.header,
+            "meta": dict(self.meta),
+        }
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """What `chunk_file_result` returns: the pieces, or why the file was skipped."""
+
+    pieces: list[ChunkPiece]
+    skip_reason: str = ""
+    # Non-fatal notes (e.g. "openapi parse failed, fell back to config: ...").
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChunkOptions:
+    """Every tunable of the chunkers, in one typed place (defaults measured or specified)."""
+
+    # C#/Python/generic: a type over this many characters is split into
+    # header + members + full shapes; a member over it is split at statements.
+    type_max_chars: int = 6000
+    # The full-type chunk kept beside the split shapes holds the whole type up to
+    # this many characters, and is split into parts at member boundaries beyond it.
+    type_full_max_chars: int = 24000
+    # Markdown: a section over this is split on paragraph boundaries.
+    md_section_max_chars: int = 12000
+    # PDF: pages are grouped up to about this many characters.
+    pdf_group_chars: int = 8000
+    pdf_timeout_s: float = 20.0
+    # Config / OpenAPI chunks are split when over this.
+    config_max_chars: int = 6000
+    # Plain fallback windows.
+    plain_max_chars: int = 3000
+    plain_overlap_chars: int = 200
+    # SQL: CREATE TABLE statements are boundaries too.
+    split_sql_tables: bool = True
+    # TS/JS: the tree-sitter path (per-method split of large classes) instead of
+    # the brace-depth chunker. Default chosen by measurement (see chunkers/typescript.py).
+    ts_tree_sitter: bool = True
+    js_tree_sitter: bool = True
+
+
+DEFAULT_OPTIONS = ChunkOptions()

@@ -1,0 +1,107 @@
+"""Dispatch: the lowercased extension (never the content) picks the chunker.
+
+Every chunker is `fn(path, text, options) -> list[ChunkPiece]` over decoded
+text, except byte-level formats (PDF) which get the raw bytes. After the
+chunker, one pass here redacts secret-shaped values and guarantees the
+file is never silently lost: a file that yields nothing but has content
+falls back to the plain chunker, and any chunker error does the same, with
+the reason kept in `ChunkResult.notes`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Callable
+
+from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult
+from .plain import chunk_plain
+from .redact import redact_piece
+from .text import BinaryContent, decode
+
+# extension -> "module:function" (module relative to this package)
+TEXT_CHUNKERS: dict[str, str] = {}
+BYTES_CHUNKERS: dict[str, str] = {}
+
+
+def _register(table: dict[str, str], target: str, *exts: str) -> None:
+    for ext in exts:
+        table[ext] = target
+
+
+_register(TEXT_CHUNKERS, "csharp:chunk_csharp", ".cs")
+_register(TEXT_CHUNKERS, "razor:chunk_razor", ".razor", ".cshtml")
+_register(TEXT_CHUNKERS, "typescript:chunk_typescript",
+          ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_register(TEXT_CHUNKERS, "components:chunk_component", ".vue", ".svelte")
+_register(TEXT_CHUNKERS, "sql:chunk_sql", ".sql")
+_register(TEXT_CHUNKERS, "python_code:chunk_python", ".py", ".pyi")
+_register(TEXT_CHUNKERS, "treesitter:chunk_treesitter",
+          ".java", ".go", ".rs", ".kt", ".kts", ".php", ".rb", ".c", ".h",
+          ".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".swift", ".scala")
+_register(TEXT_CHUNKERS, "markdown:chunk_markdown", ".md", ".markdown", ".mdx")
+_register(TEXT_CHUNKERS, "openapi:chunk_structured", ".json", ".yaml", ".yml")
+_register(TEXT_CHUNKERS, "config:chunk_config",
+          ".toml", ".ini", ".cfg", ".env", ".properties", ".config", ".xml")
+_register(BYTES_CHUNKERS, "pdf:chunk_pdf", ".pdf")
+
+
+def extension_of(path: str) -> str:
+    name = os.path.basename(path).lower()
+    if name == ".env" or name.startswith(".env."):
+        return ".env"
+    return os.path.splitext(name)[1]
+
+
+def _resolve(target: str) -> Callable:
+    module, func = target.split(":")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), func)
+
+
+def chunker_name(path: str) -> str:
+    ext = extension_of(path)
+    return (TEXT_CHUNKERS.get(ext) or BYTES_CHUNKERS.get(ext) or "plain:chunk_plain").split(":")[0]
+
+
+def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) -> ChunkResult:
+    """Chunk one file; never raises for bad input. Empty and binary files are skipped with a reason."""
+    ext = extension_of(path)
+    notes: list[str] = []
+    if ext in BYTES_CHUNKERS:
+        try:
+            result = _resolve(BYTES_CHUNKERS[ext])(path, data, options)
+        except Exception as exc:  # a chunker bug must not lose the file
+            return ChunkResult([], skip_reason=f"{ext[1:]} chunker failed: {type(exc).__name__}: {exc}")
+        if isinstance(result, ChunkResult):
+            return ChunkResult([redact_piece(p) for p in result.pieces], result.skip_reason, result.notes)
+        return ChunkResult([redact_piece(p) for p in result])
+    try:
+        text = decode(data)
+    except BinaryContent as exc:
+        return ChunkResult([], skip_reason=str(exc))
+    if not text.strip():
+        return ChunkResult([], skip_reason="empty (no non-blank text)")
+    pieces: list[ChunkPiece] = []
+    target = TEXT_CHUNKERS.get(ext)
+    if target:
+        try:
+            result = _resolve(target)(path, text, options)
+            if isinstance(result, ChunkResult):
+                pieces = list(result.pieces)
+                notes.extend(result.notes)
+            else:
+                pieces = list(result)
+        except Exception as exc:
+            notes.append(f"{target} failed, plain fallback: {type(exc).__name__}: {exc}")
+            pieces = []
+        if not pieces:
+            if not notes:
+                notes.append(f"{target} produced no chunks, plain fallback")
+    if not pieces:
+        pieces = chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars)
+    return ChunkResult([redact_piece(p) for p in pieces], notes=tuple(notes))
+
+
+def chunk_file(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) -> list[ChunkPiece]:
+    """The contract of shared/DESIGN.md: deterministic, lossless, never raises on bad input."""
+    return chunk_file_result(path, data, options).pieces

@@ -1,0 +1,80 @@
+"""Decoding and line bookkeeping shared by every chunker.
+
+Line numbers are 1-based and count `\n` line breaks only; CRLF becomes LF
+before anything else, which keeps every line number unchanged.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+BOM = "\ufeff"
+
+
+class BinaryContent(ValueError):
+    """The bytes are not text (NUL bytes); the file is skipped with this reason."""
+
+
+def looks_binary(data: bytes) -> bool:
+    return b"\x00" in data[:8192]
+
+
+def decode(data: bytes) -> str:
+    """Bytes -> text: BOM stripped, invalid UTF-8 replaced, CRLF -> LF.
+
+    Raises BinaryContent for NUL bytes (binary data), the only input refused.
+    """
+    if looks_binary(data):
+        raise BinaryContent("binary content (NUL bytes)")
+    text = data.decode("utf-8", errors="replace")
+    if text.startswith(BOM):
+        text = text[1:]
+    return text.replace("\r\n", "\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The file's lines without their line breaks; '' -> []. A final newline adds no line."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
+def line_count(text: str) -> int:
+    return len(split_lines(text))
+
+
+def join_lines(lines: list[str], start: int, end: int) -> str:
+    """Lines start..end (1-based, inclusive) joined with '\n', no trailing newline."""
+    return "\n".join(lines[start - 1:end])
+
+
+@dataclass
+class LineIndex:
+    """Maps character offsets in a text to 1-based line numbers."""
+
+    starts: list[int]
+
+    @classmethod
+    def of(cls, text: str) -> "LineIndex":
+        starts = [0]
+        find = text.find
+        pos = find("\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        return cls(starts)
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+    def offset_of(self, line: int) -> int:
+        return self.starts[line - 1]
+
+
+def byte_to_line_index(text: str) -> LineIndex:
+    """Line index over the UTF-8 encoding of `text` (tree-sitter reports byte offsets)."""
+    return LineIndex.of(text.encode("utf-8").decode("latin-1"))

@@ -1,0 +1,124 @@
+"""The repo registry: repo id -> path, in one JSON file.
+
+A JSON file replaced atomically (write + rename) can be read by the sensor at
+any moment, even while an ingest holds the DuckDB file. Each repo id is also a
+Dagster dynamic partition of `repos` (partitions.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+REPO_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
+
+
+class RegistryError(ValueError):
+    """Bad input to the registry (bad path, bad or duplicate id): a usage error."""
+
+
+@dataclass(frozen=True)
+class Repo:
+    repo_id: str
+    path: str
+    kind: str  # "git" or "folder"
+    added_utc: str
+
+
+def slugify(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9._-]+", "-", name.lower()).strip("-._")
+    return slug[:63] or "repo"
+
+
+def validate_repo_id(repo_id: str) -> str:
+    if not REPO_ID_RE.match(repo_id or ""):
+        raise RegistryError(
+            f"invalid repo id {repo_id!r}: use 1-63 characters of a-z, 0-9, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return repo_id
+
+
+def is_git_work_tree(path: Path) -> bool:
+    try:
+        out = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and Path(out.stdout.strip()).resolve() == path.resolve()
+
+
+class RepoRegistry:
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+
+    def load(self) -> dict[str, Repo]:
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except json.JSONDecodeError as exc:
+            raise RegistryError(f"{self.path} is not valid JSON: {exc}") from exc
+        return {rid: Repo(**entry) for rid, entry in raw.get("repos", {}).items()}
+
+    def get(self, repo_id: str) -> Repo:
+        repos = self.load()
+        if repo_id not in repos:
+            known = ", ".join(sorted(repos)) or "none"
+            raise RegistryError(f"unknown repo id {repo_id!r} (registered: {known}); add it with `ledger add-repo PATH`")
+        return repos[repo_id]
+
+    def _save(self, repos: dict[str, Repo]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"repos": {rid: asdict(r) for rid, r in sorted(repos.items())}}
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".repos.", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(payload, fh, indent=2)
+        os.replace(tmp, self.path)
+
+    def add(self, path: str | Path, repo_id: str | None = None) -> Repo:
+        root = Path(path).expanduser()
+        if not root.exists():
+            raise RegistryError(f"{path}: no such directory")
+        if not root.is_dir():
+            raise RegistryError(f"{path}: not a directory")
+        root = root.resolve()
+        kind = "git" if is_git_work_tree(root) else "folder"
+        rid = validate_repo_id(repo_id) if repo_id else slugify(root.name)
+        validate_repo_id(rid)
+        repos = self.load()
+        if rid in repos:
+            raise RegistryError(f"repo id {rid!r} is already registered for {repos[rid].path}; choose another with --id")
+        for other in repos.values():
+            if Path(other.path) == root:
+                raise RegistryError(f"{root} is already registered as {other.repo_id!r}")
+        repo = Repo(rid, str(root), kind, datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        repos[rid] = repo
+        self._save(repos)
+        return repo
+
+
+def indexed_head_path(home: Path, repo_id: str) -> Path:
+    return Path(home) / "heads" / f"{repo_id}.txt"
+
+
+def write_indexed_head(home: Path, repo_id: str, head_sha: str) -> None:
+    """Recorded after qdrant_points succeeds: what the sensor compares HEAD against."""
+    path = indexed_head_path(home, repo_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(head_sha, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_indexed_head(home: Path, repo_id: str) -> str:
+    try:
+        return indexed_head_path(home, repo_id).read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return ""

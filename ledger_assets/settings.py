@@ -1,0 +1,110 @@
+"""Every setting of the ledger, read once from the environment into one typed object.
+
+The Dagster resources (resources.py) carry the same fields, so the UI's
+launchpad can override them per run; the CLI and the core read this.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+EMBED_DIM = 384
+QUALITY_DIM = 8
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    return raw.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "")
+    try:
+        return int(raw) if raw.strip() else default
+    except ValueError as exc:
+        raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "")
+    try:
+        return float(raw) if raw.strip() else default
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+
+
+@dataclass(frozen=True)
+class LedgerSettings:
+    home: str = "./.ledger"
+    collection: str = "ledger_chunks"
+    qdrant_url: str = ""
+    qdrant_api_key: str = field(default="", repr=False)
+    versioning: bool = False
+    max_file_bytes: int = 2_000_000
+    max_pdf_bytes: int = 50_000_000
+    embed_batch: int = 64
+    embed_device: str = ""  # "" = CUDA when present, else CPU
+    lock_timeout_s: float = 120.0
+    upsert_batch: int = 128
+    # Analysis (Groq); see ledger_assets/analysis.py.
+    groq_api_key: str = field(default="", repr=False)
+    groq_base_url: str = ""
+    groq_model: str = "llama-3.1-8b-instant"
+    groq_budget_usd: float = 1.0
+    groq_concurrency: int = 4
+    groq_timeout_s: float = 30.0
+    analysis_file_cap: int = 200
+    keyless_analyser: str = "heuristic"
+
+    @classmethod
+    def from_env(cls, **overrides) -> "LedgerSettings":
+        values = dict(
+            home=os.environ.get("LEDGER_HOME") or "./.ledger",
+            collection=os.environ.get("LEDGER_COLLECTION") or "ledger_chunks",
+            qdrant_url=os.environ.get("QDRANT_URL", ""),
+            qdrant_api_key=os.environ.get("QDRANT_API_KEY", ""),
+            versioning=_env_bool("LEDGER_VERSIONING", False),
+            max_file_bytes=_env_int("LEDGER_MAX_FILE_BYTES", 2_000_000),
+            embed_batch=_env_int("LEDGER_EMBED_BATCH", 64),
+            embed_device=os.environ.get("LEDGER_EMBED_DEVICE", ""),
+            lock_timeout_s=_env_float("LEDGER_LOCK_TIMEOUT_S", 120.0),
+            groq_api_key=os.environ.get("GROQ_API_KEY", ""),
+            groq_base_url=os.environ.get("GROQ_BASE_URL", ""),
+            groq_model=os.environ.get("LEDGER_GROQ_MODEL") or "llama-3.1-8b-instant",
+            groq_budget_usd=_env_float("LEDGER_GROQ_BUDGET_USD", 1.0),
+            groq_concurrency=_env_int("LEDGER_GROQ_CONCURRENCY", 4),
+            analysis_file_cap=_env_int("LEDGER_ANALYSIS_FILE_CAP", 200),
+            keyless_analyser=os.environ.get("LEDGER_KEYLESS_ANALYSER") or "heuristic",
+        )
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def with_(self, **changes) -> "LedgerSettings":
+        return replace(self, **changes)
+
+    @property
+    def home_path(self) -> Path:
+        return Path(self.home).expanduser().resolve()
+
+    @property
+    def duckdb_path(self) -> Path:
+        return self.home_path / "ledger.duckdb"
+
+    @property
+    def qdrant_path(self) -> Path:
+        return self.home_path / "qdrant"
+
+    @property
+    def registry_path(self) -> Path:
+        return self.home_path / "repos.json"
+
+    @property
+    def dagster_home(self) -> Path:
+        return self.home_path / "dagster"
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}

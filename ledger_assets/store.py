@@ -1,0 +1,197 @@
+"""The DuckDB chunk tables.
+
+DuckDB allows one writing process per file, and a second process cannot even
+open it read-only while a writer holds it. So nobody holds a connection for
+long: every stage opens, writes one transaction, and closes; a process that
+finds the file locked waits with backoff (up to `lock_timeout_s`) instead of
+failing. Slow work (chunking, embedding, LLM calls) happens outside any
+connection. Two repos ingesting at once, a sensor tick and `ledger query`
+therefore interleave on short transactions.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import duckdb
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+
+-- The latest snapshot of each repo: HEAD and the manifest of its files.
+CREATE TABLE IF NOT EXISTS snapshots (
+    repo_id VARCHAR PRIMARY KEY, head_sha VARCHAR, source VARCHAR, repo_path VARCHAR,
+    taken_utc TIMESTAMP, run_id VARCHAR, files_total INTEGER, files_indexable INTEGER, files_skipped INTEGER
+);
+CREATE TABLE IF NOT EXISTS manifest (
+    repo_id VARCHAR, file_path VARCHAR, blob_hash VARCHAR, size BIGINT, language VARCHAR,
+    skip_reason VARCHAR, PRIMARY KEY (repo_id, file_path)
+);
+
+-- What was chunked: one row per indexed (or chunker-skipped) file.
+CREATE TABLE IF NOT EXISTS files (
+    repo_id VARCHAR, file_path VARCHAR, blob_hash VARCHAR, chunker_version VARCHAR,
+    language VARCHAR, n_lines INTEGER, n_chunks INTEGER, skip_reason VARCHAR, notes VARCHAR,
+    valid_from_utc TIMESTAMP, chunked_utc TIMESTAMP, PRIMARY KEY (repo_id, file_path)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    repo_id VARCHAR, file_path VARCHAR, chunk_index INTEGER,
+    ledger_id VARCHAR, content_hash VARCHAR, chunk_type VARCHAR, language VARCHAR,
+    start_line INTEGER, end_line INTEGER, text VARCHAR, analysis_text VARCHAR,
+    header VARCHAR, skeleton VARCHAR, symbols JSON, meta JSON,
+    analysis_key VARCHAR, intent VARCHAR, layer VARCHAR, pattern VARCHAR, intent_source VARCHAR,
+    code_hash VARCHAR, design_hash VARCHAR,
+    PRIMARY KEY (repo_id, file_path, chunk_index)
+);
+CREATE TABLE IF NOT EXISTS symbols (
+    repo_id VARCHAR, file_path VARCHAR, chunk_index INTEGER, name VARCHAR, kind VARCHAR,
+    parent VARCHAR, start_line INTEGER, end_line INTEGER
+);
+-- Identity that survives renames: every content hash ever seen in a repo.
+CREATE TABLE IF NOT EXISTS ledger_ids (
+    repo_id VARCHAR, content_hash VARCHAR, ledger_id VARCHAR, file_path VARCHAR,
+    PRIMARY KEY (repo_id, ledger_id)
+);
+-- Caches shared by all repos.
+CREATE TABLE IF NOT EXISTS analyses (
+    analysis_key VARCHAR PRIMARY KEY, model VARCHAR, prompt_version VARCHAR,
+    intent VARCHAR, layer VARCHAR, pattern VARCHAR, intent_source VARCHAR,
+    rubric JSON, risk_note VARCHAR, cost_usd DOUBLE, created_utc TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS embeddings (
+    model VARCHAR, text_hash VARCHAR, vector FLOAT[], created_utc TIMESTAMP,
+    PRIMARY KEY (model, text_hash)
+);
+-- One row per (run, repo): the ingest summary each stage adds its counts to.
+CREATE TABLE IF NOT EXISTS ingest_runs (
+    run_id VARCHAR, repo_id VARCHAR, started_utc TIMESTAMP, head_sha VARCHAR,
+    files_scanned INTEGER DEFAULT 0, files_skipped INTEGER DEFAULT 0, files_changed INTEGER DEFAULT 0,
+    files_removed INTEGER DEFAULT 0, chunk_rows_written INTEGER DEFAULT 0,
+    chunks_written INTEGER DEFAULT 0, chunks_skipped INTEGER DEFAULT 0, chunks_deleted INTEGER DEFAULT 0,
+    embeddings_computed INTEGER DEFAULT 0, intent_skipped INTEGER DEFAULT 0, llm_requests INTEGER DEFAULT 0,
+    llm_cost_usd DOUBLE DEFAULT 0, elapsed_s DOUBLE DEFAULT 0,
+    PRIMARY KEY (run_id, repo_id)
+);
+"""
+
+SUMMARY_COUNTERS = (
+    "files_scanned", "files_skipped", "files_changed", "files_removed", "chunk_rows_written",
+    "chunks_written", "chunks_skipped", "chunks_deleted", "embeddings_computed",
+    "intent_skipped", "llm_requests", "llm_cost_usd", "elapsed_s",
+)
+
+
+class LedgerLockTimeout(RuntimeError):
+    """The DuckDB file stayed locked by another process for longer than the timeout."""
+
+
+def _is_lock_error(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return "lock" in msg and ("conflicting" in msg or "could not set lock" in msg)
+
+
+class LedgerDB:
+    def __init__(self, path: Path | str, lock_timeout_s: float = 120.0):
+        self.path = Path(path)
+        self.lock_timeout_s = lock_timeout_s
+        self._schema_ready = False
+
+    @contextmanager
+    def connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A short-lived connection; waits while another process holds the file."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        deadline = time.monotonic() + self.lock_timeout_s
+        delay = 0.05
+        while True:
+            try:
+                con = duckdb.connect(str(self.path))
+                break
+            except duckdb.Error as exc:
+                if not _is_lock_error(exc):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise LedgerLockTimeout(
+                        f"{self.path} stayed locked by another process for {self.lock_timeout_s:.0f}s: {exc}"
+                    ) from exc
+                time.sleep(delay * (1 + random.random()))
+                delay = min(delay * 2, 1.0)
+        try:
+            if not self._schema_ready:
+                con.execute(SCHEMA)
+                self._schema_ready = True
+            yield con
+        finally:
+            con.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with self.connect() as con:
+            con.execute("BEGIN TRANSACTION")
+            try:
+                yield con
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            con.execute("COMMIT")
+
+    # ---- the ingest summary -------------------------------------------------
+    def add_to_summary(self, run_id: str, repo_id: str, head_sha: str | None = None, **counts) -> None:
+        unknown = set(counts) - set(SUMMARY_COUNTERS)
+        if unknown:
+            raise ValueError(f"unknown summary counters: {sorted(unknown)}")
+        with self.transaction() as con:
+            con.execute(
+                "INSERT INTO ingest_runs (run_id, repo_id, started_utc) VALUES (?, ?, now()) "
+                "ON CONFLICT DO NOTHING", [run_id, repo_id])
+            if head_sha:
+                con.execute("UPDATE ingest_runs SET head_sha = ? WHERE run_id = ? AND repo_id = ?",
+                            [head_sha, run_id, repo_id])
+            for name, value in counts.items():
+                con.execute(f"UPDATE ingest_runs SET {name} = {name} + ? WHERE run_id = ? AND repo_id = ?",
+                            [value, run_id, repo_id])
+
+    def summary(self, run_ids: list[str]) -> dict:
+        total = {name: 0 for name in SUMMARY_COUNTERS}
+        if not run_ids:
+            return total
+        with self.connect() as con:
+            marks = ",".join("?" * len(run_ids))
+            row = con.execute(
+                f"SELECT {', '.join(f'coalesce(sum({c}), 0)' for c in SUMMARY_COUNTERS)} "
+                f"FROM ingest_runs WHERE run_id IN ({marks})", run_ids).fetchone()
+        for name, value in zip(SUMMARY_COUNTERS, row):
+            total[name] = round(float(value), 3) if name in ("elapsed_s", "llm_cost_usd") else int(value)
+        return total
+
+
+def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, columns: dict, on_conflict: str = "") -> int:
+    """Bulk insert through Arrow (executemany costs ~1 ms a row; this, microseconds)."""
+    import pyarrow as pa
+
+    data = pa.table(columns)
+    if data.num_rows == 0:
+        return 0
+    name = f"_bulk_{table}"
+    con.register(name, data)
+    try:
+        cols = ", ".join(data.column_names)
+        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {name} {on_conflict}")
+    finally:
+        con.unregister(name)
+    return data.num_rows
+
+
+def temp_keys(con: duckdb.DuckDBPyConnection, name: str, keys) -> None:
+    """A temp table `name(k)` holding `keys`, to join against instead of IN (...) lists."""
+    import pyarrow as pa
+
+    con.execute(f"DROP TABLE IF EXISTS {name}")
+    con.register(f"_{name}", pa.table({"k": pa.array(sorted(set(keys)), pa.string())}))
+    con.execute(f"CREATE TEMP TABLE {name} AS SELECT k FROM _{name}")
+    con.unregister(f"_{name}")
