@@ -55,12 +55,10 @@ def line_windows(
         out.append(Window(i, j, "\n".join(lines[i - 1:j])))
         if j >= end_line:
             break
-        # Step back over whole lines for the overlap, but always advance.
+        # Step back over whole lines (k+1..j) for the overlap, but always advance.
         back, k = 0, j
         while k > i + 1 and back + len(lines[k - 1]) + 1 <= overlap_chars:
             back += len(lines[k - 1]) + 1
             k -= 1
-        i = k if k <= j and k > i else j + 1
-        if back == 0:
-            i = j + 1
+        i = k + 1 if back else j + 1
     return out

@@ -1,0 +1,591 @@
+"""Configuration files: flattened key paths, redacted, with the line each came from.
+
+JSON (comments and trailing commas tolerated, as in appsettings.json), YAML
+(all documents), TOML, INI/.cfg, .env, .properties and XML/.config settings
+all become one list of entries `L12 Logging:LogLevel:Default = Warning`. The
+chunk text is built from those entries only, never from the raw lines, and
+every value passes `redact_value` on the way in: a secret-shaped key's value,
+a connection string's credentials and a URL's user:password never reach a
+chunk (spec: "redaction before anything else sees the text").
+
+One `config` chunk per file, split by `options.config_max_chars` into parts
+whose line ranges are contiguous and together cover the whole file. A file
+that does not parse still gives chunks: key = value pairs are pulled out line
+by line (indentation gives the nesting) and the reason is kept in the notes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from typing import Any, Callable
+from xml.parsers import expat
+
+import yaml
+
+from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
+from .redact import REDACTED, is_secret_key, redact_text, redact_value
+from .text import LineIndex, split_lines
+from .registry import extension_of
+
+# Past this depth a YAML/JSON tree is flattened no further (a pathological
+# document must not recurse the chunker to death); the subtree stays one entry.
+MAX_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class ConfigEntry:
+    line: int
+    key: str
+    value: str
+    top: str = ""  # top-level key, for symbols
+
+    def render(self) -> str:
+        return f"L{self.line} {self.key} = {self.value}"
+
+
+# --- a format-neutral tree: (kind, start_line, end_line, payload) -------------
+# kind "map": payload [(key, key_line, child)], "seq": [child], "scalar": value.
+Node = tuple[str, int, int, Any]
+
+
+def render_scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    text = str(value)
+    if any(c in text for c in "\n\r\t"):
+        return json.dumps(text, ensure_ascii=False)[1:-1]
+    return text
+
+
+def flatten_tree(node: Node, prefix: tuple[str, ...] = ()) -> list[ConfigEntry]:
+    """Leaf entries of a tree; a value is redacted by its key path before it is rendered."""
+    out: list[ConfigEntry] = []
+    seen: set[int] = set()  # YAML aliases share nodes: a shared subtree is listed once
+
+    def walk(n: Node, path: tuple[str, ...], line: int, depth: int) -> None:
+        kind, start, _end, payload = n
+        key = ":".join(path)
+        top = path[0] if path else ""
+        if kind == "scalar" or depth >= MAX_DEPTH:
+            shown = render_scalar(payload) if kind == "scalar" else f"<{kind} nested deeper than {MAX_DEPTH}>"
+            out.append(ConfigEntry(start or line, key, redact_value(path, shown), top))
+            return
+        if id(payload) in seen and payload:
+            out.append(ConfigEntry(start or line, key, f"<same as line {start}>", top))
+            return
+        seen.add(id(payload))
+        if not payload:
+            out.append(ConfigEntry(start or line, key, "{}" if kind == "map" else "[]", top))
+            return
+        if kind == "map":
+            for k, kline, child in payload:
+                walk(child, path + (str(k),), kline, depth + 1)
+        else:
+            for i, child in enumerate(payload):
+                walk(child, path + (str(i),), child[1] or start, depth + 1)
+
+    walk(node, prefix, node[1], 0)
+    return out
+
+
+# --- JSON: a lenient tokenizer that keeps positions ---------------------------
+_JSON_TOKEN = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/|[{}\[\],:]|[^\s{}\[\],:"/]+|/|"', re.S
+)
+
+
+_JSON_LITERALS = {"true": True, "false": False, "null": None}
+
+
+class JsonShapeError(ValueError):
+    pass
+
+
+def parse_json_tree(text: str) -> Node:
+    """A JSON document as a tree with line numbers; comments and trailing
+    commas are tolerated (appsettings.json has both), anything else raises."""
+    index = LineIndex.of(text)
+    tokens = [(m.group(0), m.start()) for m in _JSON_TOKEN.finditer(text)
+              if not m.group(0).startswith(("//", "/*"))]
+    pos = 0
+
+    def scalar(tok: str) -> Any:
+        if tok.startswith('"'):
+            if len(tok) < 2 or not tok.endswith('"'):
+                raise JsonShapeError("unterminated string")
+            return tok[1:-1] if "\\" not in tok else json.loads(tok)
+        if tok in _JSON_LITERALS:
+            return _JSON_LITERALS[tok]
+        try:
+            return json.loads(tok)
+        except ValueError as exc:
+            raise JsonShapeError(f"bad literal {tok[:20]!r}") from exc
+
+    def value(depth: int) -> Node:
+        nonlocal pos
+        if pos >= len(tokens):
+            raise JsonShapeError("unexpected end of document")
+        tok, off = tokens[pos]
+        line = index.line_of(off)
+        pos += 1
+        if depth > 512:
+            raise JsonShapeError("nesting too deep")
+        if tok == "{":
+            items: list[tuple[str, int, Node]] = []
+            while True:
+                if pos >= len(tokens):
+                    raise JsonShapeError("unclosed object")
+                tok, off = tokens[pos]
+                if tok == "}":
+                    pos += 1
+                    return ("map", line, index.line_of(off), items)
+                if tok == ",":
+                    pos += 1
+                    continue
+                if not tok.startswith('"'):
+                    raise JsonShapeError(f"expected a key at line {index.line_of(off)}")
+                key = scalar(tok)
+                pos += 1
+                if pos >= len(tokens) or tokens[pos][0] != ":":
+                    raise JsonShapeError(f"expected ':' at line {index.line_of(off)}")
+                pos += 1
+                items.append((key, index.line_of(off), value(depth + 1)))
+        if tok == "[":
+            elems: list[Node] = []
+            while True:
+                if pos >= len(tokens):
+                    raise JsonShapeError("unclosed array")
+                tok, off = tokens[pos]
+                if tok == "]":
+                    pos += 1
+                    return ("seq", line, index.line_of(off), elems)
+                if tok == ",":
+                    pos += 1
+                    continue
+                elems.append(value(depth + 1))
+        if tok in "}]:,":
+            raise JsonShapeError(f"unexpected {tok!r} at line {line}")
+        return ("scalar", line, index.line_of(off + len(tok) - 1), scalar(tok))
+
+    root = value(0)
+    if pos != len(tokens):
+        raise JsonShapeError(f"trailing content at line {index.line_of(tokens[pos][1])}")
+    return root
+
+
+def tree_to_python(node: Node) -> Any:
+    kind, _s, _e, payload = node
+    if kind == "map":
+        return {k: tree_to_python(c) for k, _l, c in payload}
+    if kind == "seq":
+        return [tree_to_python(c) for c in payload]
+    return payload
+
+
+# --- YAML: composed nodes keep their marks -----------------------------------
+def _yaml_end_line(node: yaml.Node, lines: list[str]) -> int:
+    # A block node's end mark sits on the token after it: when that token is
+    # the first thing on its line, the node ended on the line before.
+    mark = node.end_mark
+    text = lines[mark.line] if mark.line < len(lines) else ""
+    end = mark.line if mark.column <= len(text) - len(text.lstrip()) else mark.line + 1
+    start = node.start_mark.line + 1
+    end = max(start, min(end, len(lines)))
+    while end > start and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
+        end -= 1
+    return end
+
+
+def yaml_node_tree(node: yaml.Node, lines: list[str], memo: dict[int, Node] | None = None) -> Node:
+    memo = {} if memo is None else memo
+    if id(node) in memo:  # an alias: the same tree object, flattened once
+        return memo[id(node)]
+    start = node.start_mark.line + 1
+    end = _yaml_end_line(node, lines)
+    if isinstance(node, yaml.MappingNode):
+        items: list[tuple[str, int, Node]] = []
+        out: Node = ("map", start, end, items)
+        memo[id(node)] = out
+        for k, v in node.value:
+            key = k.value if isinstance(k, yaml.ScalarNode) else f"<{k.tag.rsplit(':', 1)[-1]} key>"
+            items.append((key, k.start_mark.line + 1, yaml_node_tree(v, lines, memo)))
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        elems: list[Node] = []
+        out = ("seq", start, end, elems)
+        memo[id(node)] = out
+        elems.extend(yaml_node_tree(v, lines, memo) for v in node.value)
+        return out
+    return ("scalar", start, end, node.value)
+
+
+# libyaml composes about ten times faster than the pure-Python parser, with the same marks.
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_yaml_trees(text: str, lines: list[str]) -> list[Node]:
+    return [yaml_node_tree(doc, lines) for doc in yaml.compose_all(text, Loader=YAML_LOADER) if doc is not None]
+
+
+# --- TOML: tomllib for values, a line scan for where each key was written -----
+_TOML_KEY = r'(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
+_TOML_DOTTED = re.compile(rf"^\s*({_TOML_KEY}(?:\s*\.\s*{_TOML_KEY})*)\s*")
+
+
+def _toml_parts(dotted: str) -> tuple[str, ...]:
+    return tuple(p.strip().strip("\"'") for p in re.findall(_TOML_KEY, dotted))
+
+
+def _toml_locations(lines: list[str]) -> dict[tuple[str, ...], int]:
+    where: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    aot: dict[tuple[str, ...], int] = {}
+    open_string = ""
+    depth = 0
+    for no, raw in enumerate(lines, 1):
+        if open_string:
+            if open_string in raw:
+                open_string = ""
+            continue
+        if depth > 0:
+            depth += raw.count("[") + raw.count("{") - raw.count("]") - raw.count("}")
+            continue
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        if s.startswith("[["):
+            path = _toml_parts(s[2:s.find("]]")] if "]]" in s else s[2:])
+            aot[path] = aot.get(path, -1) + 1
+            table = path + (str(aot[path]),)
+            where.setdefault(path, no)
+            where[table] = no
+            continue
+        if s.startswith("["):
+            table = _toml_parts(s[1:s.find("]")] if "]" in s else s[1:])
+            where.setdefault(table, no)
+            continue
+        m = _TOML_DOTTED.match(raw)
+        if not m or raw[m.end():m.end() + 1] != "=":
+            continue
+        where.setdefault(table + _toml_parts(m.group(1)), no)
+        rest = raw[m.end() + 1:].strip()
+        for q in ('"""', "'''"):
+            if rest.startswith(q) and rest.count(q) == 1:
+                open_string = q
+        if not open_string and rest[:1] in "[{":
+            depth = rest.count("[") + rest.count("{") - rest.count("]") - rest.count("}")
+    return where
+
+
+def python_tree(value: Any, path: tuple[str, ...], locate: Callable[[tuple[str, ...]], int]) -> Node:
+    line = locate(path)
+    if isinstance(value, dict):
+        return ("map", line, line, [(str(k), locate(path + (str(k),)), python_tree(v, path + (str(k),), locate))
+                                    for k, v in value.items()])
+    if isinstance(value, list):
+        return ("seq", line, line, [python_tree(v, path + (str(i),), locate) for i, v in enumerate(value)])
+    return ("scalar", line, line, value)
+
+
+def _toml_entries(text: str, lines: list[str]) -> list[ConfigEntry]:
+    data = tomllib.loads(text)
+    where = _toml_locations(lines)
+
+    def locate(path: tuple[str, ...]) -> int:
+        for n in range(len(path), 0, -1):
+            if path[:n] in where:
+                return where[path[:n]]
+        return 1
+
+    return flatten_tree(python_tree(data, (), locate))
+
+
+# --- line formats: INI/.cfg, .env, .properties ---------------------------------
+_INI_SECTION = re.compile(r"^\s*\[([^\]]*)\]")
+_INI_PAIR = re.compile(r"^\s*([^=:#;\s][^=:]*?)\s*[=:]\s*(.*?)\s*$")
+
+
+def _ini_entries(lines: list[str]) -> list[ConfigEntry]:
+    out: list[ConfigEntry] = []
+    section = ""
+    for no, raw in enumerate(lines, 1):
+        s = raw.strip()
+        if not s or s[0] in "#;":
+            continue
+        if raw[:1] in " \t" and out and out[-1].line >= 1 and not _INI_SECTION.match(raw):
+            # A continuation line extends the previous value.
+            last = out.pop()
+            path = tuple(last.key.split(":"))
+            out.append(ConfigEntry(last.line, last.key, redact_value(path, f"{last.value}\\n{s}"), last.top))
+            continue
+        m = _INI_SECTION.match(raw)
+        if m:
+            section = m.group(1).strip()
+            continue
+        m = _INI_PAIR.match(raw)
+        key, value = (m.group(1), m.group(2)) if m else (s, "")
+        path = (section, key) if section else (key,)
+        out.append(ConfigEntry(no, ":".join(path), redact_value(path, value), path[0]))
+    return out
+
+
+_ENV_PAIR = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*=\s*(.*)$")
+
+
+def _env_entries(lines: list[str]) -> list[ConfigEntry]:
+    out: list[ConfigEntry] = []
+    no = 0
+    while no < len(lines):
+        raw = lines[no]
+        no += 1
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        m = _ENV_PAIR.match(raw)
+        if not m:
+            out.append(ConfigEntry(no, "(line)", redact_text(s)))
+            continue
+        key, value, first = m.group(1), m.group(2).strip(), no
+        quote = value[:1] if value[:1] in "\"'`" else ""
+        if quote:
+            # A quoted value may run over several lines.
+            body = value[1:]
+            while quote not in body and no < len(lines):
+                body += "\n" + lines[no]
+                no += 1
+            value = body[:body.find(quote)] if quote in body else body
+        else:
+            value = re.sub(r"\s+#.*$", "", value)
+        out.append(ConfigEntry(first, key, redact_value((key,), render_scalar(value)), key))
+    return out
+
+
+_PROP_PAIR = re.compile(r"^\s*((?:\\.|[^=:\s])+)\s*(?:[=:]\s*|\s+)?(.*)$")
+
+
+def _properties_entries(lines: list[str]) -> list[ConfigEntry]:
+    out: list[ConfigEntry] = []
+    no = 0
+    while no < len(lines):
+        raw = lines[no]
+        no += 1
+        s = raw.strip()
+        if not s or s[0] in "#!":
+            continue
+        first = no
+        while s.endswith("\\") and not s.endswith("\\\\") and no < len(lines):
+            s = s[:-1] + lines[no].strip()
+            no += 1
+        m = _PROP_PAIR.match(s)
+        key, value = (m.group(1), m.group(2)) if m else (s, "")
+        path = tuple(key.split("."))
+        out.append(ConfigEntry(first, key.replace(".", ":"), redact_value(path, value), path[0]))
+    return out
+
+
+# --- XML / .config -----------------------------------------------------------
+_NAMING_ATTRS = ("key", "name", "id")
+
+
+def _xml_entries(text: str) -> list[ConfigEntry]:
+    out: list[ConfigEntry] = []
+    parser = expat.ParserCreate("utf-8")
+    stack: list[tuple[tuple[str, ...], int, list[str]]] = []
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        line = parser.CurrentLineNumber
+        parent = stack[-1][0] if stack else ()
+        attrs = dict(attrs)
+        # .NET appSettings: <add key="X" value="Y"/> means X = Y.
+        if tag in ("add", "setting") and "value" in attrs and ("key" in attrs or "name" in attrs):
+            name = attrs.pop("key", None) or attrs.pop("name")
+            path = parent + (name,)
+            out.append(ConfigEntry(line, ":".join(path), redact_value(path, attrs.pop("value")), path[0]))
+        else:
+            naming = next((a for a in _NAMING_ATTRS if a in attrs), None)
+            if naming and tag in ("add", "remove", "clear"):
+                path = parent + (attrs.pop(naming),)
+            elif naming:
+                path = parent + (f"{tag}[{attrs[naming]}]",)
+            else:
+                path = parent + (tag,)
+        for a, v in attrs.items():
+            apath = path + (f"@{a}",)
+            out.append(ConfigEntry(line, ":".join(apath), redact_value(apath, v), apath[0]))
+        stack.append((path, line, []))
+
+    def end(_tag: str) -> None:
+        path, line, chunks = stack.pop()
+        value = "".join(chunks).strip()
+        if value:
+            out.append(ConfigEntry(line, ":".join(path), redact_value(path, render_scalar(value)), path[0]))
+
+    def chars(data: str) -> None:
+        if stack:
+            stack[-1][2].append(data)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = chars
+    parser.Parse(text.encode("utf-8"), True)
+    return out
+
+
+# --- the fallback for documents that do not parse -----------------------------
+_LOOSE_PAIR = re.compile(r"""^(\s*)(?:-\s+)?["']?([^"'=:#{}\[\]]+?)["']?\s*(?::|=)(?:\s+|$|(?=["'\[{0-9a-zA-Z]))(.*?)\s*,?\s*$""")
+_XML_KEY_VALUE = re.compile(r"""(?i)\b(?:key|name)\s*=\s*["']([^"']*)["'][^>]*?\bvalue\s*=\s*["']([^"']*)["']""")
+
+
+_PUNCTUATION_ONLY = re.compile(r"^[\s{}\[\],]*$")
+
+
+def loose_entries(lines: list[str]) -> list[ConfigEntry]:
+    """key = value pairs pulled line by line, nesting by indentation; every
+    other line is kept as text (redacted) so nothing of the file is dropped."""
+    out: list[ConfigEntry] = []
+    stack: list[tuple[int, str]] = []  # (indent, key)
+    for no, raw in enumerate(lines, 1):
+        s = raw.strip()
+        if not s or _PUNCTUATION_ONLY.match(s):
+            continue
+        xml = _XML_KEY_VALUE.search(s)
+        if xml:
+            path = (xml.group(1),)
+            out.append(ConfigEntry(no, xml.group(1), redact_value(path, xml.group(2)), xml.group(1)))
+            continue
+        m = _LOOSE_PAIR.match(raw)
+        if not m or s.startswith(("#", "//", "<")):
+            parent = tuple(k for _, k in stack)
+            out.append(ConfigEntry(no, ":".join(parent) or "(line)",
+                                   redact_value(parent, s) if parent else redact_text(s), parent[0] if parent else ""))
+            continue
+        indent, key, value = len(m.group(1)), m.group(2).strip(), m.group(3).strip()
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        path = tuple(k for _, k in stack) + (key,)
+        if value in ("", "{", "[", "|", ">", "|-", ">-"):
+            # A parent key (or a block scalar, whose lines follow as text).
+            stack.append((indent, key))
+            continue
+        value = value.strip("\"'")
+        out.append(ConfigEntry(no, ":".join(path), redact_value(path, value), path[0]))
+    return out
+
+
+# --- entries -> chunks ---------------------------------------------------------
+def config_pieces(
+    path: str,
+    entries: list[ConfigEntry],
+    first_line: int,
+    last_line: int,
+    options: ChunkOptions,
+    label: str = "Config",
+    chunk_type: str = "config",
+) -> list[ChunkPiece]:
+    """Pack entries (sorted by line) into chunks of at most config_max_chars.
+
+    The chunks' line ranges are contiguous and together span first..last, so
+    comments and blank lines between keys are covered too.
+    """
+    entries = sorted(entries, key=lambda e: e.line)
+    base_header = f"<!-- {label}: {path} -->\n"
+    budget = max(200, options.config_max_chars - len(base_header) - 16)
+    groups: list[list[tuple[ConfigEntry, str]]] = []
+    size = 0
+    for e in entries:
+        text = e.render()
+        if len(text) > budget:
+            # One huge value: cut into slices that all keep its line.
+            groups.extend([(e, text[k:k + budget])] for k in range(0, len(text), budget))
+            size = budget + 1
+            continue
+        if groups and size + 1 + len(text) <= budget:
+            groups[-1].append((e, text))
+            size += 1 + len(text)
+        else:
+            groups.append([(e, text)])
+            size = len(text)
+    if not groups:
+        header = base_header
+        return [ChunkPiece(text=header + "(no keys)", chunk_type=chunk_type, start_line=first_line,
+                           end_line=last_line, header=header)]
+    n = len(groups)
+    starts = [first_line] + [max(first_line, g[0][0].line) for g in groups[1:]]
+    pieces = []
+    for k, group in enumerate(groups):
+        start = starts[k]
+        last_entry = max(e.line for e, _ in group)
+        end = last_line if k == n - 1 else max(start, last_entry, starts[k + 1] - 1)
+        end = min(max(end, start), last_line)
+        header = base_header if n == 1 else f"<!-- {label}: {path} (part {k + 1}/{n}) -->\n"
+        tops: dict[str, list[int]] = {}
+        for e, _ in group:
+            if e.top:
+                tops.setdefault(e.top, []).append(e.line)
+        symbols = [ChunkSymbol(t, "config_section", "", min(ls), max(ls)) for t, ls in tops.items()]
+        pieces.append(ChunkPiece(
+            text=header + "\n".join(t for _, t in group), chunk_type=chunk_type,
+            start_line=start, end_line=end, symbols=symbols, header=header,
+            meta={"part": k + 1, "parts": n} if n > 1 else {},
+        ))
+    return pieces
+
+
+def config_entries(path: str, text: str, lines: list[str]) -> tuple[list[ConfigEntry], list[str]]:
+    """Entries of a config file by its extension, and notes on what went wrong."""
+    ext = extension_of(path)
+    try:
+        if ext == ".json":
+            return flatten_tree(parse_json_tree(text)), []
+        if ext in (".yaml", ".yml"):
+            trees = parse_yaml_trees(text, lines)
+            if len(trees) == 1:
+                return flatten_tree(trees[0]), []
+            return [e for i, t in enumerate(trees) for e in flatten_tree(t, (str(i),))], []
+        if ext == ".toml":
+            return _toml_entries(text, lines), []
+        if ext in (".ini", ".cfg"):
+            return _ini_entries(lines), []
+        if ext == ".env":
+            return _env_entries(lines), []
+        if ext == ".properties":
+            return _properties_entries(lines), []
+        if ext in (".xml", ".config"):
+            return _xml_entries(text), []
+    except (ValueError, yaml.YAMLError, expat.ExpatError, RecursionError, TypeError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return loose_entries(lines), [f"{ext[1:] or 'config'} did not parse ({reason[:200]}); keys taken line by line"]
+    return loose_entries(lines), []
+
+
+def chunk_config(path: str, text: str, options: ChunkOptions = DEFAULT_OPTIONS) -> ChunkResult:
+    lines = split_lines(text)
+    if not lines:
+        return ChunkResult([])
+    entries, notes = config_entries(path, text, lines)
+    pieces = config_pieces(path, entries, 1, len(lines), options)
+    return ChunkResult(pieces, notes=tuple(notes))
+
+
+__all__ = [
+    "REDACTED",
+    "ConfigEntry",
+    "chunk_config",
+    "config_entries",
+    "config_pieces",
+    "flatten_tree",
+    "is_secret_key",
+    "loose_entries",
+    "parse_json_tree",
+    "parse_yaml_trees",
+    "tree_to_python",
+]

@@ -1,0 +1,184 @@
+"""Config files: flattened key paths with their lines, contiguous coverage, never a crash."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chunkers import ChunkOptions, chunk_file, chunk_file_result
+from chunkers.config import chunk_config
+from chunkers.openapi import chunk_structured
+from tests.invariants import assert_invariants, assert_lossless
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "config"
+
+
+def entries(name: str, options: ChunkOptions = ChunkOptions()) -> list[str]:
+    text = (FIXTURES / name).read_text()
+    chunker = chunk_structured if name.endswith((".json", ".yaml", ".yml")) else chunk_config
+    result = chunker(name, text, options)
+    assert_invariants(result.pieces, text)
+    return [line for p in result.pieces for line in p.body.split("\n")]
+
+
+def test_appsettings_json_with_comments_and_trailing_commas_flattens_to_key_paths():
+    assert entries("appsettings.json") == [
+        "L5 Logging:LogLevel:Default = Warning",
+        "L6 Logging:LogLevel:Microsoft.AspNetCore = Information",
+        "L10 ConnectionStrings:Default = [REDACTED]",
+        "L13 Jwt:Issuer = https://auth.example.com",
+        "L14 Jwt:SigningKey = [REDACTED]",
+        "L15 Jwt:ExpiryMinutes = 60",
+        "L18 Stripe:ApiToken = [REDACTED]",
+        "L19 Stripe:WebhookUrl = https://[REDACTED]:[REDACTED]@hooks.example.com/stripe",
+        "L21 AllowedHosts = *",
+        "L23 Features:0 = search",
+        "L24 Features:1 = drift",
+    ]
+
+
+def test_one_config_chunk_covers_the_whole_file_with_a_header_and_sections():
+    text = (FIXTURES / "appsettings.json").read_text()
+    [piece] = chunk_structured("src/Api/appsettings.json", text, ChunkOptions()).pieces
+    assert (piece.chunk_type, piece.start_line, piece.end_line) == ("config", 1, 26)
+    assert piece.header == "<!-- Config: src/Api/appsettings.json -->\n"
+    assert [s.name for s in piece.symbols] == ["Logging", "ConnectionStrings", "Jwt", "Stripe", "AllowedHosts",
+                                               "Features"]
+
+
+def test_yaml_sequences_and_block_scalars():
+    assert entries("secrets.yaml") == [
+        "L3 service:name = ledger-ingest",
+        "L4 service:replicas = 2",
+        "L6 database:host = db.internal",
+        "L7 database:port = 5432",
+        "L8 database:password = [REDACTED]",
+        "L9 database:url = postgresql://[REDACTED]:[REDACTED]@db.internal:5432/ledger",
+        "L11 queues:0:name = ingest",
+        "L12 queues:0:token = [REDACTED]",
+        "L13 queues:1:name = analyse",
+        "L14 queues:1:visibility_timeout = 30",
+        "L15 notes = Rotate credentials every 90 days.\\nAsk the platform team for access.\\n",
+    ]
+
+
+def test_toml_tables_and_arrays_of_tables_keep_their_lines():
+    assert entries("settings.toml") == [
+        "L1 title = Ledger settings",
+        "L4 server:host = 0.0.0.0",
+        "L5 server:port = 8080",
+        "L8 auth:issuer = https://auth.example.com",
+        "L9 auth:client_secret = [REDACTED]",
+        "L10 auth:scopes:0 = read",
+        "L10 auth:scopes:1 = write",
+        "L16 workers:0:name = embedder",
+        "L17 workers:0:api_key = [REDACTED]",
+        "L20 workers:1:name = analyser",
+        "L21 workers:1:threads = 4",
+    ]
+
+
+def test_ini_sections_continuations_and_connection_strings():
+    assert entries("app.ini") == [
+        "L3 server:host = 0.0.0.0",
+        "L4 server:port = 9000",
+        "L7 database:dsn = Server=sqlhost;Database=Ledger;User Id=[REDACTED];Password=[REDACTED];",
+        "L8 database:password = [REDACTED]",
+        "L9 database:timeout = 30",
+        "L12 paths:roots = /srv/repos\\n/mnt/more-repos",
+    ]
+
+
+def test_env_files_strip_export_quotes_and_comments():
+    assert entries("production.env") == [
+        "L2 LEDGER_HOME = /var/lib/ledger",
+        "L3 GROQ_API_KEY = [REDACTED]",
+        "L4 QDRANT_URL = https://qdrant.internal:6333",
+        "L5 DATABASE_URL = postgres://[REDACTED]:[REDACTED]@db.internal/ledger",
+        "L6 LOG_LEVEL = info",
+        "L7 SESSION_SECRET = [REDACTED]",
+    ]
+
+
+def test_properties_join_continued_lines():
+    assert entries("application.properties") == [
+        "L2 server:port = 8081",
+        "L3 spring:datasource:url = jdbc:postgresql://db.internal:5432/ledger",
+        "L4 spring:datasource:password = [REDACTED]",
+        "L5 app:description = Loads repositories into the ledger",
+    ]
+
+
+def test_web_config_app_settings_read_as_keys():
+    assert entries("web.config") == [
+        "L4 configuration:appSettings:Environment = Production",
+        "L5 configuration:appSettings:StorageAccountKey = [REDACTED]",
+        "L8 configuration:connectionStrings:Ledger:@connectionString = [REDACTED]",
+        "L8 configuration:connectionStrings:Ledger:@providerName = [REDACTED]",
+        "L11 configuration:system.web:compilation:@debug = false",
+        "L11 configuration:system.web:compilation:@targetFramework = 4.8",
+    ]
+
+
+@pytest.mark.parametrize("name, note", [
+    ("broken.json", "json did not parse (unclosed object); keys taken line by line"),
+    ("broken.yaml", "yaml did not parse (while parsing a flow sequence); keys taken line by line"),
+])
+def test_invalid_documents_still_give_config_chunks_and_a_note(name, note):
+    data = (FIXTURES / name).read_bytes()
+    result = chunk_file_result(name, data)
+    assert result.notes == (note,)
+    assert [p.chunk_type for p in result.pieces] == ["config"]
+    assert_lossless(result.pieces, data)
+    assert "[REDACTED]" in result.pieces[0].text
+
+
+def test_broken_yaml_keeps_nesting_from_indentation():
+    assert entries("broken.yaml") == [
+        "L2 server:host = example.org",
+        "L3 server:port = [8080",
+        "L5 database:password = [REDACTED]",
+        "L6 database:pool = 5",
+    ]
+
+
+def test_a_large_config_splits_into_contiguous_parts_covering_the_file():
+    text = "\n".join(f"key_{i:03d}_name = value number {i}" for i in range(300)) + "\n"
+    pieces = chunk_config("big.ini", text, ChunkOptions(config_max_chars=1000)).pieces
+    n = len(pieces)
+    assert n > 5
+    assert [p.meta for p in pieces] == [{"part": k, "parts": n} for k in range(1, n + 1)]
+    assert pieces[0].start_line == 1 and pieces[-1].end_line == 300
+    assert all(a.end_line + 1 == b.start_line for a, b in zip(pieces, pieces[1:]))
+    assert all(len(p.text) <= 1000 for p in pieces)
+    assert sum(p.body.count("\n") + 1 for p in pieces) == 300
+
+
+def test_a_huge_single_value_is_sliced_not_truncated():
+    text = '{"blob": "' + "a" * 5000 + '"}\n'
+    pieces = chunk_structured("blob.json", text, ChunkOptions(config_max_chars=1000)).pieces
+    assert len(pieces) == 6
+    assert "".join(p.body for p in pieces) == "L1 blob = " + "a" * 5000
+    assert all((p.start_line, p.end_line) == (1, 1) for p in pieces)
+
+
+_yaml_value = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=20)),
+    lambda children: st.one_of(st.lists(children, max_size=4),
+                               st.dictionaries(st.text(min_size=1, max_size=8), children, max_size=4)),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_yaml_value, st.lists(st.sampled_from(["", "# note", "  bad: [", "- x", "key: value", "\t", ":"]), max_size=5))
+def test_generated_yaml_is_always_covered(value, noise):
+    import yaml
+
+    text = yaml.safe_dump(value, sort_keys=False) + "\n".join(noise)
+    if not text.strip():
+        return
+    direct = chunk_structured("gen.yaml", text, ChunkOptions(config_max_chars=300))
+    assert_lossless(direct.pieces, text)
+    assert_lossless(chunk_file("gen.yaml", text.encode(), ChunkOptions(config_max_chars=300)), text)

@@ -1,0 +1,253 @@
+"""C# chunking rules (issue 3, "C# (tree-sitter)") on real-shaped fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkers import ChunkOptions, chunk_file_result
+from chunkers.csharp import chunk_csharp
+from chunkers.text import split_lines
+from tests.invariants import assert_invariants
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
+SPLIT = ChunkOptions(type_max_chars=1500)
+
+
+def load(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def chunks(name: str, options: ChunkOptions = ChunkOptions()):
+    text = load(name)
+    pieces = chunk_csharp(name, text, options)
+    assert_invariants(pieces, text)
+    return pieces
+
+
+def kinds(pieces):
+    return [(p.chunk_type, p.start_line, p.end_line) for p in pieces]
+
+
+def test_registry_uses_the_csharp_chunker_without_fallback():
+    data = (FIXTURES / "StockLedger.cs").read_bytes()
+    result = chunk_file_result("src/StockLedger.cs", data)
+    assert result.notes == ()
+    assert {p.chunk_type for p in result.pieces} == {"cs_class", "cs_member", "cs_class_full"}
+    assert_invariants(result.pieces, data)
+
+
+def test_each_small_top_level_type_is_one_chunk_with_usings_and_namespace_header():
+    pieces = chunks("ShippingContracts.cs")
+    assert kinds(pieces) == [
+        ("cs_class", 1, 12),   # usings + namespace line ride the first type
+        ("cs_class", 13, 19),
+        ("cs_class", 20, 21),
+        ("cs_class", 22, 23),
+        ("cs_class", 24, 41),  # the namespace's closing brace rides the last type
+    ]
+    assert [p.symbols[0].name for p in pieces] == [
+        "ICarrierGateway", "ServiceLevel", "Parcel", "ShipmentBooked", "Dimensions"]
+    assert [p.symbols[0].kind for p in pieces] == ["interface", "enum", "record", "delegate", "struct"]
+    assert pieces[0].header == ""
+    expected_header = "using System;\nusing System.Threading.Tasks;\nnamespace Logistics.Shipping {\n"
+    for p in pieces[1:]:
+        assert p.header == expected_header
+        assert p.text.startswith(expected_header)
+    record = pieces[2]
+    assert record.body == "\n    public record Parcel(string Sku, decimal WeightKg, ServiceLevel Level);"
+
+
+def test_symbols_list_every_member_with_exact_lines():
+    struct = chunks("ShippingContracts.cs")[-1]
+    assert [(s.name, s.kind, s.parent, s.start_line, s.end_line) for s in struct.symbols] == [
+        ("Dimensions", "struct", "Logistics.Shipping", 25, 40),
+        ("Dimensions", "constructor", "Logistics.Shipping.Dimensions", 28, 33),
+        ("Length", "property", "Logistics.Shipping.Dimensions", 35, 35),
+        ("Width", "property", "Logistics.Shipping.Dimensions", 36, 36),
+        ("Height", "property", "Logistics.Shipping.Dimensions", 37, 37),
+        ("Volume", "property", "Logistics.Shipping.Dimensions", 39, 39),
+    ]
+    enum = chunks("ShippingContracts.cs")[1]
+    assert [s.name for s in enum.symbols] == ["ServiceLevel", "Economy", "Standard", "Express"]
+
+
+def test_skeleton_keeps_signatures_attributes_and_docs_and_folds_bodies():
+    struct = chunks("ShippingContracts.cs")[-1]
+    assert struct.skeleton == (
+        "    [Serializable]\n"
+        "    public readonly struct Dimensions\n"
+        "    {\n"
+        "        public Dimensions(int length, int width, int height)\n"
+        "        { … }\n"
+        "\n"
+        "        public int Length { get; }\n"
+        "        public int Width { get; }\n"
+        "        public int Height { get; }\n"
+        "\n"
+        "        public int Volume => …;\n"
+        "    }"
+    )
+
+
+def test_type_over_the_cap_becomes_header_members_and_full():
+    pieces = chunks("StockLedger.cs")  # 6,926 chars > the default 6,000
+    types = [p.chunk_type for p in pieces]
+    assert types.count("cs_class") == 1
+    head = pieces[0]
+    assert (head.chunk_type, head.start_line, head.end_line) == ("cs_class", 1, 24)
+    assert head.meta == {"type_start_line": 14, "type_end_line": 183}
+    # the head's stored text is verbatim; its analysis text is the folded outline
+    assert head.body.endswith("    private bool _disposed;\n")
+    assert "public ReconciliationReport Reconcile(" in head.analysis_text
+    assert "_onHand[movement.Sku] = next;" not in head.analysis_text
+    members = [p for p in pieces if p.chunk_type == "cs_member"]
+    assert [(p.symbols[0].name, p.symbols[0].kind) for p in members] == [
+        ("StockLedger", "constructor"), ("ReorderNeeded", "event"), ("WarehouseCode", "property"),
+        ("Journal", "property"), ("this[]", "indexer"), ("operator +", "operator"),
+        ("SetReorderPoint", "method"), ("Receive", "method"), ("Pick", "method"),
+        ("Reconcile", "method"), ("Dispose", "method"), ("Apply", "method"),
+        ("ThrowIfDisposed", "method"), ("StockMovement", "record"),
+    ]
+    # the header chunk lists every member too
+    head_names = {s.name for s in head.symbols}
+    assert {s.name for p in members for s in p.symbols} <= head_names
+    assert {"_onHand", "DefaultReorderPoint"} <= head_names
+    full = [p for p in pieces if p.chunk_type == "cs_class_full"]
+    assert full[0].start_line == 1 and full[-1].end_line == 183
+    assert all(p.meta["parts"] == len(full) for p in full)
+    assert all(len(p.body) <= 6000 for p in full)
+
+
+def test_member_chunk_has_namespace_header_own_symbol_and_type_skeleton():
+    pieces = chunks("StockLedger.cs")
+    apply = next(p for p in pieces if p.chunk_type == "cs_member" and p.symbols[0].name == "Apply")
+    assert (apply.start_line, apply.end_line) == (153, 171)
+    assert apply.header == "// Warehouse.Inventory.StockLedger\n"
+    assert apply.text.startswith("// Warehouse.Inventory.StockLedger\n    private void Apply(StockMovement movement)")
+    assert apply.symbols[0].parent == "Warehouse.Inventory.StockLedger"
+    assert (apply.symbols[0].start_line, apply.symbols[0].end_line) == (153, 171)
+    assert apply.analysis_text.startswith(apply.text)
+    assert "public sealed class StockLedger : IStockLedger, IDisposable" in apply.analysis_text
+    doc = next(p for p in pieces if p.chunk_type == "cs_member" and p.symbols[0].name == "Receive")
+    assert doc.body.startswith("    /// <summary>Books goods received from a supplier.</summary>")
+
+
+def test_member_over_the_cap_splits_at_statements_with_signature_repeated():
+    pieces = chunks("StockLedger.cs", SPLIT)
+    parts = [p for p in pieces if p.chunk_type == "cs_member" and p.symbols[0].name == "Reconcile"]
+    assert [(p.start_line, p.end_line, p.meta) for p in parts] == [
+        (87, 118, {"part": 1, "parts": 2}),
+        (119, 144, {"part": 2, "parts": 2}),
+    ]
+    assert parts[0].header == "// Warehouse.Inventory.StockLedger (part 1/2)\n"
+    assert parts[1].header == (
+        "// Warehouse.Inventory.StockLedger (part 2/2)\n"
+        "    public ReconciliationReport Reconcile(IReadOnlyDictionary<string, int> counted, string countReference)\n"
+        "    {\n"
+    )
+    # the cut falls before a statement (its comment riding along), not mid-statement
+    assert parts[1].body.startswith("        // SKUs on the books that nobody counted")
+    assert all(len(p.body) <= 1500 for p in parts)
+
+
+def test_file_scoped_namespace_header():
+    pieces = chunks("StockLedger.cs", SPLIT)
+    full_parts = [p for p in pieces if p.chunk_type == "cs_class_full"]
+    assert full_parts[1].header.endswith("namespace Warehouse.Inventory;\n")
+    assert full_parts[1].header.startswith("using System;\n")
+
+
+def test_top_level_statements_are_one_cs_file_chunk():
+    pieces = chunks("Program.cs")
+    assert kinds(pieces) == [("cs_file", 1, 17), ("cs_class", 18, 28)]
+    assert [(s.name, s.kind) for s in pieces[0].symbols] == [("Describe", "function")]
+    assert pieces[1].symbols[0].name == "StockImporter"
+
+
+def test_a_file_of_usings_only_is_one_cs_file_chunk():
+    assert kinds(chunks("GlobalUsings.cs")) == [("cs_file", 1, 4)]
+
+
+def test_error_inside_a_method_keeps_the_method():
+    text = load("PriceBook.cs")
+    from tree_sitter_language_pack import get_parser
+
+    assert get_parser("csharp").parse(text.encode()).root_node.has_error  # `values?[i] = newValue;`
+    pieces = chunks("PriceBook.cs", ChunkOptions(type_max_chars=300))
+    set_slot = next(p for p in pieces if p.chunk_type == "cs_member" and p.symbols[0].name == "SetSlot")
+    assert (set_slot.start_line, set_slot.end_line) == (12, 16)
+    assert "values?[i] = newValue;" in set_slot.text
+    whole = chunks("PriceBook.cs")
+    assert kinds(whole) == [("cs_class", 1, 29)]
+
+
+def test_type_wrapper_lost_by_the_grammar_is_recovered_from_braces():
+    text = load("QuoteCacheKeyFactory.cs")
+    from tree_sitter_language_pack import get_parser
+
+    root = get_parser("csharp").parse(text.encode()).root_node
+    assert any(c.type == "ERROR" for c in root.children)  # the grammar split the class
+    pieces = chunks("QuoteCacheKeyFactory.cs")
+    assert kinds(pieces) == [("cs_class", 1, 48)]
+    assert [(s.name, s.kind, s.start_line, s.end_line) for s in pieces[0].symbols] == [
+        ("QuoteCacheKeyFactory", "class", 13, 48),
+        ("_connection", "field", 15, 15),
+        ("QuoteCacheKeyFactory", "constructor", 18, 22),
+        ("CreateKey", "method", 25, 28),
+        ("QuoteCacheKey", "struct", 30, 47),
+    ]
+    split = chunks("QuoteCacheKeyFactory.cs", ChunkOptions(type_max_chars=800))
+    members = [(p.symbols[0].name, p.start_line, p.end_line) for p in split if p.chunk_type == "cs_member"]
+    assert members == [("QuoteCacheKeyFactory", 17, 22), ("CreateKey", 24, 28), ("QuoteCacheKey", 30, 47)]
+
+
+def test_every_member_chunk_carries_its_own_symbol():
+    for name in ("StockLedger.cs", "QuoteCacheKeyFactory.cs", "PriceBook.cs"):
+        for p in chunks(name, ChunkOptions(type_max_chars=600)):
+            if p.chunk_type == "cs_member":
+                assert p.symbols and p.symbols[0].start_line <= p.end_line, (name, p.start_line)
+
+
+def test_output_is_deterministic():
+    text = load("StockLedger.cs")
+    a = [p.to_dict() for p in chunk_csharp("a.cs", text, SPLIT)]
+    b = [p.to_dict() for p in chunk_csharp("a.cs", text, SPLIT)]
+    assert a == b
+
+
+def test_bad_input_never_raises_and_stays_lossless():
+    for text in (
+        "namespace A {\n class B {\n void M() {\n",  # unbalanced
+        "class C { string s = \"unterminated; }\n}\n",
+        "}}}}\n{{{\n",
+        "class D { void M() { var x = \"" + "y" * 20000 + "\"; } }\n",  # one huge line
+    ):
+        pieces = chunk_csharp("bad.cs", text, SPLIT)
+        assert_invariants(pieces, text)
+
+
+FRAGMENTS = [load(n) for n in ("StockLedger.cs", "ShippingContracts.cs", "Program.cs", "PriceBook.cs")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    source=st.sampled_from(FRAGMENTS),
+    cuts=st.lists(st.tuples(st.integers(0, 7000), st.integers(0, 400)), max_size=4),
+    noise=st.sampled_from(["", "{", "}", "\"", "/*", "'", "\n" + "x" * 5000 + "\n", "\r\n"]),
+    cap=st.sampled_from([300, 1500, 6000]),
+)
+def test_property_mutated_sources_keep_invariants(source, cuts, noise, cap):
+    text = source
+    for at, length in cuts:
+        at %= max(1, len(text))
+        text = text[:at] + noise + text[at + length:]
+    text = text.replace("\r\n", "\n")
+    if not text.strip():
+        return
+    pieces = chunk_csharp("m.cs", text, ChunkOptions(type_max_chars=cap))
+    assert pieces
+    assert_invariants(pieces, text)
+    assert max(p.end_line for p in pieces) == len(split_lines(text))

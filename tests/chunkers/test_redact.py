@@ -1,0 +1,103 @@
+"""Redaction: no secret value of a config file reaches any field of any chunk;
+the free-text pass redacts literals and leaves ordinary code alone."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chunkers import chunk_file
+from chunkers.redact import REDACTED, is_secret_key, redact_text, redact_value
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "config"
+
+# Every secret planted in the config fixtures, by file.
+SECRETS = {
+    "appsettings.json": ["Tr0ub4dor&3", "ledger_app", "b7f1c9e2d4a6-jwt-signing", "sk_live_51HxQ2eL0ngStr1pe",
+                         "Wh00kPa55"],
+    "secrets.yaml": ["yaml-Db-Pa55word!", "yaml-url-pass-77", "yaml-queue-token-abc123"],
+    "settings.toml": ["toml-client-secret-9f8e7d", "toml-worker-api-key-1"],
+    "production.env": ["gsk_envSecretValue12345", "env-db-pass-4321", "env-session-secret-zz9"],
+    "app.ini": ["ini_user", "ini-Conn-Pa55", "ini-plain-password"],
+    "web.config": ["xml-storage-account-key==", "xml_user", "xml-Conn-Pa55"],
+    "application.properties": ["props-db-password-1"],
+    "broken.json": ["broken-json-secret-42"],
+    "broken.yaml": ["broken-yaml-pass-7"],
+}
+
+
+def every_field(piece) -> str:
+    return json.dumps(piece.to_dict(), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("name", sorted(SECRETS))
+def test_no_secret_value_survives_in_any_chunk_field(name):
+    data = (FIXTURES / name).read_bytes()
+    for secret in SECRETS[name]:
+        assert secret in data.decode(), f"fixture lost its secret {secret!r}"
+    pieces = chunk_file(name, data)
+    assert pieces
+    dumped = "\n".join(every_field(p) for p in pieces)
+    assert REDACTED in dumped
+    for secret in SECRETS[name]:
+        assert secret not in dumped, f"{secret!r} leaked from {name}"
+
+
+def test_secret_keys_follow_the_spec_pattern():
+    assert is_secret_key(("Jwt", "SigningKey"))
+    assert is_secret_key(("ConnectionStrings", "Default"))  # a whole section of secrets
+    assert is_secret_key(("ApiKeys", "0"))  # an array under a secret key
+    assert not is_secret_key(("Logging", "LogLevel", "Default"))
+    assert not is_secret_key(("Authentication", "TokenValidationParameters", "ValidateIssuer"))
+    assert redact_value(("Db", "Password"), "hunter2") == REDACTED
+    assert redact_value(("Db", "Url"), "mysql://root:hunter2@db/x") == f"mysql://{REDACTED}:{REDACTED}@db/x"
+
+
+@pytest.mark.parametrize("line, expected", [
+    ('apiKey = "abc123"', 'apiKey = "[REDACTED]"'),
+    ('"ClientSecret": "s3cr3t",', '"ClientSecret": "[REDACTED]",'),
+    ("options.ClientSecret = 'xyz';", "options.ClientSecret = '[REDACTED]';"),
+    ("DB_PASSWORD=hunter2", "DB_PASSWORD=[REDACTED]"),
+    ("export API_TOKEN=abc", "export API_TOKEN=[REDACTED]"),
+    ("  password: hunter2", "  password: [REDACTED]"),
+    ("Server=tcp:db,1433;Database=x;User ID=sa;Password=p@ss=w0rd;Encrypt=true",
+     "Server=tcp:db,1433;Database=x;User ID=[REDACTED];Password=[REDACTED];Encrypt=true"),
+    ("Data Source=(localdb)\\X;Uid=bob;Pwd=pw1", "Data Source=(localdb)\\X;Uid=[REDACTED];Pwd=[REDACTED]"),
+    ("postgres://admin:pa55@db:5432/x", "postgres://[REDACTED]:[REDACTED]@db:5432/x"),
+])
+def test_free_text_redacts_literal_secrets(line, expected):
+    assert redact_text(line) == expected
+    assert redact_text(expected) == expected  # idempotent
+
+
+@pytest.mark.parametrize("code", [
+    "var key = dict[key];",
+    "password = input()",
+    "password = getpass.getpass()",
+    "user = get_user();",
+    "for (i=0; i<n; i++) {",
+    "if password == \"x\":",
+    "const secret = process.env.SECRET;",
+    "self.api_key = api_key",
+    "password: str",
+    "password: string;",
+    "token: Token",
+    "max_tokens: \"100\"",
+    'tokenizer = "bert"',
+    'password = ""',
+    "connect(user=u, password=pw)",
+    "https://example.com/path?x=1",
+])
+def test_free_text_leaves_ordinary_code_alone(code):
+    assert redact_text(code) == code
+
+
+def test_code_files_keep_their_code_but_lose_literal_secrets():
+    source = (
+        "def connect(password):\n"
+        "    key = cache[key]\n"
+        '    API_TOKEN = "tok-live-123456"\n'
+        "    return db.open(password=password)\n"
+    )
+    [piece] = chunk_file("conn.txt", source.encode())
+    assert piece.text == source.rstrip("\n").replace("tok-live-123456", REDACTED)
