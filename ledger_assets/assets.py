@@ -25,7 +25,9 @@ from . import pipeline
 from .partitions import repos_partitions
 from .repos import RegistryError
 from .resources import EmbedderResource, LedgerResource
+from .qdrant_store import CollectionMismatch, QdrantBusy
 from .snapshot import SnapshotError
+from .store import LedgerLockTimeout
 
 GROUP = "ledger"
 
@@ -56,7 +58,7 @@ def _check_results(asset_key: str, outcomes: list[pipeline.CheckOutcome]) -> lis
 def repo_snapshot(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
     try:
         report = pipeline.snapshot_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
-    except (RegistryError, SnapshotError) as exc:
+    except (RegistryError, SnapshotError, LedgerLockTimeout) as exc:
         raise Failure(description=str(exc)) from exc
     return MaterializeResult(metadata={
         "head_sha": report.head_sha,
@@ -125,12 +127,20 @@ def chunks(context: AssetExecutionContext, ledger: LedgerResource) -> Materializ
 )
 def intents(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
     report = pipeline.intent_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    skipped = report.intent_skipped
+    summary = (f"**{report.analysed}** chunks analysed: {report.llm_requests} LLM requests "
+               f"(${report.cost_usd:.4f}), {report.cache_hits} from the cache, **{skipped}** without an LLM "
+               "intent (intent_skipped)." + (" See intent_sources for why." if skipped else ""))
     return MaterializeResult(metadata={
+        "summary": MetadataValue.md(summary),
         "chunks_analysed": report.analysed,
         "llm_requests": report.llm_requests,
-        "intent_skipped": report.intent_skipped,
+        "cache_hits": report.cache_hits,
+        "intent_skipped": skipped,
         "llm_cost_usd": round(report.cost_usd, 6),
         "intent_sources": _table(report.by_source, "intent_source", "chunks"),
+        "repo_intent_sources": _table(report.repo_sources, "intent_source", "chunks"),
+        "llm_errors": MetadataValue.json(report.errors[:20]),
     })
 
 
@@ -159,7 +169,7 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
     partitions_def=repos_partitions,
     group_name=GROUP,
     kinds={"qdrant"},
-    deps=[embeddings],
+    deps=[embeddings, "chunk_quality", "git_history", "code_graph"],
     check_specs=[AssetCheckSpec("qdrant_in_sync", asset="qdrant_points", blocking=True,
                                 description="Latest points = latest chunk rows; no orphan or duplicate points.")],
     description="Points in the Qdrant collection (code_vector, design_vector, quality_vector, sparse lexical "
@@ -168,7 +178,10 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
 )
 def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
     core = ledger.ledger()
-    report = pipeline.points_stage(core, context.partition_key, context.run.run_id, context.log)
+    try:
+        report = pipeline.points_stage(core, context.partition_key, context.run.run_id, context.log)
+    except (CollectionMismatch, QdrantBusy, LedgerLockTimeout) as exc:
+        raise Failure(description=str(exc)) from exc
     summary = core.db.summary([context.run.run_id])
     md = "\n".join(["| counter | value |", "| --- | ---: |"] + [f"| {k} | {v} |" for k, v in summary.items()])
     return MaterializeResult(
@@ -187,4 +200,93 @@ def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> Mat
     )
 
 
-ALL_ASSETS = [repo_snapshot, chunks, intents, embeddings, qdrant_points]
+
+
+# ------------------------------------------------------- payload enrichment ---
+def _skipped_note(skipped: bool, what: str) -> str:
+    return f"_Inputs unchanged since the last run: {what} reused, nothing recomputed._\n\n" if skipped else ""
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"python", "duckdb"},
+    deps=[chunks],
+    description="Structural quality of each code chunk from its tree-sitter tree (C#, TypeScript/JavaScript, "
+                "Python; SQL from tokens): q_cyclomatic, q_cognitive, q_loc, q_comment_density, q_max_nesting, "
+                "q_param_count, q_error_emission, q_dup_hash (clones share it), and q_test_coverage from a "
+                "Cobertura/lcov report in the repo. Cached per chunk content hash; payload fields via payload_extras.",
+)
+def chunk_quality(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    from . import enrich
+
+    r = enrich.quality_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    lines = ["| language | chunks | mean q_cyclomatic | max q_cognitive |", "| --- | ---: | ---: | ---: |"]
+    lines += [f"| {lang} | {v['chunks']} | {v['mean_cyclomatic']} | {v['max_cognitive']} |"
+              for lang, v in r.by_language.items()]
+    return MaterializeResult(metadata={
+        "summary": MetadataValue.md(_skipped_note(r.skipped, "metrics") + (
+            f"**{r.chunks_with_metrics}** chunks with metrics: **{r.metrics_computed}** computed, "
+            f"**{r.metrics_cached}** from the cache; coverage on **{r.chunks_with_coverage}** chunks.")),
+        "by_language": MetadataValue.md("\n".join(lines) if r.by_language else "_no metrics computed this run_"),
+        "metrics_computed": r.metrics_computed,
+        "metrics_cached": r.metrics_cached,
+        "coverage_reports": MetadataValue.json(r.coverage_reports),
+        "chunks_with_coverage": r.chunks_with_coverage,
+        "skipped": r.skipped,
+        "elapsed_s": round(r.elapsed_s, 3),
+    })
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"git", "duckdb"},
+    deps=[repo_snapshot],
+    description="Per-file git history folded across renames, from one `git log` pass (only PREVIOUS..HEAD when "
+                "HEAD moved forward; nothing when it did not): git_last_modified_utc, git_author_count, "
+                "git_churn_90d (commits in the 90 days before HEAD), git_last_sha, git_last_msg.",
+)
+def git_history(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    from . import enrich
+
+    r = enrich.git_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    return MaterializeResult(metadata={
+        "mode": r.mode,
+        "files": r.files,
+        "commits_read": r.commits_read,
+        "top_churn_90d": _table(dict(r.top_churn), "file", "commits in 90 days"),
+        "elapsed_s": round(r.elapsed_s, 3),
+    })
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"python", "duckdb"},
+    deps=[chunks],
+    description="The code graph: imports/usings, calls and type references resolved against the repo's symbols, "
+                "and SQL references (EXEC, FROM, JOIN, INSERT, UPDATE, MERGE), as the DuckDB table code_graph; "
+                "per chunk graph_in, graph_out, graph_cluster (Louvain), graph_centrality (PageRank) and "
+                "blast_radius (transitive dependents). Recomputed only when a code chunk changed.",
+)
+def code_graph(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    from . import enrich
+
+    r = enrich.graph_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    central = ["| chunk | PageRank | blast radius |", "| --- | ---: | ---: |"]
+    central += [f"| {label} | {rank} | {blast} |" for label, rank, blast in r.top_central]
+    return MaterializeResult(metadata={
+        "summary": MetadataValue.md(_skipped_note(r.skipped, "the graph") + (
+            f"**{r.edges}** edges; **{r.nodes}** chunks in the graph in **{r.clusters}** clusters.")),
+        "edges": r.edges,
+        "edge_kinds": _table(r.edge_kinds, "kind", "edges"),
+        "chunks_in_graph": r.nodes,
+        "clusters": r.clusters,
+        "top_central": MetadataValue.md("\n".join(central) if r.top_central else "_graph unchanged_"),
+        "skipped": r.skipped,
+        "elapsed_s": round(r.elapsed_s, 3),
+    })
+
+
+ALL_ASSETS = [repo_snapshot, chunks, intents, embeddings, chunk_quality, git_history, code_graph, qdrant_points]

@@ -66,13 +66,22 @@ def _ensure_partitions(instance, repo_ids: list[str]) -> None:
         instance.add_dynamic_partitions(repos_partitions.name, missing)
 
 
+def failure_message(event) -> str:
+    """The user-facing reason of a STEP_FAILURE: a Failure's description, else the innermost error."""
+    data = event.event_specific_data
+    if getattr(data, "user_failure_data", None) and data.user_failure_data.description:
+        return data.user_failure_data.description
+    err = getattr(data, "error", None)
+    while err is not None and err.cause is not None:
+        err = err.cause
+    return err.message.strip() if err else "failed"
+
+
 def _run_failures(result) -> list[str]:
     messages = []
     for event in result.all_events:
         if event.event_type_value == "STEP_FAILURE":
-            data = event.event_specific_data
-            err = getattr(data, "error", None)
-            messages.append(f"{event.step_key}: {err.message.strip() if err else 'failed'}")
+            messages.append(f"{event.step_key}: {failure_message(event)}")
         elif event.event_type_value == "ASSET_CHECK_EVALUATION":
             ev = event.event_specific_data
             if not ev.passed:
@@ -85,7 +94,7 @@ def _run_failures(result) -> list[str]:
 def cmd_add_repo(args) -> int:
     ledger = _ledger()
     try:
-        repo = ledger.registry.add(args.path, args.id)
+        repo = ledger.registry.add(args.path, args.id, exist_ok=args.exist_ok)
     except RegistryError as exc:
         raise UsageError(str(exc)) from exc
     _ensure_partitions(dagster_instance(ledger.settings), [repo.repo_id])
@@ -193,38 +202,146 @@ def cmd_chunk(args) -> int:
     return 0
 
 
-def cmd_query(args) -> int:
+def _split_list(values) -> tuple[str, ...]:
+    return tuple(v.strip() for raw in (values or []) for v in raw.split(",") if v.strip())
+
+
+def _embedder(ledger: Ledger):
     from .embedder import Embedder
-    from .search import QueryError, format_hits, search
+
+    return Embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
+
+
+def cmd_query(args) -> int:
+    from .search import QueryError, Searcher, SearchOptions, format_hits
 
     ledger = _ledger()
-    embedder = Embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
+
+    def options() -> SearchOptions:
+        return SearchOptions(repo=args.repo, k=args.k, lane=args.lane, chunk_types=_split_list(args.type),
+                             languages=_split_list(args.language), path_prefix=args.path or "")
+
     try:
         if args.batch:
+            if args.format not in ("jsonl", "json"):
+                raise UsageError("--batch prints one JSON array per line: use --format jsonl")
             try:
-                lines = Path(args.batch).read_text(encoding="utf-8").splitlines()
+                lines = [ln.strip() for ln in Path(args.batch).read_text(encoding="utf-8").splitlines()]
             except OSError as exc:
-                raise UsageError(f"{args.batch}: {exc.strerror}") from exc
-            for line in lines:
-                if line.strip():
-                    hits = search(ledger, embedder, line.strip(), args.repo, args.k, args.lane)
-                    print(json.dumps([h.to_dict(args.detail) for h in hits]))
+                raise UsageError(f"{args.batch}: {exc.strerror or exc}") from exc
+            options().validate()
+            searcher = Searcher(ledger, _embedder(ledger))
+            with searcher.session():  # one model, one Qdrant client for the whole batch
+                for line in lines:
+                    if line:
+                        print(format_hits(searcher.search(line, options()), "jsonl", args.detail), flush=True)
             return 0
         if not args.text:
             raise UsageError("give the query TEXT or --batch FILE")
-        hits = search(ledger, embedder, " ".join(args.text), args.repo, args.k, args.lane)
+        if args.format == "jsonl":
+            raise UsageError("--format jsonl is for --batch; use json for one query")
+        hits = Searcher(ledger, _embedder(ledger)).search(" ".join(args.text), options())
     except QueryError as exc:
         raise UsageError(str(exc)) from exc
     print(format_hits(hits, args.format, args.detail))
     return 0
 
 
+def cmd_read_span(args) -> int:
+    from .tools import ToolInputError, format_span, read_span
+
+    try:
+        span = read_span(_ledger(), args.file, args.start, args.end, args.repo, args.max_lines)
+    except ToolInputError as exc:
+        raise UsageError(str(exc)) from exc
+    print(json.dumps(span, ensure_ascii=False) if args.format == "json" else format_span(span))
+    return 0
+
+
+def cmd_symbol(args) -> int:
+    from .tools import ToolInputError, format_symbols, symbol_lookup
+
+    try:
+        matches = symbol_lookup(_ledger(), args.name, args.repo)
+    except ToolInputError as exc:
+        raise UsageError(str(exc)) from exc
+    if args.format == "json":
+        print(json.dumps([m.to_dict() for m in matches], indent=2))
+    else:
+        print(format_symbols(matches))
+    return 0
+
+
+def cmd_drift(args) -> int:
+    from .tools import ToolInputError, drift, format_drift
+
+    try:
+        report = drift(_ledger(), args.repo, args.since, args.move_threshold)
+    except ToolInputError as exc:
+        raise UsageError(str(exc)) from exc
+    print(json.dumps(report, indent=2) if args.format == "json" else format_drift(report))
+    return 0
+
+
+def cmd_similar(args) -> int:
+    from .search import format_hits
+    from .tools import ToolInputError, similar
+
+    try:
+        hits = similar(_ledger(), args.location, args.mode, args.repo, args.k)
+    except ToolInputError as exc:
+        raise UsageError(str(exc)) from exc
+    print(format_hits(hits, args.format, "snippet"))
+    return 0
+
+
+def cmd_golden(args) -> int:
+    from .golden import GoldenError, build_golden
+
+    try:
+        report = build_golden(args.repo_path, args.out_dir)
+    except GoldenError as exc:
+        raise UsageError(str(exc)) from exc
+    if args.format == "json":
+        print(json.dumps(report))
+    else:
+        print(f"{report['queries']} golden queries ({report['documented']} documented units in "
+              f"{report['files_with_docs']} files) -> {report['golden']}\n"
+              f"docs blanked in the git repo {report['repo_copy']}; register and ingest it, then "
+              f"`ledger eval {report['golden']} --repo ID`")
+    return 0
+
+
+def cmd_eval(args) -> int:
+    from .evaluate import EvalError, evaluate, format_report
+
+    ledger = _ledger()
+    try:
+        report = evaluate(ledger, _embedder(ledger), args.golden, args.repo, baselines=not args.no_baselines,
+                          sweep_grid=args.sweep, log=lambda m: print(m, file=sys.stderr))
+    except EvalError as exc:
+        raise UsageError(str(exc)) from exc
+    print(json.dumps(report, indent=2) if args.format == "json" else format_report(report))
+    return 0
+
+
+def cmd_mcp(args) -> int:
+    from .mcp_server import serve
+
+    serve()
+    return 0
+
+
 def cmd_status(args) -> int:
+    from .enrich import stale_files
     from .repos import read_indexed_head
     from .snapshot import SnapshotError, read_head
 
     ledger = _ledger()
-    repos = ledger.registry.load()
+    try:
+        repos = ledger.registry.load()
+    except RegistryError as exc:
+        raise UsageError(str(exc)) from exc
     rows = []
     for rid, repo in sorted(repos.items()):
         try:
@@ -232,14 +349,26 @@ def cmd_status(args) -> int:
         except SnapshotError as exc:
             head = f"unavailable ({exc})"
         indexed = read_indexed_head(ledger.settings.home_path, rid)
+        stale = stale_files(ledger, rid, repo.path, repo.kind, indexed)
         rows.append({"repo_id": rid, "path": repo.path, "head": head, "indexed_sha": indexed,
-                     "up_to_date": bool(indexed) and indexed == head})
+                     "up_to_date": bool(indexed) and indexed == head and stale.count == 0,
+                     "stale_files": stale.count, "stale_committed": stale.committed,
+                     "stale_uncommitted": stale.uncommitted, "stale_note": stale.note})
     if args.format == "json":
         print(json.dumps(rows, indent=2))
     else:
         for r in rows:
-            state = "up to date" if r["up_to_date"] else ("never indexed" if not r["indexed_sha"] else "behind HEAD")
-            print(f"{r['repo_id']:<24} {state:<14} head={r['head'][:12]} indexed={r['indexed_sha'][:12] or '-'}  {r['path']}")
+            if not r["indexed_sha"]:
+                state = "never indexed"
+            elif r["up_to_date"]:
+                state = "up to date"
+            elif r["indexed_sha"] == r["head"]:
+                state = "uncommitted"
+            else:
+                state = "behind HEAD"
+            stale = "?" if r["stale_files"] is None else r["stale_files"]
+            print(f"{r['repo_id']:<24} {state:<14} head={r['head'][:12]} indexed={r['indexed_sha'][:12] or '-':<12} "
+                  f"stale_files={stale}  {r['path']}")
         if not rows:
             print("no repos registered")
     return 0
@@ -252,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("add-repo", help="register a repo (a Dagster dynamic partition)")
     p.add_argument("path")
     p.add_argument("--id", help="repo id (default: a slug of the folder name)")
+    p.add_argument("--exist-ok", action="store_true", help="succeed if the same path is already registered under this id")
     p.set_defaults(func=cmd_add_repo)
 
     p = sub.add_parser("ingest", help="materialize the asset graph for repos, through Dagster")
@@ -272,8 +402,58 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lane", choices=("hybrid", "code", "design", "sparse"), default="hybrid")
     p.add_argument("--format", choices=("text", "json", "toon", "jsonl"), default="text")
     p.add_argument("--detail", choices=("snippet", "skeleton", "full"), default="snippet")
+    p.add_argument("--type", action="append", help="only these chunk types (repeat or comma-separate)")
+    p.add_argument("--language", action="append", help="only these languages (repeat or comma-separate)")
+    p.add_argument("--path", help="only files under this path prefix")
     p.add_argument("--batch", help="file with one query per line (prints one JSON array per line)")
     p.set_defaults(func=cmd_query)
+
+    p = sub.add_parser("read-span", help="lines START..END of a file in a registered repo")
+    p.add_argument("file")
+    p.add_argument("start", type=int)
+    p.add_argument("end", type=int)
+    p.add_argument("--repo")
+    p.add_argument("--max-lines", type=int, help="cap (default LEDGER_READ_SPAN_MAX_LINES, 400)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_read_span)
+
+    p = sub.add_parser("symbol", help="where a symbol is defined (exact, case-insensitive, Type.Member)")
+    p.add_argument("name")
+    p.add_argument("--repo")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_symbol)
+
+    p = sub.add_parser("drift", help="symbols added/removed/changed/moved since a commit")
+    p.add_argument("--repo", required=True)
+    p.add_argument("--since", required=True)
+    p.add_argument("--move-threshold", type=int, help="line shifts up to this are not moves (default 10)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_drift)
+
+    p = sub.add_parser("similar", help="chunks similar to the one at FILE:LINE")
+    p.add_argument("location", metavar="FILE:LINE")
+    p.add_argument("--mode", choices=("code", "design", "quality"), default="code")
+    p.add_argument("--repo")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--format", choices=("text", "json", "toon"), default="text")
+    p.set_defaults(func=cmd_similar)
+
+    p = sub.add_parser("golden", help="build a golden set from a repo's doc comments (CodeSearchNet way)")
+    p.add_argument("repo_path")
+    p.add_argument("out_dir")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_golden)
+
+    p = sub.add_parser("eval", help="recall@1/5/10 and MRR@10 per lane, fusion and baselines")
+    p.add_argument("golden")
+    p.add_argument("--repo", required=True)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--no-baselines", action="store_true", help="skip the 3,000-char window baselines")
+    p.add_argument("--sweep", action="store_true", help="also re-fuse under a grid of RRF k / weights / priors")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("mcp", help="serve the ledger's tools over MCP (stdio)")
+    p.set_defaults(func=cmd_mcp)
 
     p = sub.add_parser("status", help="indexed sha against HEAD, per repo")
     p.add_argument("--format", choices=("text", "json"), default="text")

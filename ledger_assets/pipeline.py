@@ -433,7 +433,16 @@ def _payload(row: dict, repo_id: str) -> dict:
 
 
 def _fingerprint(payload: dict, code_hash: str, design_hash: str, quality: list[float]) -> str:
-    return text_hash(json.dumps([payload, code_hash, design_hash, quality], sort_keys=True))
+    """`vectors:payload` — the first half changes only when a vector would, so a
+    payload-only change (a new commit time, an enrichment field) is written as a
+    payload overwrite, without re-sending vectors."""
+    vectors = text_hash(json.dumps([code_hash, design_hash, quality, payload.get("content"),
+                                    payload.get("file_path"), payload.get("intent")], sort_keys=True))[:16]
+    return vectors + ":" + text_hash(json.dumps(payload, sort_keys=True))[:16]
+
+
+def _same_vectors(fp_a: str | None, fp_b: str | None) -> bool:
+    return bool(fp_a and fp_b) and fp_a.split(":")[0] == fp_b.split(":")[0]
 
 
 def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport:
@@ -447,12 +456,20 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
             "WHERE c.repo_id = ? ORDER BY c.file_path, c.chunk_index", [repo_id])
         names = [d[0] for d in cur.description]
         rows = [dict(zip(names, r)) for r in cur.fetchall()]
+        extras: dict[tuple[str, int], dict] = defaultdict(dict)
+        for path, idx, fields_json in con.execute(
+                "SELECT file_path, chunk_index, fields FROM payload_extras WHERE repo_id = ? "
+                "ORDER BY file_path, chunk_index, source", [repo_id]).fetchall():
+            extras[(path, idx)].update(json.loads(fields_json or "{}"))
         rubrics = dict(con.execute(
             "SELECT a.analysis_key, a.rubric FROM analyses a JOIN chunks c ON c.analysis_key = a.analysis_key "
             "WHERE c.repo_id = ?", [repo_id]).fetchall())
     desired: dict[tuple[str, int], dict] = {}
     for row in rows:
         payload = _payload(row, repo_id)
+        for extra in (extras.get((row["file_path"], -1)), extras.get((row["file_path"], row["chunk_index"]))):
+            if extra:
+                payload.update({k: v for k, v in extra.items() if v not in (None, "", [], {}) and k not in payload})
         rubric = json.loads(rubrics.get(row["analysis_key"]) or "{}")
         quality = quality_vector(row["text"], rubric)
         fp = _fingerprint(payload, row["code_hash"], row["design_hash"], quality)
@@ -464,9 +481,15 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
         created = ledger.qdrant.ensure_collection(client)
         existing = {}  # (file, index) -> (id, fingerprint, content_hash) of the latest point
         stale_ids = []
+        since: dict[str, str] = {}  # point id -> when its content first entered
+        same_content: dict[str, str] = {}  # point id -> its content hash
         for rec in ledger.qdrant.scroll(client, repo_filter(repo_id),
-                                        ["file_path", "chunk_index", "fingerprint", "content_hash", "is_latest"]):
+                                        ["file_path", "chunk_index", "fingerprint", "content_hash", "is_latest",
+                                         "system_from_utc"]):
             p = rec.payload or {}
+            if p.get("system_from_utc"):
+                since[str(rec.id)] = p["system_from_utc"]
+                same_content[str(rec.id)] = p.get("content_hash")
             if p.get("is_latest", True) is False:
                 continue
             key = (p.get("file_path"), p.get("chunk_index"))
@@ -476,6 +499,7 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
             existing[key] = (str(rec.id), p.get("fingerprint"), p.get("content_hash"))
 
         to_upsert: list[tuple[str, dict]] = []
+        to_overwrite: list[tuple[str, dict]] = []
         to_refresh: list[str] = []
         to_demote: list[str] = list(stale_ids)
         ticks = time.time_ns() // 100
@@ -485,6 +509,8 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
                 pid = point_id(repo_id, key[0], key[1])
                 if have and have[0] == pid and have[1] == want["payload"]["fingerprint"]:
                     to_refresh.append(pid)
+                elif have and have[0] == pid and _same_vectors(have[1], want["payload"]["fingerprint"]):
+                    to_overwrite.append((pid, want))
                 else:
                     to_upsert.append((pid, want))
                     if have and have[0] != pid:
@@ -494,6 +520,8 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
                 # Same content: refresh the current latest in place, no new version.
                 if have[1] == want["payload"]["fingerprint"]:
                     to_refresh.append(have[0])
+                elif _same_vectors(have[1], want["payload"]["fingerprint"]):
+                    to_overwrite.append((have[0], want))
                 else:
                     to_upsert.append((have[0], want))
             else:
@@ -512,8 +540,10 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
                 if missing:
                     raise RuntimeError(f"no cached embedding for {row['file_path']}#{row['chunk_index']}: "
                                        "materialize `embeddings` first")
+                # A cosmetic change keeps the content hash, and with it when this content entered.
+                first = since.get(pid, now) if same_content.get(pid) == want["payload"]["content_hash"] else now
                 payload = dict(want["payload"], is_latest=True, indexed_sha=head_sha, indexed_utc=now,
-                               ingested_utc=now, system_from_utc=now)
+                               ingested_utc=first, system_from_utc=first)
                 sparse = lexical.document_vector(
                     f"{row['file_path']}\n{row['text']}\n{payload.get('intent', '')}")
                 vec: dict = {CODE_VECTOR: vectors[row["code_hash"]].tolist(),
@@ -530,6 +560,14 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
             if batch:
                 client.upsert(ledger.qdrant.collection, batch, wait=True)
                 written += len(batch)
+        # Same vectors, new payload: overwrite the payload only, keeping when this content entered.
+        ops = [models.OverwritePayloadOperation(overwrite_payload=models.SetPayload(
+            payload=dict(want["payload"], is_latest=True, indexed_sha=head_sha, indexed_utc=now,
+                         ingested_utc=since.get(pid, now), system_from_utc=since.get(pid, now)),
+            points=[pid])) for pid, want in to_overwrite]
+        for i in range(0, len(ops), 256):
+            client.batch_update_points(ledger.qdrant.collection, ops[i:i + 256], wait=True)
+        written += len(to_overwrite)
         if to_refresh:
             for i in range(0, len(to_refresh), 1024):
                 client.set_payload(ledger.qdrant.collection, {"indexed_sha": head_sha, "indexed_utc": now},

@@ -82,7 +82,7 @@ class RepoRegistry:
             json.dump(payload, fh, indent=2)
         os.replace(tmp, self.path)
 
-    def add(self, path: str | Path, repo_id: str | None = None) -> Repo:
+    def add(self, path: str | Path, repo_id: str | None = None, exist_ok: bool = False) -> Repo:
         root = Path(path).expanduser()
         if not root.exists():
             raise RegistryError(f"{path}: no such directory")
@@ -93,6 +93,8 @@ class RepoRegistry:
         rid = validate_repo_id(repo_id) if repo_id else slugify(root.name)
         validate_repo_id(rid)
         repos = self.load()
+        if exist_ok and rid in repos and Path(repos[rid].path) == root:
+            return repos[rid]
         if rid in repos:
             raise RegistryError(f"repo id {rid!r} is already registered for {repos[rid].path}; choose another with --id")
         for other in repos.values():

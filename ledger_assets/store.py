@@ -68,6 +68,12 @@ CREATE TABLE IF NOT EXISTS embeddings (
     model VARCHAR, text_hash VARCHAR, vector FLOAT[], created_utc TIMESTAMP,
     PRIMARY KEY (model, text_hash)
 );
+-- Extra payload fields from enrichment stages (quality, git, graph): merged into
+-- each point's payload; chunk_index -1 = fields for every chunk of the file.
+CREATE TABLE IF NOT EXISTS payload_extras (
+    repo_id VARCHAR, file_path VARCHAR, chunk_index INTEGER, source VARCHAR, fields JSON,
+    PRIMARY KEY (repo_id, file_path, chunk_index, source)
+);
 -- One row per (run, repo): the ingest summary each stage adds its counts to.
 CREATE TABLE IF NOT EXISTS ingest_runs (
     run_id VARCHAR, repo_id VARCHAR, started_utc TIMESTAMP, head_sha VARCHAR,

@@ -1,0 +1,43 @@
+# The two commands of the README: `make run` and `make test`.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+export LEDGER_HOME ?= $(CURDIR)/.ledger
+export HF_HUB_OFFLINE := 1
+
+.PHONY: setup run test dev browser bench clean
+
+setup: $(VENV)/.installed
+
+# torch first, pinned to the CPU build: a bare `torch` requirement resolves to a multi-GB CUDA build.
+$(VENV)/.installed: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+# Ingest this repository on the embedded defaults, then ask it one question.
+run: setup
+	$(BIN)/ledger add-repo . --id code-ledger --exist-ok
+	$(BIN)/ledger ingest code-ledger
+	$(BIN)/ledger query "where are chunk points upserted into Qdrant" --repo code-ledger --k 5
+
+test: setup browser
+	$(BIN)/python -m pytest -q
+
+# Debian's chromium for the headless UI test (nothing downloads a browser).
+browser:
+	@scripts/ensure_chromium.sh
+
+dev: setup
+	mkdir -p $(LEDGER_HOME)/dagster
+	cp -n dagster.yaml $(LEDGER_HOME)/dagster/dagster.yaml || true
+	DAGSTER_HOME=$(LEDGER_HOME)/dagster $(BIN)/dagster dev -w workspace.yaml
+
+bench: setup
+	$(BIN)/python benchmarks/reingest.py
+	$(BIN)/python benchmarks/embed_throughput.py
+	$(BIN)/python benchmarks/query_latency.py
+
+clean:
+	rm -rf $(LEDGER_HOME)

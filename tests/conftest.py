@@ -1,0 +1,95 @@
+"""Shared fixtures: real git repos in temp dirs, a real ledger home, the model loaded once."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from ledger_assets.core import Ledger  # noqa: E402
+from ledger_assets.embedder import Embedder  # noqa: E402
+from ledger_assets.settings import LedgerSettings  # noqa: E402
+
+FIXTURES = Path(__file__).parent / "fixtures"
+LOG = logging.getLogger("ledger-tests")
+
+
+class GitRepo:
+    """A real git repository in a temp dir, with scripted commits."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        path.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str, env: dict | None = None) -> str:
+        full_env = {**os.environ, "GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.com",
+                    "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.com", **(env or {})}
+        out = subprocess.run(["git", "-C", str(self.path), *args], capture_output=True, text=True, env=full_env)
+        if out.returncode != 0:
+            raise RuntimeError(f"git {' '.join(args)}: {out.stderr}")
+        return out.stdout.strip()
+
+    def write(self, rel: str, content: str | bytes) -> Path:
+        target = self.path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+        return target
+
+    def commit(self, message: str = "change", env: dict | None = None) -> str:
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message, env=env)
+        return self.head()
+
+    def head(self) -> str:
+        return self.git("rev-parse", "HEAD")
+
+
+@pytest.fixture
+def git_repo(tmp_path) -> GitRepo:
+    return GitRepo(tmp_path / "repo")
+
+
+@pytest.fixture
+def make_repo(tmp_path):
+    def make(name: str = "repo") -> GitRepo:
+        return GitRepo(tmp_path / name)
+    return make
+
+
+@pytest.fixture
+def ledger(tmp_path) -> Ledger:
+    """A real ledger (DuckDB file + Qdrant local mode) under a temp LEDGER_HOME."""
+    return Ledger(LedgerSettings(home=str(tmp_path / "ledger-home"), lock_timeout_s=60))
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    """The real MiniLM model, loaded once for the whole test session."""
+    emb = Embedder()
+    emb.model  # noqa: B018 - load now, once
+    return emb
+
+
+def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = "test-run") -> dict:
+    """Run every stage of the pipeline without Dagster; returns the run summary."""
+    from ledger_assets import pipeline
+
+    pipeline.snapshot_stage(ledger, repo_id, run_id, LOG)
+    chunk_report = pipeline.chunk_stage(ledger, repo_id, run_id, LOG)
+    failed = [c for c in chunk_report.checks if not c.passed]
+    assert not failed, failed
+    pipeline.intent_stage(ledger, repo_id, run_id, LOG)
+    pipeline.embedding_stage(ledger, repo_id, run_id, LOG, embedder)
+    points = pipeline.points_stage(ledger, repo_id, run_id, LOG)
+    assert all(c.passed for c in points.checks), points.checks
+    return ledger.db.summary([run_id])
