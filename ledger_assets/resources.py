@@ -25,8 +25,19 @@ class LedgerResource(ConfigurableResource):
     groq_model: str = "llama-3.1-8b-instant"
     groq_budget_usd: float = 1.0
     groq_concurrency: int = 4
+    groq_timeout_s: float = 30.0
+    groq_max_retries: int = 4
+    groq_backoff_s: float = 1.0
+    groq_price: str = ""
     analysis_file_cap: int = 200
     keyless_analyser: str = "heuristic"
+    dup_min_tokens: int = 24
+    rrf_k: int = 10
+    lane_weights: str = ""
+    plain_prior: float = 0.5
+    check_stale: bool = True
+    read_span_max_lines: int = 400
+    drift_move_threshold: int = 10
 
     @classmethod
     def from_settings(cls, s: LedgerSettings) -> "LedgerResource":

@@ -59,6 +59,18 @@ class LedgerSettings:
     groq_timeout_s: float = 30.0
     analysis_file_cap: int = 200
     keyless_analyser: str = "heuristic"
+    # Retrieval (search.py, tools.py); defaults chosen by measurement, see search.py.
+    rrf_k: int = 10
+    lane_weights: str = ""  # "code=1,design=0.5,sparse=1"; "" = search.DEFAULT_WEIGHTS
+    plain_prior: float = 0.5
+    check_stale: bool = True
+    read_span_max_lines: int = 400
+    drift_move_threshold: int = 10
+    groq_max_retries: int = 4
+    groq_backoff_s: float = 1.0
+    groq_price: str = ""  # "input,output" USD per million tokens; "" = the table in groq_client.py
+    # q_dup_hash only for chunks of at least this many tokens: tiny bodies (getters) are all "clones".
+    dup_min_tokens: int = 24
 
     @classmethod
     def from_env(cls, **overrides) -> "LedgerSettings":
@@ -77,8 +89,19 @@ class LedgerSettings:
             groq_model=os.environ.get("LEDGER_GROQ_MODEL") or "llama-3.1-8b-instant",
             groq_budget_usd=_env_float("LEDGER_GROQ_BUDGET_USD", 1.0),
             groq_concurrency=_env_int("LEDGER_GROQ_CONCURRENCY", 4),
+            groq_timeout_s=_env_float("LEDGER_GROQ_TIMEOUT_S", 30.0),
+            groq_max_retries=_env_int("LEDGER_GROQ_MAX_RETRIES", 4),
+            groq_backoff_s=_env_float("LEDGER_GROQ_BACKOFF_S", 1.0),
+            groq_price=os.environ.get("LEDGER_GROQ_PRICE", ""),
             analysis_file_cap=_env_int("LEDGER_ANALYSIS_FILE_CAP", 200),
             keyless_analyser=os.environ.get("LEDGER_KEYLESS_ANALYSER") or "heuristic",
+            rrf_k=_env_int("LEDGER_RRF_K", 10),
+            lane_weights=os.environ.get("LEDGER_LANE_WEIGHTS", ""),
+            plain_prior=_env_float("LEDGER_PLAIN_PRIOR", 0.5),
+            check_stale=_env_bool("LEDGER_CHECK_STALE", True),
+            read_span_max_lines=_env_int("LEDGER_READ_SPAN_MAX_LINES", 400),
+            drift_move_threshold=_env_int("LEDGER_DRIFT_MOVE_THRESHOLD", 10),
+            dup_min_tokens=_env_int("LEDGER_DUP_MIN_TOKENS", 24),
         )
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)

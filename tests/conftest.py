@@ -82,7 +82,7 @@ def embedder() -> Embedder:
 
 def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = "test-run") -> dict:
     """Run every stage of the pipeline without Dagster; returns the run summary."""
-    from ledger_assets import pipeline
+    from ledger_assets import enrich, pipeline
 
     pipeline.snapshot_stage(ledger, repo_id, run_id, LOG)
     chunk_report = pipeline.chunk_stage(ledger, repo_id, run_id, LOG)
@@ -90,6 +90,7 @@ def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = 
     assert not failed, failed
     pipeline.intent_stage(ledger, repo_id, run_id, LOG)
     pipeline.embedding_stage(ledger, repo_id, run_id, LOG, embedder)
+    enrich.enrich_stage(ledger, repo_id, run_id, LOG)
     points = pipeline.points_stage(ledger, repo_id, run_id, LOG)
     assert all(c.passed for c in points.checks), points.checks
     return ledger.db.summary([run_id])
