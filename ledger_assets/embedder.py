@@ -101,6 +101,8 @@ def embed_with_cache(
             "SELECT text_hash FROM embeddings JOIN want ON want.k = embeddings.text_hash WHERE model = ?",
             [embedder.model_name]).fetchall()}
     missing = sorted(h for h in texts_by_hash if h not in have)
+    # A slice smaller than a few model batches would cap the batch size the GPU sees.
+    chunk_size = max(chunk_size, embedder.batch_size * 4)
     done = 0
     for i in range(0, len(missing), chunk_size):
         part = missing[i:i + chunk_size]

@@ -1,8 +1,30 @@
 """The quality vector: a small dense vector for `find_similar(mode="quality")`.
 
-Eight dimensions, each scaled to about 0..1, so that cosine similarity
-compares the *shape* of code quality (size, nesting, comments, LLM rubric)
-rather than its topic. A constant bias dimension keeps the vector non-zero.
+"Code of the same quality" is a different question from "code that looks
+like this" (code_vector) or "code that does the same job" (design_vector), so
+it gets its own 8-d named vector (cosine), built from numbers rather than text:
+
+| dim | what | scale |
+| --- | --- | --- |
+| 0 | bias, always 1.0 | keeps a chunk with all-zero metrics a valid cosine vector |
+| 1 | size: non-blank lines | log(1+loc) / log(501), capped at 1 |
+| 2 | max nesting depth (indent levels over the chunk's base) | / 8, capped at 1 |
+| 3 | comment density (comment lines / lines) | 0..1 |
+| 4 | cyclomatic complexity, when an enrichment stage supplies it | log(1+cc) / log(51), capped at 1 |
+| 5 | mean of the LLM rubric (readability, testability, error_handling, single_responsibility, naming) | (mean-1)/4 |
+| 6 | rubric testability | (x-1)/4 |
+| 7 | rubric error_handling | (x-1)/4 |
+
+Why this shape: every dimension is scaled to about 0..1 so none dominates the
+cosine; size and nesting are log/capped because quality differences matter at
+10 vs 100 lines, not 1,000 vs 1,100. The rubric's mean carries the overall
+judgement, and testability and error_handling are kept apart because they are
+the two rubric scores that most often diverge from the rest (well-named code
+that swallows exceptions). Chunks without an LLM rubric (keyless, budget,
+error) get the neutral 3 everywhere, so they match on structure alone and sit
+in the middle of the rubric axes instead of looking like poor code. The
+rubric comes from `analyses.rubric` (joined by chunks.analysis_key); the
+structural metrics are computed from the chunk's own text at points time.
 """
 
 from __future__ import annotations
