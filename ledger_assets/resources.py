@@ -11,16 +11,19 @@ from .settings import LedgerSettings
 
 
 class LedgerResource(ConfigurableResource):
-    """Where the ledger lives (LEDGER_HOME, QDRANT_URL, ...) and how it ingests."""
+    """Where the ledger lives (LEDGER_HOME, QDRANT_URL, ...) and how it ingests.
+
+    Secrets (GROQ_API_KEY, QDRANT_API_KEY) are deliberately not fields: resource
+    config is shown in the Dagster UI and stored with runs, so they are read
+    from the process environment only, by LedgerSettings.from_env.
+    """
 
     home: str = "./.ledger"
     collection: str = "ledger_chunks"
     qdrant_url: str = ""
-    qdrant_api_key: str = ""
     versioning: bool = False
     max_file_bytes: int = 2_000_000
     lock_timeout_s: float = 120.0
-    groq_api_key: str = ""
     groq_base_url: str = ""
     groq_model: str = "llama-3.1-8b-instant"
     groq_budget_usd: float = 1.0

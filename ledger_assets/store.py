@@ -172,7 +172,8 @@ class LedgerDB:
                 f"SELECT {', '.join(f'coalesce(sum({c}), 0)' for c in SUMMARY_COUNTERS)} "
                 f"FROM ingest_runs WHERE run_id IN ({marks})", run_ids).fetchone()
         for name, value in zip(SUMMARY_COUNTERS, row):
-            total[name] = round(float(value), 3) if name in ("elapsed_s", "llm_cost_usd") else int(value)
+            total[name] = (round(float(value), 3) if name == "elapsed_s" else
+                       round(float(value), 6) if name == "llm_cost_usd" else int(value))
         return total
 
 

@@ -5,7 +5,6 @@ import logging
 from pathlib import Path
 
 import pytest
-from tests.conftest import ingest_core
 
 from ledger_assets import cli, enrich, pipeline
 from ledger_assets.qdrant_store import repo_filter
@@ -24,12 +23,15 @@ LCOV = "SF:web/classify.ts\n" + "".join(f"DA:{n},{1 if n <= 6 else 0}\n" for n i
 
 
 def ingest(ledger, embedder, run_id: str) -> dict:
-    """Every stage in asset order: ingest_core plus the enrichment assets, then the points again."""
-    summary = ingest_core(ledger, "shop", embedder, run_id)
+    """Every stage in asset order, keeping the enrichment reports."""
+    pipeline.snapshot_stage(ledger, "shop", run_id, LOG)
+    assert all(c.passed for c in pipeline.chunk_stage(ledger, "shop", run_id, LOG).checks)
+    pipeline.intent_stage(ledger, "shop", run_id, LOG)
+    pipeline.embedding_stage(ledger, "shop", run_id, LOG, embedder)
     reports = enrich.enrich_stage(ledger, "shop", run_id, LOG)
     points = pipeline.points_stage(ledger, "shop", run_id, LOG)
     assert all(c.passed for c in points.checks)
-    return {"summary": summary, "reports": reports, "points": points}
+    return {"summary": ledger.db.summary([run_id]), "reports": reports, "points": points}
 
 
 def payloads(ledger) -> dict:
