@@ -1,0 +1,141 @@
+"""Query latency of `ledger query` after the model is loaded, on N points in Qdrant local mode.
+
+synthesize N points (payloads shaped like the pipeline's, random unit dense
+vectors, identifier-aware BM25 sparse vectors over a synthetic code
+vocabulary) into a temp collection -> open one client, load MiniLM -> run
+each query through the same Searcher as `ledger query --batch` -> p50/p95.
+
+    .venv/bin/python benchmarks/query_latency.py            # 50,000 points
+    .venv/bin/python benchmarks/query_latency.py --points 5000 --queries 20
+
+Target (issue 6): p50 <= 100 ms per query on 50,000 points, local mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+import numpy as np  # noqa: E402
+from qdrant_client import models  # noqa: E402
+
+from ledger_assets import lexical  # noqa: E402
+from ledger_assets.core import Ledger  # noqa: E402
+from ledger_assets.embedder import Embedder  # noqa: E402
+from ledger_assets.qdrant_store import CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, SPARSE_VECTOR, point_id  # noqa: E402
+from ledger_assets.search import Searcher, SearchOptions  # noqa: E402
+from ledger_assets.settings import EMBED_DIM, QUALITY_DIM, LedgerSettings  # noqa: E402
+
+NOUNS = ("Booking", "Invoice", "Customer", "Order", "Payment", "Stock", "Ledger", "Room", "Guest", "Shipment",
+         "Account", "Report", "Schedule", "Price", "Tax", "Discount", "Warehouse", "Supplier", "Refund", "Token")
+VERBS = ("Get", "Create", "Cancel", "Update", "Delete", "Validate", "Compute", "Apply", "Reconcile", "Parse",
+         "Load", "Save", "Send", "Book", "Pick", "Receive", "Authorize", "Refresh", "Export", "Import")
+TYPES = ("cs_member", "cs_member", "cs_member", "cs_class", "cs_class_full", "py_function", "ts_function",
+         "md_section", "config", "plain")
+QUERIES = (
+    "cancel a booking and refund the guest", "BookingService.Cancel", "compute the tax on an invoice",
+    "where is the stock reconciled with a physical count", "validate payment token", "InvoiceRepository.Save",
+    "export the monthly report", "apply discount to order price", "refresh access token when expired",
+    "parse supplier shipment file", "which service sends the customer email", "ReconcileStock",
+    "delete customer account", "load room availability schedule", "authorize a payment",
+)
+
+
+def synth_point(i: int, rng: random.Random, nrng: np.random.Generator) -> models.PointStruct:
+    noun, verb, other = rng.choice(NOUNS), rng.choice(VERBS), rng.choice(NOUNS)
+    ctype = rng.choice(TYPES)
+    file_path = f"src/{noun}/{noun}{other}Service.cs"
+    start = rng.randint(1, 800)
+    end = start + rng.randint(3, 60)
+    content = (f"// Shop.{noun}.{noun}{other}Service\npublic void {verb}{noun}({other} {other.lower()}Id)\n"
+               f"{{ var {noun.lower()} = _{other.lower()}Repository.{verb}({other.lower()}Id); }}\n") * rng.randint(1, 4)
+    payload = {
+        "repo_id": "bench", "file_path": file_path, "chunk_index": i, "content": content,
+        "content_hash": f"{i:064x}", "chunk_type": ctype, "language": "csharp", "start_line": start,
+        "end_line": end, "chunk_symbols": json.dumps([[f"{verb}{noun}", "method", f"Shop.{noun}.{noun}{other}Service",
+                                                       start, end]]),
+        "ledger_id": f"l{i}", "layer": rng.choice(("domain", "application", "infrastructure", "ui")),
+        "intent": f"{verb.lower()}s the {noun.lower()} of a {other.lower()}", "intent_source": "heuristic",
+        "is_latest": True, "indexed_sha": "0" * 40,
+    }
+    code = nrng.standard_normal(EMBED_DIM).astype(np.float32)
+    design = nrng.standard_normal(EMBED_DIM).astype(np.float32)
+    return models.PointStruct(id=point_id("bench", file_path, i), payload=payload, vector={
+        CODE_VECTOR: (code / np.linalg.norm(code)).tolist(),
+        DESIGN_VECTOR: (design / np.linalg.norm(design)).tolist(),
+        QUALITY_VECTOR: nrng.random(QUALITY_DIM).round(3).tolist(),
+        SPARSE_VECTOR: lexical.document_vector(f"{file_path}\n{content}\n{payload['intent']}"),
+    })
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--points", type=int, default=50_000)
+    ap.add_argument("--queries", type=int, default=45, help="queries timed (cycled over a fixed list)")
+    ap.add_argument("--home", help="ledger home to use (default: a fresh temp dir, removed after)")
+    ap.add_argument("--lane", default="hybrid", choices=("hybrid", "code", "design", "sparse"))
+    args = ap.parse_args()
+    tmp = None if args.home else tempfile.TemporaryDirectory(prefix="ledger-latency-")
+    home = args.home or tmp.name
+    ledger = Ledger(LedgerSettings(home=home, collection="latency_bench"))
+    rng, nrng = random.Random(7), np.random.default_rng(7)
+
+    t0 = time.perf_counter()
+    with ledger.qdrant.open() as client:
+        ledger.qdrant.ensure_collection(client)
+        have = client.count(ledger.qdrant.collection).count
+        batch = []
+        for i in range(have, args.points):
+            batch.append(synth_point(i, rng, nrng))
+            if len(batch) == 1000:
+                client.upsert(ledger.qdrant.collection, batch, wait=True)
+                batch = []
+        if batch:
+            client.upsert(ledger.qdrant.collection, batch, wait=True)
+        total = client.count(ledger.qdrant.collection).count
+    upsert_s = time.perf_counter() - t0
+
+    embedder = Embedder()
+    t0 = time.perf_counter()
+    embedder.encode(["warm up"])
+    model_s = time.perf_counter() - t0
+    searcher = Searcher(ledger, embedder)
+    timings, encode = [], []
+    t0 = time.perf_counter()
+    with searcher.session():
+        open_s = time.perf_counter() - t0
+        searcher.search("warm up the lanes", SearchOptions(k=10, lane=args.lane))
+        for n in range(args.queries):
+            q = QUERIES[n % len(QUERIES)]
+            t = time.perf_counter()
+            embedder.encode([q])
+            encode.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            hits = searcher.search(q, SearchOptions(k=10, lane=args.lane))
+            timings.append(time.perf_counter() - t)
+            assert hits, q
+    ms = sorted(x * 1000 for x in timings)
+    p = lambda q: ms[min(len(ms) - 1, int(round(q * (len(ms) - 1))))]  # noqa: E731
+    print(f"points: {total} in Qdrant local mode ({'upserted now in %.1fs' % upsert_s if have < args.points else 'reused'})")
+    print(f"model load + first encode: {model_s:.1f}s; client open (local mode loads the collection): {open_s:.1f}s")
+    print(f"lane: {args.lane}; queries timed: {len(ms)} (k=10, three lanes + fusion + collapse + symbol lookup)")
+    print(f"per query: p50 {p(0.5):.1f} ms, p95 {p(0.95):.1f} ms, max {ms[-1]:.1f} ms, mean {statistics.mean(ms):.1f} ms")
+    print(f"  of which query embedding: p50 {sorted(encode)[len(encode) // 2] * 1000:.1f} ms")
+    print(f"target p50 <= 100 ms: {'met' if p(0.5) <= 100 else 'MISSED'}")
+    if tmp:
+        tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

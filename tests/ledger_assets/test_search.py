@@ -1,0 +1,256 @@
+"""Hybrid query over a small real repo ingested end to end (DuckDB + Qdrant local mode + MiniLM)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from ledger_assets import pipeline
+from ledger_assets.cli import main
+from ledger_assets.core import Ledger
+from ledger_assets.search import (
+    SNIPPET_CHARS, TOON_LEGEND, Hit, QueryError, Searcher, SearchOptions, collapse_shapes, fuse, named_symbols,
+    parse_weights,
+)
+from ledger_assets.settings import LedgerSettings
+from tests.conftest import GitRepo
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "retrieval"
+LOG = logging.getLogger("test-search")
+
+
+def ingest(ledger: Ledger, repo_id: str, embedder) -> None:
+    for stage in (pipeline.snapshot_stage, pipeline.chunk_stage, pipeline.intent_stage):
+        stage(ledger, repo_id, "run", LOG)
+    pipeline.embedding_stage(ledger, repo_id, "run", LOG, embedder)
+    pipeline.points_stage(ledger, repo_id, "run", LOG)
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory, embedder):
+    base = tmp_path_factory.mktemp("search")
+    repo = GitRepo(base / "travel")
+    repo.write("src/Bookings/BookingService.cs", (FIXTURES / "BookingService.cs").read_text())
+    repo.write("src/Warehouse/StockLedger.cs", (FIXTURES / "StockLedger.cs").read_text())
+    repo.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
+    repo.write("docs/README.md", (FIXTURES / "README.md").read_text())
+    repo.write("ops/manifest.txt", (FIXTURES / "manifest.txt").read_text())
+    repo.commit("travel desk")
+    ledger = Ledger(LedgerSettings(home=str(base / "home"), lock_timeout_s=60))
+    ledger.registry.add(repo.path, "travel")
+    ingest(ledger, "travel", embedder)
+    return SimpleNamespace(ledger=ledger, repo=repo, searcher=Searcher(ledger, embedder), home=base / "home")
+
+
+def coords(hits):
+    return [(h.payload["file_path"], h.payload["start_line"], h.payload["end_line"], h.payload["chunk_type"]) for h in hits]
+
+
+# ------------------------------------------------------------------ fusion ---
+def P(pid, **payload):
+    return SimpleNamespace(id=pid, payload={"repo_id": "r", "file_path": "f.cs", "chunk_index": pid,
+                                            "intent": "does a thing", **payload})
+
+
+def test_rrf_sums_weighted_reciprocal_ranks_and_skips_design_without_intent():
+    a, b, c = P(1), P(2), P(3, intent="")
+    hits = fuse({"code": [a, b], "sparse": [b, a], "design": [c, a]},
+                {"code": 1.0, "sparse": 2.0, "design": 1.0}, rrf_k=10, plain_prior=1.0)
+    scores = {h.payload["chunk_index"]: h for h in hits}
+    # c has no intent: its design rank carries no signal, and a becomes design rank 1.
+    assert 3 not in scores
+    assert scores[1].lane_ranks == {"code": 1, "sparse": 2, "design": 1}
+    assert scores[1].score == pytest.approx(1 / 11 + 2 / 12 + 1 / 11)
+    assert scores[2].score == pytest.approx(1 / 12 + 2 / 11)
+    assert [h.payload["chunk_index"] for h in hits] == [1, 2]
+
+
+def test_plain_windows_are_down_weighted_by_the_prior():
+    window, member = P(1, chunk_type="plain"), P(2, chunk_type="cs_member")
+    hits = fuse({"code": [window, member]}, {"code": 1.0}, rrf_k=60, plain_prior=0.5)
+    assert [h.payload["chunk_type"] for h in hits] == ["cs_member", "plain"]
+    assert hits[1].score == pytest.approx(0.5 / 61)
+
+
+def test_collapse_keeps_the_most_specific_shape_with_the_better_score():
+    full = Hit(0, 0.05, {"repo_id": "r", "file_path": "a.cs", "chunk_index": 9, "chunk_type": "cs_class_full",
+                         "start_line": 1, "end_line": 150}, {"code": 1})
+    header = Hit(0, 0.03, {"repo_id": "r", "file_path": "a.cs", "chunk_index": 0, "chunk_type": "cs_class",
+                           "start_line": 1, "end_line": 24}, {"sparse": 3})
+    member = Hit(0, 0.04, {"repo_id": "r", "file_path": "a.cs", "chunk_index": 5, "chunk_type": "cs_member",
+                           "start_line": 87, "end_line": 144}, {"sparse": 1})
+    other = Hit(0, 0.02, {"repo_id": "r", "file_path": "b.cs", "chunk_index": 0, "chunk_type": "cs_class_full",
+                          "start_line": 1, "end_line": 150}, {"code": 2})
+    out = collapse_shapes([full, member, header, other])
+    assert out == [member, header, other]
+    assert member.score == pytest.approx(0.05) and member.lane_ranks == {"sparse": 1, "code": 1}
+    assert member.collapsed == ["cs_class_full L1-L150"]
+
+
+def test_weights_and_named_symbols_parse():
+    assert parse_weights("code=2,design=0") == {"code": 2.0, "design": 0.0, "sparse": 1.0}
+    with pytest.raises(QueryError, match="unknown lane"):
+        parse_weights("vibes=1")
+    assert named_symbols("BookingService.Cancel") == ["BookingService.Cancel"]
+    assert named_symbols("Cancel()") == ["Cancel"]
+    assert named_symbols("who calls BookingService.Cancel on checkout") == ["BookingService.Cancel"]
+    assert named_symbols("cancel a booking") == []
+
+
+# ------------------------------------------------------------ real queries ---
+def test_hybrid_query_finds_the_member_and_reports_lane_ranks(indexed):
+    hits = indexed.searcher.search("reconcile the stock ledger with a physical count", k=5)
+    top = hits[0]
+    assert coords([top])[0] == ("src/Warehouse/StockLedger.cs", 87, 144, "cs_member")
+    assert set(top.lane_ranks) >= {"code", "sparse"}
+    assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
+    assert all(a.score >= b.score for a, b in zip(hits, hits[1:]))
+    # No returned container holds another returned hit of the same file: shapes were collapsed.
+    for outer in hits:
+        if outer.payload["chunk_type"].endswith(("_class", "_full", "_file")):
+            for inner in hits:
+                if inner is not outer and inner.payload["file_path"] == outer.payload["file_path"]:
+                    assert not (outer.payload["start_line"] <= inner.payload["start_line"]
+                                and inner.payload["end_line"] <= outer.payload["end_line"]), coords([outer, inner])
+
+
+def test_a_query_naming_a_symbol_resolves_to_that_member_first(indexed):
+    hits = indexed.searcher.search("StockLedger.Reconcile", k=3)
+    assert coords(hits[:1]) == [("src/Warehouse/StockLedger.cs", 87, 144, "cs_member")]
+    assert hits[0].lane_ranks["symbol"] == 1
+    hits = indexed.searcher.search("where is bookingservice.cancel", k=3)
+    assert hits[0].payload["file_path"] == "src/Bookings/BookingService.cs"
+    assert "symbol" in hits[0].lane_ranks
+
+
+def test_filters_repo_type_language_and_path_prefix(indexed):
+    s = indexed.searcher
+    assert {h.payload["language"] for h in s.search("invoice tax", k=10, languages=("python",))} == {"python"}
+    assert {h.payload["chunk_type"] for h in s.search("cancellation policy", k=10, chunk_types=("md_section",))} == {"md_section"}
+    under = s.search("reservation", k=10, path_prefix="src/Bookings/")
+    assert under and {h.payload["file_path"] for h in under} == {"src/Bookings/BookingService.cs"}
+    assert s.search("reservation", k=5, path_prefix="nowhere/") == []
+    assert s.search("reservation", k=5, repo="other-repo") == []
+    with pytest.raises(QueryError):
+        s.search("reservation", path_prefix="../etc")
+    with pytest.raises(QueryError):
+        s.search("   ")
+
+
+def test_each_lane_alone(indexed):
+    for lane in ("code", "design", "sparse"):
+        hits = indexed.searcher.search("value added tax on a net amount", k=3, lane=lane)
+        assert hits and all(set(h.lane_ranks) == {lane} for h in hits)
+    top = indexed.searcher.search("vat_amount", k=1, lane="sparse")[0]
+    assert top.payload["file_path"] == "billing/invoices.py" and top.payload["start_line"] == 1
+
+
+# ----------------------------------------------------------------- formats ---
+@pytest.fixture
+def cli_env(indexed, monkeypatch):
+    monkeypatch.setenv("LEDGER_HOME", str(indexed.home))
+    monkeypatch.setenv("LEDGER_LOCK_TIMEOUT_S", "60")
+
+
+def test_json_format_carries_the_design_hit_shape(indexed, cli_env, capsys):
+    assert main(["query", "cancel a reservation", "--k", "3", "--format", "json"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert len(hits) == 3
+    for key in ("rank", "score", "repo_id", "file_path", "start_line", "end_line", "chunk_type", "symbols",
+                "snippet", "intent", "intent_source", "stale", "lane_ranks", "payload"):
+        assert key in hits[0], key
+    assert hits[0]["payload"]["content"].startswith(hits[0]["snippet"].rstrip("…")[:100])
+    assert hits[0]["stale"] is False
+
+
+def test_toon_format_rows_are_read_span_coordinates(indexed, cli_env, capsys):
+    assert main(["query", "reconcile physical count", "--k", "4", "--format", "toon"]) == 0
+    lines = capsys.readouterr().out.rstrip("\n").split("\n")
+    assert lines[0] == TOON_LEGEND == "repo|layer|pattern|path|Lstart-Lend⟫snippet"
+    assert len(lines) == 5
+    for row in lines[1:]:
+        head, snippet = row.split("⟫", 1)
+        repo, layer, pattern, path, span = head.split("|")
+        assert repo == "travel" and (indexed.repo.path / path).is_file()
+        start, end = (int(x) for x in span.removeprefix("L").split("-L"))
+        assert 1 <= start <= end
+        assert "\n" not in snippet and len(snippet) <= SNIPPET_CHARS
+
+
+def test_detail_skeleton_and_full(indexed, cli_env, capsys):
+    assert main(["query", "StockLedger.Reconcile", "--k", "1", "--format", "json", "--detail", "full"]) == 0
+    full = json.loads(capsys.readouterr().out)[0]
+    assert full["snippet"] == full["payload"]["content"] and len(full["snippet"]) > SNIPPET_CHARS
+    assert main(["query", "StockLedger.Reconcile", "--k", "1", "--format", "json"]) == 0
+    snippet = json.loads(capsys.readouterr().out)[0]["snippet"]
+    assert len(snippet) == SNIPPET_CHARS + 1 and snippet.endswith("…")
+    assert main(["query", "StockLedger.Reconcile", "--k", "1", "--format", "json", "--detail", "skeleton"]) == 0
+    skel = json.loads(capsys.readouterr().out)[0]
+    assert skel["snippet"] == (skel["payload"].get("skeleton") or skel["payload"]["content"])
+
+
+def test_batch_mode_prints_one_json_array_per_query(indexed, cli_env, capsys, tmp_path):
+    batch = tmp_path / "queries.txt"
+    batch.write_text("cancel a reservation\n\nvat on a net amount\nStockLedger.Pick\n", encoding="utf-8")
+    assert main(["query", "--batch", str(batch), "--format", "jsonl", "--k", "2"]) == 0
+    out = capsys.readouterr().out.strip().split("\n")
+    assert len(out) == 3
+    arrays = [json.loads(line) for line in out]
+    assert all(isinstance(a, list) and len(a) == 2 for a in arrays)
+    assert arrays[1][0]["file_path"] == "billing/invoices.py"
+    assert arrays[2][0]["symbols"][0] == "Pick"
+
+
+def test_bad_query_input_exits_2_without_traceback(indexed, cli_env, capsys, tmp_path):
+    assert main(["query", "x", "--k", "0"]) == 2
+    assert "--k must be between 1 and 200" in capsys.readouterr().err
+    assert main(["query", "--batch", str(tmp_path / "missing.txt"), "--format", "jsonl"]) == 2
+    assert "missing.txt" in capsys.readouterr().err
+    assert main(["query", "--batch", str(tmp_path / "missing.txt")]) == 2
+    assert main(["query"]) == 2
+    err = capsys.readouterr().err
+    assert "give the query TEXT" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------- staleness ---
+def test_staleness_after_an_edit_moves_and_deletion(indexed):
+    path = indexed.repo.path / "src/Warehouse/StockLedger.cs"
+    original = path.read_text(encoding="utf-8")
+    try:
+        hit = indexed.searcher.search("StockLedger.Reconcile", k=1)[0]
+        assert hit.freshness == {"stale": False}
+        # Three lines inserted above the member: its symbol now sits three lines lower.
+        lines = original.split("\n")
+        path.write_text("\n".join(lines[:30] + ["", "// moved", ""] + lines[30:]), encoding="utf-8")
+        hit = indexed.searcher.search("StockLedger.Reconcile", k=1)[0]
+        assert hit.to_dict()["stale"] is True
+        assert (hit.freshness["live_start_line"], hit.freshness["live_end_line"]) == (90, 147)
+        # Edited inside its body, in place: the symbol still sits at its lines, so the coordinates hold.
+        path.write_text(original.replace("ThrowIfDisposed();\n        var report", "ThrowIfDisposed();\n        var  report"),
+                        encoding="utf-8")
+        assert indexed.searcher.search("StockLedger.Reconcile", k=1)[0].freshness == {"stale": False}
+        # A member removed: stale, with no live lines to offer.
+        start = original.index("    /// <summary>\n    ///     Reconciles")
+        end = original.index("    /// <summary>", start + 10)
+        path.write_text(original[:start] + original[end:], encoding="utf-8")
+        gone = indexed.searcher.search("StockLedger.Reconcile", k=1)[0]
+        d = gone.to_dict()
+        assert d["stale"] is True and "live_start_line" not in d and "Reconcile" in d["stale_reason"]
+        path.unlink()
+        hit = indexed.searcher.search("StockLedger.Reconcile", k=1)[0]
+        assert hit.freshness["stale"] is True and "no longer exists" in hit.freshness["stale_reason"]
+    finally:
+        path.write_text(original, encoding="utf-8")
+    assert indexed.searcher.search("StockLedger.Reconcile", k=1)[0].freshness == {"stale": False}
+
+
+def test_batch_session_holds_one_client(indexed):
+    with indexed.searcher.session() as s:
+        first = s.search("cancel a reservation", SearchOptions(k=2, check_stale=False))
+        second = s.search("cancel a reservation", SearchOptions(k=2, check_stale=False))
+    assert coords(first) == coords(second)
