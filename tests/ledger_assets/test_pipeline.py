@@ -266,3 +266,20 @@ def test_failing_blocking_check_stops_qdrant_points(tmp_path, git_repo, embedder
     materialized = {m.asset_key.to_user_string() for m in result.get_asset_materialization_events() and
                     [e.event_specific_data.materialization for e in result.get_asset_materialization_events()]}
     assert "chunks" in materialized and "qdrant_points" not in materialized
+
+
+def test_truncation_marker_fails_coverage_only_at_the_end_of_a_chunk(ledger, git_repo, embedder):
+    from ledger_assets import pipeline
+    from tests.conftest import ingest_core
+
+    # A source file that merely names a marker (like this project's own pipeline.py) is fine.
+    git_repo.write("markers.py", 'MARKERS = ("[truncated]", "<truncated>")\n\n\ndef first():\n    return MARKERS[0]\n')
+    git_repo.commit("markers")
+    rid = ledger.registry.add(git_repo.path, "markers").repo_id
+    ingest_core(ledger, rid, embedder)
+    assert pipeline.check_line_coverage(ledger, rid).passed
+    with ledger.db.connect() as con:
+        con.execute("UPDATE chunks SET text = text || '\n... [truncated]' WHERE repo_id = ? AND chunk_index = 0", [rid])
+    outcome = pipeline.check_line_coverage(ledger, rid)
+    assert not outcome.passed
+    assert json.loads(outcome.metadata["offenders"]) == {"markers.py": "chunk with a truncation marker"}

@@ -1,0 +1,1 @@
+"""End-to-end tests: the real `ledger` CLI, `dagster dev` and a headless browser."""
