@@ -35,6 +35,8 @@ dev: setup
 	DAGSTER_HOME=$(LEDGER_HOME)/dagster $(BIN)/dagster dev -w workspace.yaml
 
 bench: setup
+	$(BIN)/pip install -q torch==2.13.0 tree-sitter-language-pack==0.13.0 -e '.[bench]'
+	$(BIN)/python benchmarks/chunk_throughput.py . --ext .py
 	$(BIN)/python benchmarks/reingest.py
 	$(BIN)/python benchmarks/embed_throughput.py
 	$(BIN)/python benchmarks/query_latency.py
