@@ -2,11 +2,14 @@
 
 synthesize N points (payloads shaped like the pipeline's, random unit dense
 vectors, identifier-aware BM25 sparse vectors over a synthetic code
-vocabulary) into a temp collection -> open one client, load MiniLM -> run
-each query through the same Searcher as `ledger query --batch` -> p50/p95.
+vocabulary) into a temp collection -> load MiniLM -> run each query through
+the same Searcher as `ledger query --batch`, twice in one run: "before" =
+Qdrant local mode's own queries (one client held, as --batch does), "after" =
+the in-process lane index (local_index.py; first query builds it) -> p50/p95.
 
     .venv/bin/python benchmarks/query_latency.py            # 50,000 points
     .venv/bin/python benchmarks/query_latency.py --points 5000 --queries 20
+    .venv/bin/python benchmarks/query_latency.py --home /tmp/lat --baseline-queries 0   # reuse, index only
 
 Target (issue 6): p50 <= 100 ms per query on 50,000 points, local mode.
 """
@@ -29,7 +32,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np  # noqa: E402
 from qdrant_client import models  # noqa: E402
 
-from ledger_assets import lexical  # noqa: E402
+from ledger_assets import lexical, local_index  # noqa: E402
 from ledger_assets.core import Ledger  # noqa: E402
 from ledger_assets.embedder import Embedder  # noqa: E402
 from ledger_assets.qdrant_store import CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, SPARSE_VECTOR, point_id  # noqa: E402
@@ -78,11 +81,42 @@ def synth_point(i: int, rng: random.Random, nrng: np.random.Generator) -> models
     })
 
 
+def timed(searcher: Searcher, embedder: Embedder, n: int, lane: str) -> dict[str, list[float]]:
+    """Per query: the query embedding, then the search given that embedding (lanes, fusion, symbol
+    lookup, collapse); total = the two, which is what `ledger query --batch` spends per line."""
+    out: dict[str, list[float]] = {"total": [], "retrieval": [], "embedding": []}
+    for i in range(n):
+        q = QUERIES[i % len(QUERIES)]
+        t = time.perf_counter()
+        dense = embedder.encode([q])[0].tolist()
+        t1 = time.perf_counter()
+        hits = searcher.search(q, SearchOptions(k=10, lane=lane), dense=dense)
+        t2 = time.perf_counter()
+        assert hits, q
+        out["embedding"].append((t1 - t) * 1000)
+        out["retrieval"].append((t2 - t1) * 1000)
+        out["total"].append((t2 - t) * 1000)
+    return out
+
+
+def report(ms: dict[str, list[float]]) -> float:
+    p50 = 0.0
+    for name, values in ms.items():
+        v = sorted(values)
+        p = lambda q: v[min(len(v) - 1, int(round(q * (len(v) - 1))))]  # noqa: E731
+        print(f"  {name:>9}: p50 {p(0.5):7.1f} ms, p95 {p(0.95):7.1f} ms, max {v[-1]:7.1f} ms, "
+              f"mean {statistics.mean(v):7.1f} ms  ({len(v)} queries)")
+        p50 = p50 or p(0.5)
+    return p50
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--points", type=int, default=50_000)
     ap.add_argument("--queries", type=int, default=45, help="queries timed (cycled over a fixed list)")
     ap.add_argument("--home", help="ledger home to use (default: a fresh temp dir, removed after)")
+    ap.add_argument("--baseline-queries", type=int, default=15,
+                    help="queries timed through Qdrant's own local-mode queries (0 = skip the 'before')")
     ap.add_argument("--lane", default="hybrid", choices=("hybrid", "code", "design", "sparse"))
     args = ap.parse_args()
     tmp = None if args.home else tempfile.TemporaryDirectory(prefix="ledger-latency-")
@@ -109,29 +143,33 @@ def main() -> int:
     t0 = time.perf_counter()
     embedder.encode(["warm up"])
     model_s = time.perf_counter() - t0
-    searcher = Searcher(ledger, embedder)
-    timings, encode = [], []
-    t0 = time.perf_counter()
-    with searcher.session():
-        open_s = time.perf_counter() - t0
-        searcher.search("warm up the lanes", SearchOptions(k=10, lane=args.lane))
-        for n in range(args.queries):
-            q = QUERIES[n % len(QUERIES)]
-            t = time.perf_counter()
-            embedder.encode([q])
-            encode.append(time.perf_counter() - t)
-            t = time.perf_counter()
-            hits = searcher.search(q, SearchOptions(k=10, lane=args.lane))
-            timings.append(time.perf_counter() - t)
-            assert hits, q
-    ms = sorted(x * 1000 for x in timings)
-    p = lambda q: ms[min(len(ms) - 1, int(round(q * (len(ms) - 1))))]  # noqa: E731
     print(f"points: {total} in Qdrant local mode ({'upserted now in %.1fs' % upsert_s if have < args.points else 'reused'})")
-    print(f"model load + first encode: {model_s:.1f}s; client open (local mode loads the collection): {open_s:.1f}s")
-    print(f"lane: {args.lane}; queries timed: {len(ms)} (k=10, three lanes + fusion + collapse + symbol lookup)")
-    print(f"per query: p50 {p(0.5):.1f} ms, p95 {p(0.95):.1f} ms, max {ms[-1]:.1f} ms, mean {statistics.mean(ms):.1f} ms")
-    print(f"  of which query embedding: p50 {sorted(encode)[len(encode) // 2] * 1000:.1f} ms")
-    print(f"target p50 <= 100 ms: {'met' if p(0.5) <= 100 else 'MISSED'}")
+    print(f"model load + first encode: {model_s:.1f}s; lane: {args.lane}; k=10 "
+          f"({'three lanes + fusion + collapse + symbol lookup' if args.lane == 'hybrid' else 'one lane'})")
+
+    if args.baseline_queries:
+        before = Searcher(ledger, embedder, use_local_index=False)
+        t0 = time.perf_counter()
+        with before.session():
+            open_s = time.perf_counter() - t0
+            before.search("warm up the lanes", SearchOptions(k=10, lane=args.lane))
+            ms = timed(before, embedder, args.baseline_queries, args.lane)
+        print(f"before (Qdrant local-mode queries, one client held; open loads the collection: {open_s:.1f}s):")
+        report(ms)
+
+    local_index.forget()
+    after = Searcher(ledger, embedder)
+    t0 = time.perf_counter()
+    after.search("warm up the lanes", SearchOptions(k=10, lane=args.lane))  # opens a client, scrolls, builds
+    build_s = time.perf_counter() - t0
+    index = local_index.current(ledger.qdrant)
+    mib = (sum(m.nbytes for m, _ in index.dense.values()) + index.sparse.data.nbytes
+           + index.sparse.indices.nbytes) / 2**20
+    ms = timed(after, embedder, args.queries, args.lane)
+    print(f"after (in-process lane index, no Qdrant client per query; first query opened the client and built "
+          f"it in {build_s:.1f}s, {mib:.0f} MiB of matrices):")
+    p50 = report(ms)
+    print(f"target p50 <= 100 ms: {'met' if p50 <= 100 else 'MISSED'}")
     if tmp:
         tmp.cleanup()
     return 0

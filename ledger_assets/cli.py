@@ -207,9 +207,9 @@ def _split_list(values) -> tuple[str, ...]:
 
 
 def _embedder(ledger: Ledger):
-    from .embedder import Embedder
+    from .embedder import query_embedder
 
-    return Embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
+    return query_embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
 
 
 def cmd_query(args) -> int:
@@ -317,7 +317,10 @@ def cmd_eval(args) -> int:
 
     ledger = _ledger()
     try:
-        report = evaluate(ledger, _embedder(ledger), args.golden, args.repo, baselines=not args.no_baselines,
+        from .embedder import Embedder
+
+        # eval embeds thousands of baseline windows: keep torch's threads for batches.
+        report = evaluate(ledger, Embedder(ledger.settings.embed_device, ledger.settings.embed_batch), args.golden, args.repo, baselines=not args.no_baselines,
                           sweep_grid=args.sweep, log=lambda m: print(m, file=sys.stderr))
     except EvalError as exc:
         raise UsageError(str(exc)) from exc

@@ -14,7 +14,7 @@ import json
 from typing import Literal
 
 from .core import Ledger
-from .embedder import Embedder
+from .embedder import Embedder, query_embedder
 
 try:  # mcp >= 2 renamed FastMCP to MCPServer
     from mcp.server.mcpserver import MCPServer as _Server
@@ -36,7 +36,7 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None)
     from .search import QueryError, Searcher, SearchOptions, format_hits
 
     ledger = ledger or Ledger.from_env()
-    embedder = embedder or Embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
+    embedder = embedder or query_embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
     searcher = Searcher(ledger, embedder)
     server = _Server("code-ledger", instructions=INSTRUCTIONS)
 
