@@ -16,7 +16,7 @@ from typing import Callable
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult
 from .plain import chunk_plain
-from .redact import redact_piece
+from .redact import redact_pieces
 from .text import BinaryContent, decode
 
 # extension -> "module:function" (module relative to this package)
@@ -73,8 +73,8 @@ def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OP
         except Exception as exc:  # a chunker bug must not lose the file
             return ChunkResult([], skip_reason=f"{ext[1:]} chunker failed: {type(exc).__name__}: {exc}")
         if isinstance(result, ChunkResult):
-            return ChunkResult([redact_piece(p) for p in result.pieces], result.skip_reason, result.notes)
-        return ChunkResult([redact_piece(p) for p in result])
+            return ChunkResult(redact_pieces(result.pieces), result.skip_reason, result.notes)
+        return ChunkResult(redact_pieces(result))
     try:
         text = decode(data)
     except BinaryContent as exc:
@@ -99,7 +99,7 @@ def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OP
                 notes.append(f"{target} produced no chunks, plain fallback")
     if not pieces:
         pieces = chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars)
-    return ChunkResult([redact_piece(p) for p in pieces], notes=tuple(notes))
+    return ChunkResult(redact_pieces(pieces, text), notes=tuple(notes))
 
 
 def chunk_file(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) -> list[ChunkPiece]:
