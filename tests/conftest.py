@@ -80,7 +80,8 @@ def embedder() -> Embedder:
     return emb
 
 
-def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = "test-run") -> dict:
+def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = "test-run",
+                with_enrichment: bool = True) -> dict:
     """Run every stage of the pipeline without Dagster; returns the run summary."""
     from ledger_assets import enrich, pipeline
 
@@ -90,7 +91,8 @@ def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = 
     assert not failed, failed
     pipeline.intent_stage(ledger, repo_id, run_id, LOG)
     pipeline.embedding_stage(ledger, repo_id, run_id, LOG, embedder)
-    enrich.enrich_stage(ledger, repo_id, run_id, LOG)
+    if with_enrichment:
+        enrich.enrich_stage(ledger, repo_id, run_id, LOG)
     points = pipeline.points_stage(ledger, repo_id, run_id, LOG)
     assert all(c.passed for c in points.checks), points.checks
     return ledger.db.summary([run_id])

@@ -15,12 +15,12 @@ from types import SimpleNamespace
 import pytest
 from qdrant_client import models
 
-from ledger_assets import lexical, local_index, pipeline
+from ledger_assets import lexical, local_index
 from ledger_assets.core import Ledger
 from ledger_assets.qdrant_store import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, QdrantBusy
 from ledger_assets.search import Searcher, SearchOptions, latest_filter
 from ledger_assets.settings import LedgerSettings
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, ingest_core
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "retrieval"
 LOG = logging.getLogger("test-local-index")
@@ -29,10 +29,7 @@ QUERIES = ("cancel a booking and refund the guest", "value added tax on an invoi
 
 
 def ingest(ledger: Ledger, repo_id: str, embedder) -> None:
-    for stage in (pipeline.snapshot_stage, pipeline.chunk_stage, pipeline.intent_stage):
-        stage(ledger, repo_id, "run", LOG)
-    pipeline.embedding_stage(ledger, repo_id, "run", LOG, embedder)
-    pipeline.points_stage(ledger, repo_id, "run", LOG)
+    ingest_core(ledger, repo_id, embedder, run_id="run", with_enrichment=False)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +37,7 @@ def two_repos(tmp_path_factory, embedder):
     base = tmp_path_factory.mktemp("local-index")
     travel = GitRepo(base / "travel")
     travel.write("src/Bookings/BookingService.cs", (FIXTURES / "BookingService.cs").read_text())
-    travel.write("src/Warehouse/StockLedger.cs", (FIXTURES / "StockLedger.cs").read_text())
+    travel.write("src/Warehouse/StockLedger.cs", (FIXTURES.parent / "csharp" / "StockLedger.cs").read_text())
     travel.write("docs/README.md", (FIXTURES / "README.md").read_text())
     travel.commit("travel desk")
     billing = GitRepo(base / "billing")

@@ -10,7 +10,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from ledger_assets import pipeline
 from ledger_assets.cli import main
 from ledger_assets.core import Ledger
 from ledger_assets.search import (
@@ -18,17 +17,14 @@ from ledger_assets.search import (
     parse_weights,
 )
 from ledger_assets.settings import LedgerSettings
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, ingest_core
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "retrieval"
 LOG = logging.getLogger("test-search")
 
 
 def ingest(ledger: Ledger, repo_id: str, embedder) -> None:
-    for stage in (pipeline.snapshot_stage, pipeline.chunk_stage, pipeline.intent_stage):
-        stage(ledger, repo_id, "run", LOG)
-    pipeline.embedding_stage(ledger, repo_id, "run", LOG, embedder)
-    pipeline.points_stage(ledger, repo_id, "run", LOG)
+    ingest_core(ledger, repo_id, embedder, run_id="run", with_enrichment=False)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +32,7 @@ def indexed(tmp_path_factory, embedder):
     base = tmp_path_factory.mktemp("search")
     repo = GitRepo(base / "travel")
     repo.write("src/Bookings/BookingService.cs", (FIXTURES / "BookingService.cs").read_text())
-    repo.write("src/Warehouse/StockLedger.cs", (FIXTURES / "StockLedger.cs").read_text())
+    repo.write("src/Warehouse/StockLedger.cs", (FIXTURES.parent / "csharp" / "StockLedger.cs").read_text())
     repo.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
     repo.write("docs/README.md", (FIXTURES / "README.md").read_text())
     repo.write("ops/manifest.txt", (FIXTURES / "manifest.txt").read_text())
