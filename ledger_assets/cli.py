@@ -32,6 +32,13 @@ class WorkFailed(Exception):
     """The work itself failed: exit 1."""
 
 
+def _registered(ledger: Ledger) -> dict:
+    try:
+        return ledger.registry.load()
+    except RegistryError as exc:
+        raise UsageError(str(exc)) from exc
+
+
 def _ledger() -> Ledger:
     try:
         return Ledger.from_env()
@@ -106,10 +113,7 @@ def cmd_ingest(args) -> int:
     from .definitions import build_defs
 
     ledger = _ledger()
-    try:
-        repos = ledger.registry.load()
-    except RegistryError as exc:
-        raise UsageError(str(exc)) from exc
+    repos = _registered(ledger)
     if args.all:
         ids = sorted(repos)
         if not ids:
@@ -341,10 +345,7 @@ def cmd_status(args) -> int:
     from .snapshot import SnapshotError, read_head
 
     ledger = _ledger()
-    try:
-        repos = ledger.registry.load()
-    except RegistryError as exc:
-        raise UsageError(str(exc)) from exc
+    repos = _registered(ledger)
     rows = []
     for rid, repo in sorted(repos.items()):
         try:
