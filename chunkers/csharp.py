@@ -87,7 +87,8 @@ def _parser():
 # end of `@code { }`). Strings, chars and comments are skipped so their braces do
 # not count; anything it misreads only coarsens a boundary.
 _TOKENS = re.compile(
-    r"""//[^\n]*
+    r"""[^/"'@$;{}]+
+    | //[^\n]*
     | /\*.*?(?:\*/|\Z)
     | \$*("{3,}).*?\1
     | (?:\$@|@\$|@)"(?:[^"]|"")*"?
@@ -338,9 +339,18 @@ def _collect_type(f: _File, node, namespace: str, outer: str) -> _Type:
 
 
 def _collect_members(f: _File, body, namespace, outer, qual, members, symbols, folds) -> None:
-    for c in _flatten(body.children):
+    _collect_children(f, body.children, namespace, outer, qual, members, symbols, folds)
+
+
+def _collect_children(f: _File, children, namespace, outer, qual, members, symbols, folds) -> None:
+    # Hot loop: doc-comment lines are most of the children, so they leave first.
+    for c in children:
         t = c.type
-        if t in MEMBER_KINDS:
+        if t == "comment":
+            continue
+        if t in PREPROC_CONTAINERS:
+            _collect_children(f, c.children, namespace, outer, qual, members, symbols, folds)
+        elif t in MEMBER_KINDS:
             m = _Member(_name_of(c), MEMBER_KINDS[t], c.start_point.row + 1, _last(c), c)
             m.body_line = _fold_member(c, folds) or m.start
             members.append(m)
@@ -360,8 +370,33 @@ def _collect_members(f: _File, body, namespace, outer, qual, members, symbols, f
             _recover_members(f, *_line_span(f, _first(c), _last(c)), qual, members, symbols)
 
 
+_FOLD_FIELDS = ("body", "accessors", "value")
+
+
 def _fold_member(node, folds) -> int:
     """Adds the member's body folds; returns the line its body starts on (0: none)."""
+    if not node.has_error:
+        # A clean member holds its bodies only in these fields: three lookups
+        # instead of a Node object for every modifier, type and parameter list.
+        body_line = 0
+        for name in _FOLD_FIELDS:
+            c = node.child_by_field_name(name)
+            if c is None:
+                continue
+            t = c.type
+            if t == "block":
+                folds.append((c.start_byte, c.end_byte, FOLD))
+            elif t == "arrow_expression_clause":
+                folds.append((c.start_byte, c.end_byte, "=> …"))
+            elif t == "accessor_list":
+                for acc in c.named_children:
+                    _fold_member(acc, folds)
+            else:
+                continue
+            row = c.start_point.row + 1
+            if not body_line or row < body_line:
+                body_line = row
+        return body_line
     body_line = 0
     for c in node.children:
         t = c.type
@@ -394,8 +429,8 @@ def _fold_type(node, folds) -> None:
 
 def _doc_above(f: _File, line: int, floor: int) -> int:
     """First line of the comment/attribute block directly above `line` (no blank line between)."""
-    s = line
-    while s - 1 > floor and f.lines[s - 2].lstrip().startswith(("///", "//", "/*", "*", "[", "#")):
+    s, lines = line, f.lines
+    while s - 1 > floor and lines[s - 2].lstrip().startswith(("//", "/*", "*", "[", "#")):
         s -= 1
     return s
 
@@ -730,7 +765,7 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
     if len(context) > f.cap:
         # A huge type's full outline would repeat in every member's analysis
         # input; signatures alone keep the surface at a fraction of the tokens.
-        context = "\n".join(line for line in context.split("\n") if not line.lstrip().startswith("//"))
+        context = "\n".join([line for line in context.split("\n") if not line.lstrip().startswith("//")])
     for ms, me, m in spans:
         _emit_member(f, typ, m, ms, me, context, out)
     # 3. the whole type
@@ -757,9 +792,10 @@ def _emit_parts(f, s, e, cuts, chunk_type, header, symbols, skeleton, out, unit=
 
 def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str, out) -> None:
     own = ChunkSymbol(m.name, m.kind, typ.qual, m.start, m.end)
-    nested = [sym for sym in typ.symbols if sym.parent.startswith(_qual(typ.qual, m.name))
-              and m.start <= sym.start_line <= m.end] if m.kind in ("class", "struct", "record", "interface",
-                                                                        "enum", "record struct") else []
+    nested = []
+    if m.kind in ("class", "struct", "record", "interface", "enum", "record struct"):
+        prefix = _qual(typ.qual, m.name)
+        nested = [sym for sym in typ.symbols if sym.parent.startswith(prefix) and m.start <= sym.start_line <= m.end]
     parts = _pack(f, s, e, _member_cuts(f, m)) if f.size(s, e) > f.cap else [(s, e, f.join(s, e))]
     n = len(parts)
     signature = f.join(m.start, max(m.start, min(m.body_line, m.end))) if n > 1 else ""
