@@ -373,44 +373,35 @@ def _collect_children(f: _File, children, namespace, outer, qual, members, symbo
 _FOLD_FIELDS = ("body", "accessors", "value")
 
 
+def _fold_body(c, folds) -> bool:
+    """Folds `c` when it is a member body (block, `=>` body, accessors); False otherwise."""
+    t = c.type
+    if t == "block":
+        folds.append((c.start_byte, c.end_byte, FOLD))
+    elif t == "arrow_expression_clause":
+        folds.append((c.start_byte, c.end_byte, "=> …"))
+    elif t == "accessor_list":
+        for acc in c.named_children:
+            _fold_member(acc, folds)
+    else:
+        return False
+    return True
+
+
 def _fold_member(node, folds) -> int:
     """Adds the member's body folds; returns the line its body starts on (0: none)."""
-    if not node.has_error:
+    if node.has_error:
+        candidates = node.children
+    else:
         # A clean member holds its bodies only in these fields: three lookups
         # instead of a Node object for every modifier, type and parameter list.
-        body_line = 0
-        for name in _FOLD_FIELDS:
-            c = node.child_by_field_name(name)
-            if c is None:
-                continue
-            t = c.type
-            if t == "block":
-                folds.append((c.start_byte, c.end_byte, FOLD))
-            elif t == "arrow_expression_clause":
-                folds.append((c.start_byte, c.end_byte, "=> …"))
-            elif t == "accessor_list":
-                for acc in c.named_children:
-                    _fold_member(acc, folds)
-            else:
-                continue
+        candidates = [c for c in map(node.child_by_field_name, _FOLD_FIELDS) if c is not None]
+    body_line = 0
+    for c in candidates:
+        if _fold_body(c, folds):
             row = c.start_point.row + 1
             if not body_line or row < body_line:
                 body_line = row
-        return body_line
-    body_line = 0
-    for c in node.children:
-        t = c.type
-        if t == "block":
-            folds.append((c.start_byte, c.end_byte, FOLD))
-        elif t == "arrow_expression_clause":
-            folds.append((c.start_byte, c.end_byte, "=> …"))
-        elif t == "accessor_list":
-            for acc in c.named_children:
-                _fold_member(acc, folds)
-        else:
-            continue
-        if not body_line:
-            body_line = c.start_point.row + 1
     return body_line
 
 
