@@ -62,7 +62,7 @@ def test_definitions_validate(tmp_path):
 @pytest.fixture
 def browser():
     if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: run scripts/ensure_chromium.sh (make test does)")
+        pytest.fail("Debian's chromium is missing: run scripts/ensure_chromium.sh (make test does)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
