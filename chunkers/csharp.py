@@ -36,10 +36,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import accumulate
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
-from .text import LineIndex, split_lines
+from .text import LineIndex, line_table
 from .windows import line_windows
 
 TYPE_KINDS = {
@@ -105,6 +104,7 @@ _DELEGATE_HEAD = re.compile(r"\bdelegate\b[^(;]*?(@?[A-Za-z_]\w*)\s*(?:<[^()]*>)
 _NAMESPACE_HEAD = re.compile(r"^\s*namespace\s+([\w.@]+)")
 _CALL_HEAD = re.compile(r"(~?@?[A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*\(")
 _CONTINUES = set("=;,).?:")
+_COMMENT_LINE = re.compile(r"\n[^\S\n]*//[^\n]*")
 
 
 def brace_tokens(text: str, lo: int = 0, hi: int | None = None) -> list[tuple[int, str]]:
@@ -178,15 +178,21 @@ def _segments(text: str, lo: int, hi: int) -> list[_Segment]:
 
 
 # ---------------------------------------------------------------- model of a file
-@dataclass
 class _Member:
-    name: str
-    kind: str
-    start: int  # 1-based lines of the declaration (attributes included)
-    end: int
-    node: object = None  # tree-sitter node; None when recovered by the scanner
-    body_line: int = 0  # line of the body's opening brace (end of the signature)
-    cuts: dict[int, int] = field(default_factory=dict)  # statement boundaries of a recovered member
+    # A plain slotted class: one is built per member of every type, in the hot loop.
+    __slots__ = ("name", "kind", "start", "end", "node", "body_line", "cuts", "symbol")
+
+    def __init__(self, name: str, kind: str, start: int, end: int, node=None, body_line: int = 0,
+                 symbol: ChunkSymbol | None = None) -> None:
+        self.name = name
+        self.kind = kind
+        self.start = start  # 1-based lines of the declaration (attributes included)
+        self.end = end
+        self.node = node  # tree-sitter node; None when recovered by the scanner
+        self.body_line = body_line  # line of the body's opening brace (end of the signature)
+        self.cuts: dict[int, int] = {}  # statement boundaries of a recovered member
+        # ChunkSymbol(name, kind, <type's qual>, start, end), when built with the member
+        self.symbol = symbol
 
 
 @dataclass
@@ -220,9 +226,14 @@ class _File:
     def __init__(self, path: str, text: str, options: ChunkOptions):
         self.path = path
         self.text = text
-        self.lines = split_lines(text)
+        # split_lines(text) and the prefix sums of its line lengths; shared
+        # with the registry's redaction pass of this text (see line_table).
+        lines, pre = line_table(text)
+        if text.endswith("\n"):  # the final newline adds no line
+            lines, pre = lines[:-1], pre[:-1]
+        self.lines = lines
         self.cap = max(200, options.type_max_chars)
-        self.pre = [0, *accumulate(map(len, self.lines))]
+        self.pre = pre
         self.usings: list[tuple[int, str]] = []
         self.units: list[_Unit] = []
         self._index: LineIndex | None = None
@@ -232,6 +243,9 @@ class _File:
         return self.pre[e] - self.pre[s - 1] + e - s
 
     def join(self, s: int, e: int) -> str:
+        pre = self.pre
+        if 1 <= s <= e < len(pre):  # one slice of the text (line k + 1 starts at pre[k] + k)
+            return self.text[pre[s - 1] + s - 1:pre[e] + e - 1]
         return "\n".join(self.lines[s - 1:e])
 
     @property
@@ -275,8 +289,9 @@ def _text(node) -> str:
     return node.text.decode("utf-8", "replace")
 
 
-def _name_of(node) -> str:
-    t = node.type
+def _name_of(node, t: str | None = None) -> str:
+    if t is None:
+        t = node.type
     if t == "indexer_declaration":
         return "this[]"
     if t == "operator_declaration":
@@ -351,10 +366,13 @@ def _collect_children(f: _File, children, namespace, outer, qual, members, symbo
         if t in PREPROC_CONTAINERS:
             _collect_children(f, c.children, namespace, outer, qual, members, symbols, folds)
         elif t in MEMBER_KINDS:
-            m = _Member(_name_of(c), MEMBER_KINDS[t], c.start_point.row + 1, _last(c), c)
-            m.body_line = _fold_member(c, folds) or m.start
-            members.append(m)
-            symbols.append(ChunkSymbol(m.name, m.kind, qual, m.start, m.end))
+            # _first/_last inlined: one Point object each
+            sp, ep = c.start_point, c.end_point
+            start, end = sp.row + 1, ep.row + (0 if ep.column == 0 and ep.row > sp.row else 1)
+            name, kind = _name_of(c, t), MEMBER_KINDS[t]
+            sym = ChunkSymbol(name, kind, qual, start, end)
+            members.append(_Member(name, kind, start, end, c, _fold_member(c, folds) or start, sym))
+            symbols.append(sym)
         elif t in TYPE_KINDS:
             nested = _collect_type(f, c, namespace, outer)
             b = _body_of(c)
@@ -511,14 +529,15 @@ def _recover_members(f: _File, lo: int, hi: int, qual: str, members, symbols) ->
                 symbols.append(ChunkSymbol(names[-1], "field", qual, start, end))
             continue
         kind, name = found
-        m = _Member(name, kind, start, end, None, f.line_of(seg.block_open) if seg.block_open >= 0 else start)
+        sym = ChunkSymbol(name, kind, qual, start, end)
+        m = _Member(name, kind, start, end, None, f.line_of(seg.block_open) if seg.block_open >= 0 else start, sym)
         if seg.block_open >= 0 and seg.block_close > seg.block_open:
             for inner in _segments(text, seg.block_open + 1, seg.block_close):
                 line = f.line_of(inner.start)
                 if text[f.offset_of(line):inner.start].strip() == "":
                     m.cuts[line] = 0
         members.append(m)
-        symbols.append(ChunkSymbol(name, kind, qual, start, end))
+        symbols.append(sym)
 
 
 def _recover_region(f: _File, s: int, e: int, namespace: str, ns_line: int, ns_style: str) -> None:
@@ -756,9 +775,13 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
     if len(context) > f.cap:
         # A huge type's full outline would repeat in every member's analysis
         # input; signatures alone keep the surface at a fraction of the tokens.
-        context = "\n".join([line for line in context.split("\n") if not line.lstrip().startswith("//")])
+        # (Every line whose lstrip() starts with `//` goes, with the line
+        # break before it, in one regex pass: `[^\S\n]` is exactly the
+        # whitespace lstrip() removes.)
+        context = _COMMENT_LINE.sub("", "\n" + context)[1:]
+    tail = _member_tail(typ, context)
     for ms, me, m in spans:
-        _emit_member(f, typ, m, ms, me, context, out)
+        _emit_member(f, typ, m, ms, me, context, out, tail)
     # 3. the whole type
     cuts = {}
     for ms, _me, m in spans:
@@ -781,13 +804,25 @@ def _emit_parts(f, s, e, cuts, chunk_type, header, symbols, skeleton, out, unit=
                               meta={"part": k, "parts": n} if n > 1 else {}))
 
 
-def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str, out) -> None:
-    own = ChunkSymbol(m.name, m.kind, typ.qual, m.start, m.end)
+def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str, out,
+                 tail: str | None = None) -> None:
+    """`tail`: the analysis text's type context (see _member_tail), shared by a type's members."""
+    own = m.symbol
+    if own is None or own.parent != typ.qual:
+        own = ChunkSymbol(m.name, m.kind, typ.qual, m.start, m.end)
+    if tail is None:
+        tail = _member_tail(typ, context)
     nested = []
     if m.kind in ("class", "struct", "record", "interface", "enum", "record struct"):
         prefix = _qual(typ.qual, m.name)
         nested = [sym for sym in typ.symbols if sym.parent.startswith(prefix) and m.start <= sym.start_line <= m.end]
-    parts = _pack(f, s, e, _member_cuts(f, m)) if f.size(s, e) > f.cap else [(s, e, f.join(s, e))]
+    if f.size(s, e) <= f.cap:  # the common case: one part
+        header = f"// {typ.qual}\n"
+        text = header + f.join(s, e)
+        out.append(ChunkPiece(text, "cs_member", s, e, analysis_text=text + tail, symbols=[own, *nested],
+                              skeleton="", header=header, meta={}))
+        return
+    parts = _pack(f, s, e, _member_cuts(f, m))
     n = len(parts)
     signature = f.join(m.start, max(m.start, min(m.body_line, m.end))) if n > 1 else ""
     for k, (a, b, body) in enumerate(parts, 1):
@@ -796,10 +831,13 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
             header += signature + "\n"
         text = header + body
         out.append(ChunkPiece(
-            text, "cs_member", a, b,
-            analysis_text=f"{text}\n\n// enclosing type {typ.qual}:\n{context}",
+            text, "cs_member", a, b, analysis_text=text + tail,
             symbols=[own, *nested], skeleton="", header=header,
             meta={"part": k, "parts": n} if n > 1 else {}))
+
+
+def _member_tail(typ: _Type, context: str) -> str:
+    return f"\n\n// enclosing type {typ.qual}:\n{context}"
 
 
 def _emit_statements(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> None:

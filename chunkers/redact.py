@@ -22,10 +22,11 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from itertools import accumulate
-from operator import add
+from operator import attrgetter
 from typing import Any
 
 from .model import ChunkPiece, ChunkSymbol
+from .text import line_table
 
 REDACTED = "[REDACTED]"
 # The key pattern of the spec, for parsed config keys (any "key" counts).
@@ -133,15 +134,22 @@ def _config_line(match: re.Match[str]) -> str:
     return f"{match.group('lead')}{match.group('name')}{match.group('op')}{REDACTED}"
 
 
+# What every match of _CONN_STRING (two parts: `=` ... `;` name `=`) and of
+# _QUOTED_ASSIGN (an operator, then a quote) contains: searches anchored on a
+# rare character, where the full patterns try every letter of a line.
+_CONN_HINT = re.compile(r"""=[^;\n"'<>]*;[ \t]*[A-Za-z][\w .]{0,40}=""")
+_QUOTED_HINT = re.compile(r"""[=:]\s*["'`]""")
+
+
 @functools.lru_cache(maxsize=65536)
 def _redact_line(line: str) -> str:
     # Cheap guards first: most code lines hold none of these.
     if "@" in line and "://" in line:
         line = _URL_CRED.sub(lambda m: f"{m.group(1)}{REDACTED}:{REDACTED}@", line)
-    if ";" in line and "=" in line:
+    if ";" in line and "=" in line and _CONN_HINT.search(line):
         line = _CONN_STRING.sub(_conn_string, line)
     if ("=" in line or ":" in line) and _has_secret_word(line):
-        if '"' in line or "'" in line or "`" in line:
+        if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line):
             line = _QUOTED_ASSIGN.sub(_quoted, line)
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
@@ -227,6 +235,8 @@ def redact_text(text: str) -> str:
 
 
 _MISSING = object()
+# Below this size a text is simply scanned (see _Memo._clean_view).
+_VIEW_MIN = 2048
 
 
 class _Memo:
@@ -240,24 +250,52 @@ class _Memo:
         self.symbols: dict[int, tuple[ChunkSymbol, ChunkSymbol]] = {}  # id -> (symbol, redacted)
         self.tails: list[tuple[str, str]] = []  # recent (text, redacted) of `extending`
         self.source = source
-        self._starts: list[int] | None = None
+        self._lines: list[str] = []
+        self._pre: list[int] | None = None
         self._changes: list[tuple[int, int, str]] = []
         self._change_at: list[int] = []
+        self._line_set: set[str] | None = None
+
+    def _scan_source(self) -> None:
+        if self._pre is None:
+            self._lines, self._pre = line_table(self.source)  # line k + 1 starts at pre[k] + k
+            self._changes = _line_changes(self.source)
+            self._change_at = [c[0] for c in self._changes]
+
+    def _clean_view(self, text: str) -> bool:
+        """Is a large text made mostly of the source's lines (a skeleton, an
+        outline) left as it is by redaction? When no line of the source
+        changes, only its other lines need a look: set operations and one scan
+        of those lines, instead of a scan of the whole text."""
+        if self.source is None or len(text) < _VIEW_MIN:
+            return False
+        self._scan_source()
+        if self._changes:
+            return False
+        if self._line_set is None:
+            self._line_set = set(self._lines)
+        rest = set(text.split("\n")).difference(self._line_set)
+        # Every pattern is line-local: the text is unchanged iff each of its
+        # lines is, and the source's lines are (no change found there).
+        return not rest or not _line_changes("\n".join(rest))
 
     def __call__(self, text: str) -> str:
         if not text:
             return text
         done = self.seen.get(text, _MISSING)
         if done is _MISSING:
-            red = redact_text(text)
+            red = text if self._clean_view(text) else redact_text(text)
             done = self.seen[text] = None if red == text else red
         return text if done is None else done
 
-    def extending(self, text: str, prefix: str) -> str:
+    def extending(self, text: str, prefix: str, head: str | None = None) -> str:
+        """redact_text(text) for a text that extends `prefix` (`head`: the
+        prefix's redaction, when the caller already has it)."""
         n = len(prefix)
         if n and len(text) > n and text.startswith(prefix):
             if text[n] == "\n":
-                head = self(prefix)
+                if head is None:
+                    head = self(prefix)
                 # A member's analysis text ends in its type's context: a long
                 # tail shared by every member, matched by comparison (no copy, no hash).
                 size = len(text) - n - 1
@@ -270,7 +308,9 @@ class _Memo:
                     self.tails = [(rest, tail), *self.tails[:3]]
                 return text if head is prefix and tail is rest else head + "\n" + tail
             if prefix[-1] == "\n":
-                head, rest = self(prefix), text[n:]
+                if head is None:
+                    head = self(prefix)
+                rest = text[n:]
                 tail = self(rest)
                 return text if head is prefix and tail is rest else head + tail
         return self(text)
@@ -280,26 +320,20 @@ class _Memo:
         source = self.source
         if source is None or not (header == "" or header[-1] == "\n"):
             return self(text)
-        if self._starts is None:
-            lines = source.split("\n")
-            # starts[k]: offset of line k + 1 (the last entry: one past the end)
-            self._starts = [0, *map(add, accumulate(map(len, lines)), range(1, len(lines) + 1))]
-            self._changes = _line_changes(source)
-            self._change_at = [c[0] for c in self._changes]
-        starts = self._starts
-        if not 1 <= start <= end < len(starts):
+        self._scan_source()
+        pre = self._pre
+        if not 1 <= start <= end < len(pre):
             return self(text)
-        lo, hi, h = starts[start - 1], starts[end] - 1, len(header)
+        lo, hi, h = pre[start - 1] + start - 1, pre[end] + end - 1, len(header)
         if len(text) - h != hi - lo or not text.startswith(header) or not source.startswith(text[h:], lo):
             return self(text)
+        head = self(header) if h else header
+        if not self._changes:  # the common case: no line of the file is redacted
+            return text if head is header else head + text[h:]
         i, j = bisect_left(self._change_at, lo), bisect_right(self._change_at, hi)
-        head = self(header)
         if i == j:
-            done = text if head is header else head + text[h:]
-        else:
-            done = head + _apply(source, self._changes[i:j], lo, hi)
-        self.seen[text] = None if done is text else done
-        return done
+            return text if head is header else head + text[h:]
+        return head + _apply(source, self._changes[i:j], lo, hi)
 
 
 def _redact_meta(value: Any) -> Any:
@@ -321,29 +355,48 @@ def _redact_symbol(s: ChunkSymbol, red=redact_text) -> ChunkSymbol:
     return ChunkSymbol(name, s.kind, parent, s.start_line, s.end_line)
 
 
+_NAME, _PARENT = attrgetter("name"), attrgetter("parent")
+# Meta values that redaction passes through as they are (line numbers, part counts).
+_PLAIN_META = frozenset({int, float, bool, type(None)})
+
+
 def redact_piece(piece: ChunkPiece, memo: _Memo | None = None) -> ChunkPiece:
     red = memo or _Memo()
-    text = red.piece_text(piece.text, piece.header, piece.start_line, piece.end_line)
+    raw = piece.text
+    text = red.piece_text(raw, piece.header, piece.start_line, piece.end_line)
     header = red(piece.header)
     analysis = piece.analysis_text
     if analysis:
-        analysis = red.extending(analysis, piece.text if analysis.startswith(piece.text) else piece.header)
+        # `text` is already redact_text(raw): an analysis text extending it
+        # only redacts its own rest.
+        if analysis.startswith(raw):
+            analysis = red.extending(analysis, raw, text)
+        else:
+            analysis = red.extending(analysis, piece.header)
     skeleton = red(piece.skeleton)
-    # A file's pieces share their symbol objects (a type's list rides every part).
-    done = red.symbols
-    symbols = []
-    for s in piece.symbols:
-        hit = done.get(id(s))
-        if hit is None:
-            hit = done[id(s)] = (s, _redact_symbol(s, red))
-        symbols.append(hit[1])
-    meta = _redact_meta(piece.meta) if piece.meta else piece.meta
+    symbols = piece.symbols
+    # _redact_symbol keeps every symbol without `=` or `:` (most lists): one
+    # test over the joined names and parents instead of a loop.
+    names = "".join(map(_NAME, symbols)) + "".join(map(_PARENT, symbols)) if symbols else ""
+    if "=" in names or ":" in names:
+        # A file's pieces share their symbol objects (a type's list rides every part).
+        done = red.symbols
+        out = []
+        for s in symbols:
+            hit = done.get(id(s))
+            if hit is None:
+                hit = done[id(s)] = (s, _redact_symbol(s, red))
+            out.append(hit[1])
+        symbols = out
+    meta = piece.meta
+    if meta and not all(type(v) in _PLAIN_META for v in meta.values()):
+        meta = _redact_meta(meta)
     if (text, header, analysis, skeleton, meta) == (
-        piece.text, piece.header, piece.analysis_text, piece.skeleton, piece.meta
+        raw, piece.header, piece.analysis_text, piece.skeleton, piece.meta
     ) and symbols == piece.symbols:
         return piece
     return replace(piece, text=text, header=header, analysis_text=analysis, skeleton=skeleton,
-                   symbols=symbols, meta=meta)
+                   symbols=list(symbols), meta=meta)
 
 
 def redact_pieces(pieces, source: str | None = None) -> list[ChunkPiece]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from itertools import accumulate
 
 BOM = "\ufeff"
 
@@ -41,6 +42,28 @@ def split_lines(text: str) -> list[str]:
     if text.endswith("\n"):
         lines.pop()
     return lines
+
+
+# The last text's table: a file's chunker and the registry's redaction pass
+# both need it, and splitting a large file twice shows in the throughput.
+_TABLE: tuple = ("", [""], [0, 0])
+
+
+def line_table(text: str) -> tuple[list[str], list[int]]:
+    """`text.split("\n")` and the prefix sums of those lines' lengths (pre[k]:
+    characters in the first k lines, so line k + 1 starts at pre[k] + k).
+
+    The result for the last text is kept (matched by identity, never by
+    content): treat both lists as read-only.
+    """
+    global _TABLE
+    table = _TABLE
+    if table[0] is text:
+        return table[1], table[2]
+    lines = text.split("\n")
+    pre = [0, *accumulate(map(len, lines))]
+    _TABLE = (text, lines, pre)
+    return lines, pre
 
 
 def line_count(text: str) -> int:

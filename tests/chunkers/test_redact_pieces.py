@@ -1,0 +1,136 @@
+"""The registry's redaction pass over a file's pieces: whatever shortcut it
+takes (source lines redacted once, outlines checked line by line against the
+source), every field of every piece comes out as `redact_text` of what the
+chunker produced."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkers import ChunkOptions, chunk_file
+from chunkers.csharp import chunk_csharp
+from chunkers.model import ChunkPiece, ChunkSymbol
+from chunkers.redact import (
+    _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _QUOTED_ASSIGN, _URL_CRED, REDACTED, _config_line,
+    _conn_string, _has_secret_word, _quoted, _redact_line, redact_pieces, redact_text,
+)
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
+GATEWAY = "PaymentGatewayClient.cs"
+# Planted in GATEWAY: a connection string in a property initializer, a
+# password as a parameter default.
+SECRETS = ["Gateway-Db-Pa55", "User ID=checkout", "Sandb0x-Pa55word"]
+QUAL = "// Checkout.Payments.PaymentGatewayClient\n"
+
+
+def load(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def dumped(piece: ChunkPiece) -> str:
+    return json.dumps(piece.to_dict(), ensure_ascii=False)
+
+
+def test_secrets_in_members_of_a_large_type_are_redacted_in_every_shape():
+    text = load(GATEWAY)
+    raw = chunk_csharp(GATEWAY, text)
+    shapes = [(p.chunk_type, p.start_line, p.end_line) for p in raw]
+    assert shapes[0] == ("cs_class", 1, 22) and shapes[-2:] == [("cs_class_full", 1, 104), ("cs_class_full", 105, 135)]
+    # Before redaction the secrets sit in the member chunks, the type's
+    # outline (its skeleton, its analysis text, every member's context) and
+    # the full type.
+    head, prop, method = raw[0], raw[1], raw[3]
+    assert (prop.start_line, method.start_line) == (23, 33)
+    assert all(s in head.skeleton and s in head.analysis_text for s in SECRETS)
+    assert SECRETS[0] in prop.text and SECRETS[2] in method.text
+    assert all(s in p.analysis_text for p in raw if p.chunk_type == "cs_member" for s in SECRETS)
+    assert all(s in raw[-2].text for s in SECRETS)
+
+    pieces = chunk_file(GATEWAY, text.encode())
+
+    assert [(p.chunk_type, p.start_line, p.end_line) for p in pieces] == shapes
+    for piece in pieces:
+        for secret in SECRETS:
+            assert secret not in dumped(piece), f"{secret!r} leaked from {piece.chunk_type} {piece.start_line}"
+    head, prop, method, full = pieces[0], pieces[1], pieces[3], pieces[-2]
+    assert prop.text == (
+        QUAL + "        /// <summary>The journal database (its credentials left here by mistake).</summary>\n"
+        '        public string JournalDatabase { get; init; } = "Server=db;User ID=[REDACTED];Password=[REDACTED];";'
+    )
+    assert 'string password = "[REDACTED]")' in method.text
+    for field in (head.skeleton, head.analysis_text, full.text):
+        assert field.count(REDACTED) == 3
+    for member in pieces[1:-2]:  # its own text, then the type's outline
+        assert member.analysis_text.count(REDACTED) == member.text.count(REDACTED) + 3
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.cs")))
+@pytest.mark.parametrize("options", [ChunkOptions(), ChunkOptions(type_max_chars=1500)], ids=["default", "split"])
+def test_every_field_is_redact_text_of_the_chunker_output(name, options):
+    text = load(name)
+    raw = chunk_csharp(name, text, options)
+    pieces = chunk_file(name, text.encode(), options)
+    assert len(pieces) == len(raw)
+    for got, want in zip(pieces, raw):
+        assert got.text == redact_text(want.text)
+        assert got.header == redact_text(want.header)
+        assert got.analysis_text == redact_text(want.analysis_text)
+        assert got.skeleton == redact_text(want.skeleton)
+        assert [(s.name, s.parent) for s in got.symbols] == [
+            (redact_text(s.name), redact_text(s.parent)) for s in want.symbols]
+        assert got.meta == want.meta
+
+
+def test_a_file_without_secrets_comes_through_unchanged():
+    text = load("StockLedger.cs")
+    raw = chunk_csharp("StockLedger.cs", text)
+    assert len(raw[0].skeleton) > 2048  # large enough for the outline check against the source lines
+    assert [p.to_dict() for p in chunk_file("StockLedger.cs", text.encode())] == [p.to_dict() for p in raw]
+
+
+def test_outline_lines_that_are_not_lines_of_the_source_are_still_redacted():
+    # A folded outline joins pieces of lines: a line of it may exist nowhere in
+    # the (secret-free) source, and it is redacted on its own.
+    source = "\n".join(f"    public int Value{i} {{ get; set; }}" for i in range(200)) + "\n"
+    lines = source.splitlines()
+    joined = '    private string ApiKey = "sk_live_joined_by_a_fold";'
+    skeleton = "\n".join([*lines[:100], joined, *lines[100:]])
+    piece = ChunkPiece(lines[0], "cs_class", 1, 1, analysis_text=lines[0] + "\n" + skeleton,
+                       symbols=[ChunkSymbol("Value0", "property", "Demo", 1, 1)], skeleton=skeleton)
+
+    [out] = redact_pieces([piece], source)
+
+    assert out.text == lines[0]
+    assert out.skeleton == skeleton.replace("sk_live_joined_by_a_fold", REDACTED)
+    assert out.analysis_text == lines[0] + "\n" + out.skeleton
+    [untouched] = redact_pieces([ChunkPiece(lines[0], "cs_class", 1, 1, skeleton="\n".join(lines))], source)
+    assert untouched.skeleton == "\n".join(lines)
+
+
+def _redact_line_without_hints(line: str) -> str:
+    """`_redact_line` as it was before its anchored pre-checks."""
+    if "@" in line and "://" in line:
+        line = _URL_CRED.sub(lambda m: f"{m.group(1)}{REDACTED}:{REDACTED}@", line)
+    if ";" in line and "=" in line:
+        line = _CONN_STRING.sub(_conn_string, line)
+    if ("=" in line or ":" in line) and _has_secret_word(line):
+        if '"' in line or "'" in line or "`" in line:
+            line = _QUOTED_ASSIGN.sub(_quoted, line)
+        if _CONFIG_START.match(line):
+            line = _CONFIG_LINE.sub(_config_line, line)
+    return line
+
+
+TOKENS = ["password", "ApiKey", "Token", "key", "Server", "User ID", "Pwd", "db", "x1", "=", ":", ":=", ";", '"',
+          "'", "`", " ", "\t", "-", ".", "@", "://", "(", ")", "{", "}", "<", "\\", "\u00a0"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=14).map("".join))
+def test_pre_checks_never_skip_a_redaction(line):
+    assert _redact_line(line) == _redact_line_without_hints(line)
