@@ -403,7 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*")
     p.add_argument("--repo")
     p.add_argument("--k", type=int, default=10)
-    p.add_argument("--lane", choices=("hybrid", "code", "design", "sparse"), default="hybrid")
+    p.add_argument("--lane", choices=("hybrid", "code", "design", "sparse", "symbol"), default="hybrid")
     p.add_argument("--format", choices=("text", "json", "toon", "jsonl"), default="text")
     p.add_argument("--detail", choices=("snippet", "skeleton", "full"), default="snippet")
     p.add_argument("--type", action="append", help="only these chunk types (repeat or comma-separate)")

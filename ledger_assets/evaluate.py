@@ -226,10 +226,11 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
 def sweep(searcher: Searcher, per_query: list, targets: list[Target]) -> list[dict]:
     """The fusion re-ranked under a grid of RRF k, lane weights and plain priors (same lane lists)."""
     rows = []
-    for rrf_k in (10, 30, 60, 100):
-        for wc, wd, ws in ((1, 1, 1), (1, 0.5, 1), (1, 0, 1), (1, 0.25, 1), (1, 0.5, 0.5), (0.5, 0.5, 1),
-                           (1, 0.5, 1.5), (1.5, 0.5, 1), (1, 0, 0), (0, 0, 1)):
-            weights = {"code": wc, "design": wd, "sparse": ws}
+    for rrf_k in (5, 10, 30, 60):
+        for wc, wd, ws, wy in ((1, 1, 1, 1), (1, 1, 1, 0), (1, 1, 1, 0.5), (1, 1, 1, 1.5), (1, 1, 1, 2),
+                               (0.5, 0.5, 1, 1), (0.5, 0.5, 1, 1.5), (0.5, 1, 1, 1), (1, 0.5, 1, 1), (1, 1, 0.5, 1),
+                               (0.5, 0.5, 0.5, 1), (1, 0.5, 0.5, 1), (0, 0, 0, 1), (1, 0, 0, 0), (0, 0, 1, 0)):
+            weights = {"code": wc, "design": wd, "sparse": ws, "symbol": wy}
             for prior in (1.0, 0.5):
                 ranks = [first_relevant(_coords(searcher.combine(r, s, K_MAX, weights, rrf_k, prior)), t)
                          for (r, s), t in zip(per_query, targets)]

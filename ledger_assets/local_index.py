@@ -35,7 +35,7 @@ import numpy as np
 from qdrant_client import models
 from scipy import sparse as sp
 
-from .qdrant_store import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, QdrantStore, point_id
+from .qdrant_store import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, QdrantStore, point_id
 
 DENSE_LANES = (CODE_VECTOR, DESIGN_VECTOR)
 # Payload fields the search filters use (search.latest_filter); a filter on anything else falls back to Qdrant.
@@ -101,13 +101,16 @@ class _Column:
 
 class LocalIndex:
     def __init__(self, marker: tuple, ids: list[str], payloads: list[dict], dense: dict[str, tuple[np.ndarray, np.ndarray]],
-                 sparse_rows: list[tuple[list[int], list[float]] | None]):
+                 sparse_rows: list[tuple[list[int], list[float]] | None],
+                 multi: dict[str, tuple[np.ndarray, np.ndarray]] | None = None):
         self.marker = marker
         self.ids = ids
         self.payloads = payloads
         self.position = {pid: i for i, pid in enumerate(ids)}
         self.columns = {f: _Column([p.get(f) for p in payloads]) for f in FILTER_FIELDS}
         self.dense = dense  # lane -> (n x d normalized float32, has-vector mask)
+        # multivector lane -> (m x d normalized float32 of all points' vectors, owning point of each row)
+        self.multi = multi or {}
         self._latest: dict[tuple, int] = {}
         for i, p in enumerate(payloads):
             if p.get("is_latest", True):
@@ -162,6 +165,23 @@ class LocalIndex:
         scores = matrix @ q
         return self._top(scores, mask & has, limit)
 
+    def multi_query(self, using: str, vector, mask: np.ndarray, limit: int) -> list[IndexedPoint]:
+        """MaxSim of one query vector: a point scores its best vector (Qdrant's MAX_SIM)."""
+        if using not in self.multi:
+            return []
+        matrix, owner = self.multi[using]
+        # float64 as Qdrant's local MaxSim computes it: float32 here moves scores in the 5th digit.
+        q = np.asarray(vector, dtype=np.float64)
+        norm = np.linalg.norm(q)
+        if norm > 0:
+            q = q / norm
+        best = np.full(len(self.ids), -np.inf, dtype=np.float64)
+        if len(owner):
+            # Rows are grouped by point (owner non-decreasing): one reduceat, not a scatter per row.
+            starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+            best[owner[starts]] = np.maximum.reduceat(matrix @ q, starts)
+        return self._top(best, mask & np.isfinite(best), limit)
+
     def sparse_query(self, indices: list[int], values: list[float], mask: np.ndarray, limit: int) -> list[IndexedPoint]:
         cols, weights = [], []
         for idx, value in zip(indices, values):
@@ -204,7 +224,8 @@ class LocalIndex:
         return dict(self.payloads[i])
 
 
-Snapshot = tuple[list[str], list[dict], dict[str, tuple[np.ndarray, np.ndarray]], list]
+Snapshot = tuple[list[str], list[dict], dict[str, tuple[np.ndarray, np.ndarray]], list,
+                 dict[str, tuple[np.ndarray, np.ndarray]]]
 
 
 def build(store: QdrantStore, client, from_memory: bool = True) -> LocalIndex | None:
@@ -235,9 +256,13 @@ def _from_memory(client, collection: str) -> Snapshot | None:
             dense[name] = (_normalized(matrix), has)
         svs, gone = sparse_vectors[SPARSE_VECTOR], per_vector[SPARSE_VECTOR]
         sparse_rows = [None if gone[i] else (svs[i].indices, svs[i].values) for i in live]
+        multi = {}
+        if SYMBOL_VECTOR in getattr(coll, "multivectors", {}):
+            mvs, gone = coll.multivectors[SYMBOL_VECTOR], per_vector[SYMBOL_VECTOR]
+            multi[SYMBOL_VECTOR] = _stacked([None if gone[i] else mvs[i] for i in live])
     except (AttributeError, KeyError, TypeError, IndexError, ValueError):
         return None
-    return ids, payloads, dense, sparse_rows
+    return ids, payloads, dense, sparse_rows, multi
 
 
 def _from_scroll(client, collection: str) -> Snapshot:
@@ -245,10 +270,13 @@ def _from_scroll(client, collection: str) -> Snapshot:
     payloads: list[dict] = []
     dense_rows: dict[str, list] = {name: [] for name in DENSE_LANES}
     sparse_rows: list = []
+    params = client.get_collection(collection).config.params
+    has_multi = isinstance(params.vectors, dict) and SYMBOL_VECTOR in params.vectors
+    multi_rows: list = []
     offset = None
     while True:
         points, offset = client.scroll(collection, limit=_SCROLL_PAGE, offset=offset, with_payload=True,
-                                       with_vectors=[*DENSE_LANES, SPARSE_VECTOR])
+                                       with_vectors=[*DENSE_LANES, SPARSE_VECTOR, *([SYMBOL_VECTOR] if has_multi else [])])
         for p in points:
             vec = p.vector if isinstance(p.vector, dict) else {}
             ids.append(str(p.id))
@@ -257,6 +285,7 @@ def _from_scroll(client, collection: str) -> Snapshot:
                 dense_rows[name].append(vec.get(name))
             sv = vec.get(SPARSE_VECTOR)
             sparse_rows.append((sv.indices, sv.values) if sv is not None else None)
+            multi_rows.append(vec.get(SYMBOL_VECTOR))
         if offset is None:
             break
     dense = {}
@@ -267,7 +296,16 @@ def _from_scroll(client, collection: str) -> Snapshot:
         if has.any():
             matrix[has] = np.asarray([r for r in rows if r is not None], dtype=np.float32)
         dense[name] = (_normalized(matrix), has)
-    return ids, payloads, dense, sparse_rows
+    return ids, payloads, dense, sparse_rows, ({SYMBOL_VECTOR: _stacked(multi_rows)} if has_multi else {})
+
+
+def _stacked(rows: list) -> tuple[np.ndarray, np.ndarray]:
+    """Per-point multivectors (None where a point has none) -> (all rows normalized, owner of each row)."""
+    parts = [np.asarray(r, dtype=np.float32).reshape(len(r), -1) for r in rows if r is not None and len(r)]
+    owner = np.fromiter((i for i, r in enumerate(rows) if r is not None for _ in range(len(r))), dtype=np.int64)
+    if not parts:
+        return np.zeros((0, 1), dtype=np.float32), np.zeros(0, dtype=np.int64)
+    return _normalized(np.concatenate(parts)), owner
 
 
 def _normalized(matrix: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ import random
 import time
 import uuid
 from collections import Counter, defaultdict
+from itertools import groupby
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -24,11 +25,13 @@ from qdrant_client import models
 from . import lexical
 from .core import Ledger
 from .embedder import Embedder, embed_with_cache, fetch_vectors, normalize_text, text_hash
-from .qdrant_store import CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, SPARSE_VECTOR, point_id, repo_filter
+from .qdrant_store import (CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, point_id,
+                           repo_filter)
 from .quality import quality_vector
 from .repos import write_indexed_head
 from .snapshot import ManifestEntry, last_commit_times, read_blobs, take_snapshot
 from .store import insert_arrow, temp_keys
+from .symbol_lane import file_symbol_texts
 
 # Chunk types cut around one declared member: each must carry that member's symbol.
 MEMBER_CHUNK_TYPES = frozenset({"cs_member", "py_function", "sql_proc", "sql_table",
@@ -361,20 +364,34 @@ def design_text(repo_id: str, layer: str | None, intent: str | None) -> str:
 def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Embedder) -> EmbeddingReport:
     t0 = time.monotonic()
     with ledger.db.connect() as con:
-        rows = con.execute(
-            "SELECT file_path, chunk_index, text, layer, intent, code_hash, design_hash FROM chunks WHERE repo_id = ?",
-            [repo_id]).fetchall()
+        cur = con.execute(
+            "SELECT file_path, chunk_index, chunk_type, start_line, end_line, text, header, symbols, layer, intent, "
+            "code_hash, design_hash, symbol_hashes FROM chunks WHERE repo_id = ? ORDER BY file_path, chunk_index",
+            [repo_id])
+        names = [d[0] for d in cur.description]
+        rows = [dict(zip(names, r)) for r in cur.fetchall()]
     texts: dict[str, str] = {}
     updates = []
-    for path, idx, text, layer, intent, old_code, old_design in rows:
-        code_t, design_t = normalize_text(text), design_text(repo_id, layer, intent)
-        ch, dh = text_hash(code_t), text_hash(design_t)
-        texts[ch], texts[dh] = code_t, design_t
-        if (ch, dh) != (old_code, old_design):
-            updates.append((path, idx, ch, dh))
+    symbol_lines = 0
+    for _, group in groupby(rows, key=lambda r: r["file_path"]):
+        chunks = list(group)
+        owned = file_symbol_texts(chunks)
+        for row in chunks:
+            code_t, design_t = normalize_text(row["text"]), design_text(repo_id, row["layer"], row["intent"])
+            ch, dh = text_hash(code_t), text_hash(design_t)
+            texts[ch], texts[dh] = code_t, design_t
+            sym_hashes = []
+            for sym_t in owned.get(row["chunk_index"], ()):
+                sh = text_hash(sym_t)
+                texts[sh] = sym_t
+                sym_hashes.append(sh)
+            symbol_lines += len(sym_hashes)
+            sh_json = json.dumps(sym_hashes) if sym_hashes else ""
+            if (ch, dh, sh_json) != (row["code_hash"], row["design_hash"], row["symbol_hashes"] or ""):
+                updates.append((row["file_path"], row["chunk_index"], ch, dh, sh_json))
     if updates:
         with ledger.db.transaction() as con:
-            _bulk_update_chunks(con, repo_id, updates, ("code_hash", "design_hash"))
+            _bulk_update_chunks(con, repo_id, updates, ("code_hash", "design_hash", "symbol_hashes"))
 
     def progress(done: int, total: int) -> None:
         log.info(f"embedded {done}/{total} new texts")
@@ -382,7 +399,8 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     computed = embed_with_cache(embedder, ledger.db, texts, progress)
     elapsed = time.monotonic() - t0
     ledger.db.add_to_summary(run_id, repo_id, embeddings_computed=computed, elapsed_s=elapsed)
-    log.info(f"embeddings: {len(texts)} distinct texts, {computed} computed, {len(texts) - computed} from cache")
+    log.info(f"embeddings: {len(texts)} distinct texts ({symbol_lines} symbol lines), {computed} computed, "
+             f"{len(texts) - computed} from cache")
     return EmbeddingReport(len(rows), len(texts), computed, len(texts) - computed, elapsed)
 
 
@@ -437,12 +455,18 @@ def _payload(row: dict, repo_id: str) -> dict:
     return {k: v for k, v in payload.items() if v not in (None, "", [], {})}
 
 
-def _fingerprint(payload: dict, code_hash: str, design_hash: str, quality: list[float]) -> str:
+def _symbol_hashes(row: dict) -> list[str]:
+    return json.loads(row.get("symbol_hashes") or "[]")
+
+
+def _fingerprint(payload: dict, code_hash: str, design_hash: str, quality: list[float],
+                 symbol_hashes: list[str] | None = None) -> str:
     """`vectors:payload` — the first half changes only when a vector would, so a
     payload-only change (a new commit time, an enrichment field) is written as a
     payload overwrite, without re-sending vectors."""
     vectors = text_hash(json.dumps([code_hash, design_hash, quality, payload.get("content"),
-                                    payload.get("file_path"), payload.get("intent")], sort_keys=True))[:16]
+                                    payload.get("file_path"), payload.get("intent")]
+                                   + ([symbol_hashes] if symbol_hashes else []), sort_keys=True))[:16]
     return vectors + ":" + text_hash(json.dumps(payload, sort_keys=True))[:16]
 
 
@@ -477,13 +501,17 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
                 payload.update({k: v for k, v in extra.items() if v not in (None, "", [], {}) and k not in payload})
         rubric = json.loads(rubrics.get(row["analysis_key"]) or "{}")
         quality = quality_vector(row["text"], rubric)
-        fp = _fingerprint(payload, row["code_hash"], row["design_hash"], quality)
+        fp = _fingerprint(payload, row["code_hash"], row["design_hash"], quality, _symbol_hashes(row))
         payload["fingerprint"] = fp
         desired[(row["file_path"], row["chunk_index"])] = {"row": row, "payload": payload, "quality": quality}
 
     written = refreshed = deleted = demoted = 0
     with ledger.qdrant.open() as client:
         created = ledger.qdrant.ensure_collection(client)
+        symbol_lane = ledger.qdrant.has_symbol_lane(client)
+        if not symbol_lane:
+            log.warning(f"collection {ledger.qdrant.collection!r} predates the symbol lane (no {SYMBOL_VECTOR!r}): "
+                        "points are written without it; point LEDGER_COLLECTION at a new name to enable it")
         existing = {}  # (file, index) -> (id, fingerprint, content_hash) of the latest point
         stale_ids = []
         since: dict[str, str] = {}  # point id -> when its content first entered
@@ -536,12 +564,14 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
         gone = [have[0] for key, have in existing.items() if key not in desired]
 
         if to_upsert:
-            hashes = [h for _, w in to_upsert for h in (w["row"]["code_hash"], w["row"]["design_hash"])]
+            hashes = [h for _, w in to_upsert
+                      for h in (w["row"]["code_hash"], w["row"]["design_hash"], *_symbol_hashes(w["row"]))]
             vectors = fetch_vectors(ledger.db, "all-MiniLM-L6-v2", hashes)
             batch: list[models.PointStruct] = []
             for pid, want in to_upsert:
                 row = want["row"]
-                missing = [h for h in (row["code_hash"], row["design_hash"]) if h not in vectors]
+                sym_hashes = _symbol_hashes(row) if symbol_lane else []
+                missing = [h for h in (row["code_hash"], row["design_hash"], *sym_hashes) if h not in vectors]
                 if missing:
                     raise RuntimeError(f"no cached embedding for {row['file_path']}#{row['chunk_index']}: "
                                        "materialize `embeddings` first")
@@ -556,6 +586,8 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
                              QUALITY_VECTOR: want["quality"]}
                 if sparse.indices:
                     vec[SPARSE_VECTOR] = sparse
+                if sym_hashes:
+                    vec[SYMBOL_VECTOR] = [vectors[h].tolist() for h in sym_hashes]
                 batch.append(models.PointStruct(id=pid, vector=vec, payload=payload))
                 if len(batch) >= s.upsert_batch:
                     client.upsert(ledger.qdrant.collection, batch, wait=True)

@@ -23,6 +23,8 @@ CODE_VECTOR = "code_vector"
 DESIGN_VECTOR = "design_vector"
 QUALITY_VECTOR = "quality_vector"
 SPARSE_VECTOR = "lexical"
+# One vector per symbol a chunk owns (symbol_lane.py), scored by its best match.
+SYMBOL_VECTOR = "symbol_vector"
 DENSE_SIZES = {CODE_VECTOR: EMBED_DIM, DESIGN_VECTOR: EMBED_DIM, QUALITY_VECTOR: QUALITY_DIM}
 KEYWORD_INDEXES = ("repo_id", "file_path", "chunk_type", "language", "ledger_id")
 
@@ -81,10 +83,14 @@ class QdrantStore:
         if client.collection_exists(self.collection):
             self.validate(client)
             return False
+        vectors = {name: models.VectorParams(size=size, distance=models.Distance.COSINE)
+                   for name, size in DENSE_SIZES.items()}
+        vectors[SYMBOL_VECTOR] = models.VectorParams(
+            size=EMBED_DIM, distance=models.Distance.COSINE,
+            multivector_config=models.MultiVectorConfig(comparator=models.MultiVectorComparator.MAX_SIM))
         client.create_collection(
             self.collection,
-            vectors_config={name: models.VectorParams(size=size, distance=models.Distance.COSINE)
-                            for name, size in DENSE_SIZES.items()},
+            vectors_config=vectors,
             sparse_vectors_config={SPARSE_VECTOR: models.SparseVectorParams(modifier=models.Modifier.IDF)},
         )
         if self.mode == "server":
@@ -105,12 +111,22 @@ class QdrantStore:
                 problems.append(f"{name!r} is {got.size}-d {got.distance}, expected {size}-d Cosine")
         if SPARSE_VECTOR not in (params.sparse_vectors or {}):
             problems.append(f"missing sparse vector {SPARSE_VECTOR!r}")
+        sym = vectors.get(SYMBOL_VECTOR)
+        if sym is not None and (sym.size != EMBED_DIM or sym.multivector_config is None):
+            problems.append(f"{SYMBOL_VECTOR!r} is not a {EMBED_DIM}-d multivector")
         if problems:
             raise CollectionMismatch(
                 f"Qdrant collection {self.collection!r} does not match the ledger's schema: "
                 + "; ".join(problems)
                 + ". Nothing was written. Point LEDGER_COLLECTION at a new name or delete that collection."
             )
+
+    def has_symbol_lane(self, client: QdrantClient) -> bool:
+        """Collections made before the symbol lane lack its vector (Qdrant cannot add a named
+        vector to an existing collection): their points are written without it and the lane
+        answers nothing; a new collection name (LEDGER_COLLECTION) enables it."""
+        params = client.get_collection(self.collection).config.params
+        return isinstance(params.vectors, dict) and SYMBOL_VECTOR in params.vectors
 
     # ---- reads --------------------------------------------------------------
     def scroll(self, client: QdrantClient, flt: models.Filter, fields: list[str] | bool = True,

@@ -1,24 +1,33 @@
-"""The read side: hybrid search over the code, design and lexical lanes.
+"""The read side: hybrid search over the code, design, lexical and symbol lanes.
 
-query -> (named symbol? its member first) -> one Qdrant query per lane ->
-reciprocal rank fusion -> `plain` prior -> collapse shapes of one symbol ->
-staleness against the live file -> hits.
+query -> (named symbol? its member first) -> one query per lane -> reciprocal
+rank fusion -> `plain` prior -> collapse shapes of one symbol -> staleness
+against the live file -> hits.
+
+Lanes: `code` (the chunk's text), `design` ("[repo/layer] intent"), `sparse`
+(identifier-aware BM25, lexical.py) and `symbol` (one sentence per symbol the
+chunk owns, a chunk scored by its best one: symbol_lane.py).
 
 Fusion: score = Σ_lane weight_lane / (rrf_k + rank_lane), times `plain_prior`
-for blind `plain` windows. The defaults were chosen with `ledger eval --sweep`
-(evaluate.py re-fuses the same lane lists under a grid) on golden sets built by
-`ledger golden` from code we did not write, with no LLM key (heuristic intents):
-  * dotnet/efcore src/EFCore/Storage (132 files, 261 queries): k=10 gave
-    R@1 0.437 / R@5 0.759 / MRR@10 0.567 against k=60's 0.399 / 0.690 / 0.527;
-    k=30 and k=100 fell in between / below. A small k lets a lane's first few
-    ranks decide, which is what an exact member hit needs.
-  * `packaging` (3 modules, 53 queries): k=10 best again (MRR 0.500 vs 0.475).
-  * lane weights: equal weights were within 0.01 MRR of the best grid point on
-    both sets (code 0.5 / design 0.5 / sparse 1 on one, code 1 / design 0.5 /
-    sparse 0.5 on the other), so none is preferred: 1 / 1 / 1.
-  * the design lane only carries signal where an analyser wrote an intent. A
-    point without intent has the same design vector as every other such point,
-    so its design-lane rank is noise and is not counted.
+for blind `plain` windows; equal scores in a lane share a rank. The defaults
+were chosen with `ledger eval --sweep` and a wider grid over the same lane lists,
+on two golden sets built by `ledger golden` from code we did not write, with no
+LLM key (heuristic intents): dotnet/efcore src/EFCore/Storage (132 files, 261
+queries) and src/EFCore.Relational/Storage (86 files, 250 queries), ranked by
+mean MRR@10 over both:
+  * k=5, code 0.25 / sparse 1 / symbol 2: R@1 0.517 / R@5 0.877 / MRR 0.665 and
+    0.448 / 0.828 / 0.605, where equal weights at k=10 gave 0.456 / 0.812 / 0.602
+    and 0.332 / 0.776 / 0.516, and the old three lanes 0.441 / 0.747 / 0.566.
+    The symbol lane alone: 0.525 / 0.874 and 0.452 / 0.800; the fusion keeps
+    its R@1 and adds R@5 from the lexical lane. The code lane helps a little at
+    0.25 on one set and not at all on the other.
+  * design: a heuristic intent is built from the names and declaration the
+    symbol lane embeds; every grid point that counted its design-lane rank
+    beside the symbol lane lost MRR, so such a rank is not counted in a fusion
+    with the symbol lane (it still is with `--lane design`). An LLM intent
+    counts at weight 1: no LLM key here, so that weight is not a measurement.
+  * a point without intent has the same design vector as every other such
+    point, so its design-lane rank is noise and is never counted.
   * plain_prior 0.5 is a prior, not a measurement: neither golden set has
     `plain` chunks, so the sweep could not move it.
 """
@@ -37,14 +46,15 @@ from . import lexical, local_index
 from .core import Ledger
 from .embedder import Embedder
 from .local_index import LocalIndex
-from .qdrant_store import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR
+from .qdrant_store import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR
 
-RRF_K = 10
-LANES = ("code", "design", "sparse")
-DEFAULT_WEIGHTS = {"code": 1.0, "design": 1.0, "sparse": 1.0}
+RRF_K = 5
+LANES = ("code", "design", "sparse", "symbol")
+DEFAULT_WEIGHTS = {"code": 0.25, "design": 1.0, "sparse": 1.0, "symbol": 2.0}
 PLAIN_PRIOR = 0.5
+HEURISTIC_SOURCE = "heuristic"
 SNIPPET_CHARS = 600
-# A resolved symbol outranks any fused hit: the largest possible RRF sum is 3/(k+1).
+# A resolved symbol outranks any fused hit: the largest possible RRF sum is 4/(k+1).
 SYMBOL_BONUS = 1.0
 # A bare name matching more members than this is ambiguous: it joins the fusion as a lane, not as a pin.
 SYMBOL_PIN_MAX = 3
@@ -248,13 +258,25 @@ def fuse(lane_results: dict[str, list], weights: dict[str, float], rrf_k: int = 
          plain_prior: float = PLAIN_PRIOR) -> list[Hit]:
     """RRF over ranked lane lists of Qdrant points (or anything with .id and .payload)."""
     fused: dict[str, Hit] = {}
+    fusing = bool(lane_results.get("symbol")) and sum(1 for points in lane_results.values() if points) > 1
     for name, points in lane_results.items():
-        rank = 0
+        rank = seen = 0
+        last = None
         for point in points:
             payload = point.payload or {}
-            if name == "design" and not payload.get("intent"):
-                continue  # no intent: the design vector says nothing about this chunk
-            rank += 1
+            if name == "design" and (not payload.get("intent") or (
+                    fusing and payload.get("intent_source") == HEURISTIC_SOURCE)):
+                # No intent: the design vector says nothing about this chunk. A heuristic intent is
+                # made of the names and declaration the symbol lane already embeds: counting it
+                # again beside that lane counts one piece of evidence twice (measured: see the docstring).
+                continue
+            seen += 1
+            # Equal scores share a rank (two shapes of a unit often carry the same text), so the
+            # fused order never depends on how a store happens to order ties.
+            score = getattr(point, "score", None)
+            if score is None or last is None or abs(score - last) > 1e-6:
+                rank = seen
+            last = score
             hit = fused.setdefault(str(point.id), Hit(0, 0.0, payload))
             hit.lane_ranks[name] = rank
             hit.score += weights.get(name, 1.0) / (rrf_k + rank)
@@ -294,7 +316,7 @@ class SearchOptions:
 
     def validate(self) -> None:
         if self.lane not in ("hybrid", *LANES):
-            raise QueryError(f"unknown lane {self.lane!r}: use hybrid, code, design or sparse")
+            raise QueryError(f"unknown lane {self.lane!r}: use hybrid, {', '.join(LANES)}")
         if not 1 <= self.k <= 200:
             raise QueryError(f"--k must be between 1 and 200, got {self.k}")
         if self.path_prefix and (self.path_prefix.startswith("/") or ".." in self.path_prefix.split("/")):
@@ -325,6 +347,7 @@ class Searcher:
         if self.rrf_k < 1:
             raise QueryError(f"rrf k must be >= 1, got {self.rrf_k}")
         self._client = None
+        self._symbol_lane: bool | None = None  # does the collection carry the symbol vector?
 
     @contextmanager
     def session(self) -> Iterator["Searcher"]:
@@ -384,7 +407,7 @@ class Searcher:
                 mask = index.mask(flt)
             except local_index.UnsupportedFilter:
                 index = None
-        if dense is None and {"code", "design"} & set(lanes):
+        if dense is None and {"code", "design", "symbol"} & set(lanes):
             dense = self.embedder.encode([text])[0].tolist()
         for name in lanes:
             if name == "sparse":
@@ -396,6 +419,11 @@ class Searcher:
                     results[name] = index.sparse_query(vec.indices, vec.values, mask, depth)
                     continue
                 query, using = vec, SPARSE_VECTOR
+            elif name == "symbol":
+                if index is not None:
+                    results[name] = index.multi_query(SYMBOL_VECTOR, dense, mask, depth)
+                    continue
+                query, using = [dense], SYMBOL_VECTOR  # a multivector of one: MaxSim = the best symbol
             else:
                 query, using = dense, CODE_VECTOR if name == "code" else DESIGN_VECTOR
                 if index is not None:
@@ -409,6 +437,16 @@ class Searcher:
         return results
 
     def _query(self, client, query, using: str, flt: models.Filter, depth: int) -> list:
+        if using == SYMBOL_VECTOR and not self._has_symbol_lane(client):
+            return []
+        return self._query_lane(client, query, using, flt, depth)
+
+    def _has_symbol_lane(self, client) -> bool:
+        if self._symbol_lane is None:
+            self._symbol_lane = self.ledger.qdrant.has_symbol_lane(client)
+        return self._symbol_lane
+
+    def _query_lane(self, client, query, using: str, flt: models.Filter, depth: int) -> list:
         """One lane. Local mode evaluates a filter in Python point by point (about 7 µs a
         point, so 350 ms per lane at 50k points), while the vector scan itself is numpy:
         there, over-fetch unfiltered and filter the few returned payloads; fall back to the
@@ -448,7 +486,7 @@ class Searcher:
                 if payload is None or not matches_filter(payload, flt):
                     continue  # filtered out (chunk type, language, path) or not yet in Qdrant
                 score = (SYMBOL_BONUS if pinned else 0.0) + self.weights.get("sparse", 1.0) / (self.rrf_k + rank)
-                hits.append(Hit(0, score, payload, {"symbol": rank}))
+                hits.append(Hit(0, score, payload, {"named": rank}))
         return hits
 
     def annotate_staleness(self, hits: list[Hit]) -> None:

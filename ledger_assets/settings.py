@@ -60,8 +60,8 @@ class LedgerSettings:
     analysis_file_cap: int = 200
     keyless_analyser: str = "heuristic"
     # Retrieval (search.py, tools.py); defaults chosen by measurement, see search.py.
-    rrf_k: int = 10
-    lane_weights: str = ""  # "code=1,design=0.5,sparse=1"; "" = search.DEFAULT_WEIGHTS
+    rrf_k: int = 5
+    lane_weights: str = ""  # "code=1,design=0.5,sparse=1,symbol=2"; "" = search.DEFAULT_WEIGHTS
     plain_prior: float = 0.5
     check_stale: bool = True
     read_span_max_lines: int = 400
@@ -95,7 +95,7 @@ class LedgerSettings:
             groq_price=os.environ.get("LEDGER_GROQ_PRICE", ""),
             analysis_file_cap=_env_int("LEDGER_ANALYSIS_FILE_CAP", 200),
             keyless_analyser=os.environ.get("LEDGER_KEYLESS_ANALYSER") or "heuristic",
-            rrf_k=_env_int("LEDGER_RRF_K", 10),
+            rrf_k=_env_int("LEDGER_RRF_K", 5),
             lane_weights=os.environ.get("LEDGER_LANE_WEIGHTS", ""),
             plain_prior=_env_float("LEDGER_PLAIN_PRIOR", 0.5),
             check_stale=_env_bool("LEDGER_CHECK_STALE", True),

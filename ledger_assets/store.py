@@ -46,9 +46,11 @@ CREATE TABLE IF NOT EXISTS chunks (
     start_line INTEGER, end_line INTEGER, text VARCHAR, analysis_text VARCHAR,
     header VARCHAR, skeleton VARCHAR, symbols JSON, meta JSON,
     analysis_key VARCHAR, intent VARCHAR, layer VARCHAR, pattern VARCHAR, intent_source VARCHAR,
-    code_hash VARCHAR, design_hash VARCHAR,
+    code_hash VARCHAR, design_hash VARCHAR, symbol_hashes VARCHAR,
     PRIMARY KEY (repo_id, file_path, chunk_index)
 );
+-- Added with the symbol lane: a JSON list of the text hashes of the symbols a chunk owns.
+ALTER TABLE chunks ADD COLUMN IF NOT EXISTS symbol_hashes VARCHAR;
 CREATE TABLE IF NOT EXISTS symbols (
     repo_id VARCHAR, file_path VARCHAR, chunk_index INTEGER, name VARCHAR, kind VARCHAR,
     parent VARCHAR, start_line INTEGER, end_line INTEGER

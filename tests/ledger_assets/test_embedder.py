@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -56,13 +58,15 @@ def test_second_repo_reuses_code_vectors_and_keeps_design_vectors_apart(tmp_path
     first = ingest_core(ledger, "shop", embedder, run_id="r-shop")
     second = ingest_core(ledger, "twin", embedder, run_id="r-twin")
     with ledger.db.connect() as con:
-        rows = con.execute("SELECT repo_id, code_hash, design_hash, layer, intent FROM chunks ORDER BY repo_id, "
-                           "file_path, chunk_index").fetchall()
+        rows = con.execute("SELECT repo_id, code_hash, design_hash, layer, intent, symbol_hashes FROM chunks "
+                           "ORDER BY repo_id, file_path, chunk_index").fetchall()
     shop = [r for r in rows if r[0] == "shop"]
     twin = [r for r in rows if r[0] == "twin"]
     assert [r[1] for r in shop] == [r[1] for r in twin]               # same code, same code vector
     assert not {r[2] for r in shop} & {r[2] for r in twin}            # the repo prefix keeps design apart
-    assert first["embeddings_computed"] == len({r[1] for r in shop} | {r[2] for r in shop})
+    symbol_texts = {h for r in shop for h in json.loads(r[5] or "[]")}
+    assert symbol_texts and [r[5] for r in shop] == [r[5] for r in twin]  # same code, same symbol sentences
+    assert first["embeddings_computed"] == len({r[1] for r in shop} | {r[2] for r in shop} | symbol_texts)
     assert second["embeddings_computed"] == len({r[2] for r in twin})  # only the design texts were new
     r = twin[0]
     assert text_hash(pipeline.design_text("twin", r[3], r[4])) == r[2]

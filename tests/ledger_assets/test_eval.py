@@ -67,7 +67,8 @@ def test_golden_then_eval_on_a_repo_we_did_not_write(ledger, packaging_repo, emb
     ingest(ledger, "pkg", embedder)
     report = evaluate(ledger, embedder, made["golden"], "pkg")
     systems = report["systems"]
-    assert set(systems) == {"lane:code", "lane:design", "lane:sparse", "fusion", "baseline:minilm_windows",
+    assert set(systems) == {"lane:code", "lane:design", "lane:sparse", "lane:symbol", "fusion",
+                            "baseline:minilm_windows",
                             "baseline:bm25_windows", "baseline:bm25_ident_windows"}
     for name, m in systems.items():
         assert m["queries"] == len(golden)

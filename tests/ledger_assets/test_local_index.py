@@ -8,16 +8,16 @@ same filter.
 from __future__ import annotations
 
 import logging
-from itertools import groupby
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from qdrant_client import models
 
 from ledger_assets import lexical, local_index
 from ledger_assets.core import Ledger
-from ledger_assets.qdrant_store import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, QdrantBusy
+from ledger_assets.qdrant_store import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, QdrantBusy
 from ledger_assets.search import Searcher, SearchOptions, latest_filter
 from ledger_assets.settings import LedgerSettings
 from tests.conftest import GitRepo, ingest_core
@@ -64,19 +64,27 @@ FILTERS = {
 }
 
 
-def ranked_groups(points, limit):
-    """(score, ids) groups in rank order; equal scores may come in any order, and the last group
-    may be cut anywhere by the limit, so only its score is compared."""
-    groups = [(round(score, 4), {str(p.id) for p in grp})
-              for score, grp in groupby(points, key=lambda p: round(p.score, 4))]
+def ranked_groups(points, limit, tie=1e-6):
+    """ids grouped by equal score, in rank order; equal scores (within float noise) may come
+    in any order, and the last group may be cut anywhere by the limit, so its ids are not
+    compared (the scores are, by the caller)."""
+    groups: list = []
+    first = None
+    for p in points:
+        if first is None or abs(p.score - first) > tie:
+            groups.append(set())
+            first = p.score
+        groups[-1].add(str(p.id))
     if len(points) == limit and groups:
-        groups[-1] = (groups[-1][0], None)
+        groups[-1] = None
     return groups
 
 
 def qdrant_lane(ledger, client, lane, text, dense, flt, limit):
     if lane == "sparse":
         query, using = lexical.query_vector(text), SPARSE_VECTOR
+    elif lane == "symbol":
+        query, using = [dense], SYMBOL_VECTOR
     else:
         query, using = dense, CODE_VECTOR if lane == "code" else DESIGN_VECTOR
     return client.query_points(ledger.qdrant.collection, query=query, using=using, query_filter=flt,
@@ -84,7 +92,7 @@ def qdrant_lane(ledger, client, lane, text, dense, flt, limit):
 
 
 @pytest.mark.parametrize("filter_name", list(FILTERS))
-@pytest.mark.parametrize("lane", ["code", "design", "sparse"])
+@pytest.mark.parametrize("lane", ["code", "design", "sparse", "symbol"])
 def test_each_lane_returns_qdrants_own_ranking_under_each_filter(two_repos, lane, filter_name):
     ledger, searcher = two_repos.ledger, two_repos.searcher
     flt = FILTERS[filter_name]()
@@ -119,6 +127,17 @@ def test_reading_the_clients_memory_gives_the_same_index_as_the_public_scroll(tw
     for lane in (CODE_VECTOR, DESIGN_VECTOR):
         assert fast.dense[lane][0] == pytest.approx(slow.dense[lane][0][order], abs=1e-7)
         assert fast.dense[lane][1].tolist() == slow.dense[lane][1][order].tolist()
+    # The symbol lane: the same vectors, owned by the same points (rows in point order).
+    for index in (fast, slow):
+        assert len(index.multi[SYMBOL_VECTOR][1]) > len(index), "most chunks own several symbols"
+    f_vec, f_own = fast.multi[SYMBOL_VECTOR]
+    s_vec, s_own = slow.multi[SYMBOL_VECTOR]
+    by_point = {}
+    for vec, own in zip(s_vec, s_own):
+        by_point.setdefault(slow.ids[own], []).append(vec)
+    for vec, own in zip(f_vec, f_own):
+        assert any(np.allclose(vec, other, atol=1e-6) for other in by_point[fast.ids[own]])
+    assert sorted(fast.ids[o] for o in f_own) == sorted(slow.ids[o] for o in s_own)
     assert list(fast.vocab_tokens) == list(slow.vocab_tokens)
     assert (fast.sparse - slow.sparse[order]).count_nonzero() == 0
 

@@ -66,6 +66,25 @@ def test_rrf_sums_weighted_reciprocal_ranks_and_skips_design_without_intent():
     assert [h.payload["chunk_index"] for h in hits] == [1, 2]
 
 
+def test_heuristic_intents_do_not_vote_in_the_design_lane_beside_the_symbol_lane():
+    llm, heur = P(1, intent_source="llm"), P(2, intent_source="heuristic")
+    weights = {"design": 1.0, "symbol": 1.0}
+    hits = {h.payload["chunk_index"]: h for h in fuse({"design": [heur, llm], "symbol": [llm]}, weights, 10, 1.0)}
+    assert hits[1].lane_ranks == {"design": 1, "symbol": 1}  # the heuristic point's place is not taken
+    assert 2 not in hits
+    # alone, or without symbol-lane results, the design lane ranks heuristic intents as before
+    alone = fuse({"design": [heur, llm]}, weights, 10, 1.0)
+    assert [h.payload["chunk_index"] for h in alone] == [2, 1]
+    assert [h.payload["chunk_index"] for h in fuse({"design": [heur, llm], "symbol": []}, weights, 10, 1.0)] == [2, 1]
+
+
+def test_equal_scores_in_a_lane_share_a_rank():
+    a, b, c = (SimpleNamespace(score=s, **vars(P(i))) for i, s in ((1, 0.9), (2, 0.9), (3, 0.5)))
+    hits = {h.payload["chunk_index"]: h for h in fuse({"code": [a, b, c]}, {"code": 1.0}, 10, 1.0)}
+    assert (hits[1].lane_ranks, hits[2].lane_ranks, hits[3].lane_ranks) == ({"code": 1}, {"code": 1}, {"code": 3})
+    assert hits[1].score == hits[2].score
+
+
 def test_plain_windows_are_down_weighted_by_the_prior():
     window, member = P(1, chunk_type="plain"), P(2, chunk_type="cs_member")
     hits = fuse({"code": [window, member]}, {"code": 1.0}, rrf_k=60, plain_prior=0.5)
@@ -89,7 +108,7 @@ def test_collapse_keeps_the_most_specific_shape_with_the_better_score():
 
 
 def test_weights_and_named_symbols_parse():
-    assert parse_weights("code=2,design=0") == {"code": 2.0, "design": 0.0, "sparse": 1.0}
+    assert parse_weights("code=2,design=0") == {"code": 2.0, "design": 0.0, "sparse": 1.0, "symbol": 2.0}
     with pytest.raises(QueryError, match="unknown lane"):
         parse_weights("vibes=1")
     assert named_symbols("BookingService.Cancel") == ["BookingService.Cancel"]
@@ -118,10 +137,10 @@ def test_hybrid_query_finds_the_member_and_reports_lane_ranks(indexed):
 def test_a_query_naming_a_symbol_resolves_to_that_member_first(indexed):
     hits = indexed.searcher.search("StockLedger.Reconcile", k=3)
     assert coords(hits[:1]) == [("src/Warehouse/StockLedger.cs", 87, 144, "cs_member")]
-    assert hits[0].lane_ranks["symbol"] == 1
+    assert hits[0].lane_ranks["named"] == 1
     hits = indexed.searcher.search("where is bookingservice.cancel", k=3)
     assert hits[0].payload["file_path"] == "src/Bookings/BookingService.cs"
-    assert "symbol" in hits[0].lane_ranks
+    assert "named" in hits[0].lane_ranks
 
 
 def test_filters_repo_type_language_and_path_prefix(indexed):
@@ -139,11 +158,62 @@ def test_filters_repo_type_language_and_path_prefix(indexed):
 
 
 def test_each_lane_alone(indexed):
-    for lane in ("code", "design", "sparse"):
+    for lane in ("code", "design", "sparse", "symbol"):
         hits = indexed.searcher.search("value added tax on a net amount", k=3, lane=lane)
         assert hits and all(set(h.lane_ranks) == {lane} for h in hits)
     top = indexed.searcher.search("vat_amount", k=1, lane="sparse")[0]
     assert top.payload["file_path"] == "billing/invoices.py" and top.payload["start_line"] == 1
+
+
+def test_points_carry_one_symbol_vector_per_owned_symbol(indexed):
+    ledger = indexed.ledger
+    with ledger.db.connect() as con:
+        rows = {(f, i): json.loads(h or "[]") for f, i, h in con.execute(
+            "SELECT file_path, chunk_index, symbol_hashes FROM chunks WHERE repo_id = 'travel'").fetchall()}
+    assert sum(map(len, rows.values())) > len(rows)  # most chunks own several symbols
+    with ledger.qdrant.open() as client:
+        points = client.scroll(ledger.qdrant.collection, limit=500, with_payload=True, with_vectors=True)[0]
+    assert len(points) == len(rows)
+    for p in points:
+        want = rows[(p.payload["file_path"], p.payload["chunk_index"])]
+        assert len(p.vector.get("symbol_vector") or []) == len(want), p.payload["file_path"]
+    # the service class is one chunk; its members are still separate vectors in it
+    service = next(h for (f, _), h in rows.items() if f == "src/Bookings/BookingService.cs" and len(h) >= 4)
+    assert len(set(service)) == len(service)
+
+
+def test_the_symbol_lane_finds_a_member_of_a_small_class_by_what_it_does(indexed):
+    # BookingService is one chunk; the question is about one of its members.
+    hits = indexed.searcher.search("active reservations held by one guest", k=3, lane="symbol")
+    assert hits[0].payload["file_path"] == "src/Bookings/BookingService.cs"
+    assert hits[0].lane_ranks == {"symbol": 1}
+
+
+def test_a_collection_made_before_the_symbol_lane_still_ingests_and_answers(tmp_path, embedder, caplog):
+    from qdrant_client import models
+
+    from ledger_assets.qdrant_store import DENSE_SIZES, SPARSE_VECTOR
+
+    repo = GitRepo(tmp_path / "old")
+    repo.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
+    repo.commit("billing")
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "home"), lock_timeout_s=60))
+    ledger.registry.add(repo.path, "old")
+    with ledger.qdrant.open() as client:  # the schema of the first release: no symbol_vector
+        client.create_collection(
+            ledger.qdrant.collection,
+            vectors_config={n: models.VectorParams(size=d, distance=models.Distance.COSINE) for n, d in DENSE_SIZES.items()},
+            sparse_vectors_config={SPARSE_VECTOR: models.SparseVectorParams(modifier=models.Modifier.IDF)})
+    with caplog.at_level(logging.WARNING):
+        ingest(ledger, "old", embedder)
+    assert "predates the symbol lane" in caplog.text
+    searcher = Searcher(ledger, embedder)
+    assert searcher.search("value added tax", k=3, lane="symbol") == []
+    hybrid = searcher.search("value added tax", k=3)
+    assert hybrid and "symbol" not in hybrid[0].lane_ranks
+    with ledger.qdrant.open() as client:  # the Qdrant path (no local index) answers the same
+        assert Searcher(ledger, embedder, use_local_index=False).lane_results(
+            client, "value added tax", ["symbol"], None, 5) == {"symbol": []}
 
 
 # ----------------------------------------------------------------- formats ---
