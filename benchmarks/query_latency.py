@@ -122,7 +122,7 @@ def main() -> int:
     ap.add_argument("--home", help="ledger home to use (default: a fresh temp dir, removed after)")
     ap.add_argument("--baseline-queries", type=int, default=15,
                     help="queries timed through Qdrant's own local-mode queries (0 = skip the 'before')")
-    ap.add_argument("--lane", default="hybrid", choices=("hybrid", "code", "design", "sparse"))
+    ap.add_argument("--lane", default="hybrid", choices=("hybrid", "code", "design", "sparse", "symbol"))
     args = ap.parse_args()
     tmp = None if args.home else tempfile.TemporaryDirectory(prefix="ledger-latency-")
     home = args.home or tmp.name
@@ -150,7 +150,7 @@ def main() -> int:
     model_s = time.perf_counter() - t0
     print(f"points: {total} in Qdrant local mode ({'upserted now in %.1fs' % upsert_s if have < args.points else 'reused'})")
     print(f"model load + first encode: {model_s:.1f}s; lane: {args.lane}; k=10 "
-          f"({'three lanes + fusion + collapse + symbol lookup' if args.lane == 'hybrid' else 'one lane'})")
+          f"({'four lanes + fusion + collapse + symbol lookup' if args.lane == 'hybrid' else 'one lane'})")
 
     if args.baseline_queries:
         before = Searcher(ledger, embedder, use_local_index=False)

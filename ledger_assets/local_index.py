@@ -109,7 +109,8 @@ class LocalIndex:
         self.position = {pid: i for i, pid in enumerate(ids)}
         self.columns = {f: _Column([p.get(f) for p in payloads]) for f in FILTER_FIELDS}
         self.dense = dense  # lane -> (n x d normalized float32, has-vector mask)
-        # multivector lane -> (m x d normalized float32 of all points' vectors, owning point of each row)
+        # multivector lane -> (m x d normalized float32 of all points' vectors, owning point of each
+        # row, first row of each owner)
         self.multi = multi or {}
         self._latest: dict[tuple, int] = {}
         for i, p in enumerate(payloads):
@@ -169,16 +170,16 @@ class LocalIndex:
         """MaxSim of one query vector: a point scores its best vector (Qdrant's MAX_SIM)."""
         if using not in self.multi:
             return []
-        matrix, owner = self.multi[using]
-        # float64 as Qdrant's local MaxSim computes it: float32 here moves scores in the 5th digit.
-        q = np.asarray(vector, dtype=np.float64)
+        matrix, owner, starts = self.multi[using]
+        # float32 like the dense lanes (Qdrant's MaxSim works in float64: scores agree to ~1e-7,
+        # and a float64 product would convert the whole matrix on every query).
+        q = np.asarray(vector, dtype=np.float32)
         norm = np.linalg.norm(q)
         if norm > 0:
             q = q / norm
         best = np.full(len(self.ids), -np.inf, dtype=np.float64)
         if len(owner):
             # Rows are grouped by point (owner non-decreasing): one reduceat, not a scatter per row.
-            starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
             best[owner[starts]] = np.maximum.reduceat(matrix @ q, starts)
         return self._top(best, mask & np.isfinite(best), limit)
 
@@ -299,13 +300,15 @@ def _from_scroll(client, collection: str) -> Snapshot:
     return ids, payloads, dense, sparse_rows, ({SYMBOL_VECTOR: _stacked(multi_rows)} if has_multi else {})
 
 
-def _stacked(rows: list) -> tuple[np.ndarray, np.ndarray]:
-    """Per-point multivectors (None where a point has none) -> (all rows normalized, owner of each row)."""
+def _stacked(rows: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-point multivectors (None where a point has none) -> (all rows normalized, owner of each
+    row, where each owner's rows start)."""
     parts = [np.asarray(r, dtype=np.float32).reshape(len(r), -1) for r in rows if r is not None and len(r)]
     owner = np.fromiter((i for i, r in enumerate(rows) if r is not None for _ in range(len(r))), dtype=np.int64)
     if not parts:
-        return np.zeros((0, 1), dtype=np.float32), np.zeros(0, dtype=np.int64)
-    return _normalized(np.concatenate(parts)), owner
+        return np.zeros((0, 1), dtype=np.float32), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+    return _normalized(np.concatenate(parts)), owner, starts
 
 
 def _normalized(matrix: np.ndarray) -> np.ndarray:

@@ -130,8 +130,8 @@ def test_reading_the_clients_memory_gives_the_same_index_as_the_public_scroll(tw
     # The symbol lane: the same vectors, owned by the same points (rows in point order).
     for index in (fast, slow):
         assert len(index.multi[SYMBOL_VECTOR][1]) > len(index), "most chunks own several symbols"
-    f_vec, f_own = fast.multi[SYMBOL_VECTOR]
-    s_vec, s_own = slow.multi[SYMBOL_VECTOR]
+    f_vec, f_own, _ = fast.multi[SYMBOL_VECTOR]
+    s_vec, s_own, _ = slow.multi[SYMBOL_VECTOR]
     by_point = {}
     for vec, own in zip(s_vec, s_own):
         by_point.setdefault(slow.ids[own], []).append(vec)
