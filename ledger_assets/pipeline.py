@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 import uuid
 from collections import Counter, defaultdict
@@ -31,6 +32,7 @@ from .quality import quality_vector
 from .repos import write_indexed_head
 from .snapshot import ManifestEntry, last_commit_times, read_blobs, take_snapshot
 from .store import insert_arrow, temp_keys
+from .heuristic import words
 from .symbol_lane import file_symbol_texts
 
 # Chunk types cut around one declared member: each must carry that member's symbol.
@@ -357,6 +359,22 @@ class EmbeddingReport:
     elapsed_s: float
 
 
+_IMPORT_LINE = re.compile(r"^(?:using\s+[\w.=\s]+;|import\s|from\s+\S+\s+import\s|#include\s|package\s)")
+
+
+def code_text(text: str, symbols_json: str | None) -> str:
+    """What the code lane embeds: the chunk led by its symbols' names in words, without its
+    import/using lines and blank lines. The model reads its first 256 tokens only, and a C#
+    type chunk starts with the file's usings: those tokens named every file's imports, not
+    the code (measured with `ledger eval`: code lane R@1 0.261 -> 0.356 and 0.220 -> 0.300 on
+    the two efcore golden sets of search.py; `similar --mode code` no longer matches files by
+    their shared usings)."""
+    symbols = json.loads(symbols_json or "[]")[:4]
+    names = "; ".join(dict.fromkeys(words(s["name"]) or s["name"] for s in symbols if s.get("name")))
+    body = "\n".join(ln for ln in text.split("\n") if ln.strip() and not _IMPORT_LINE.match(ln))
+    return f"{names}\n{body}" if names else body
+
+
 def design_text(repo_id: str, layer: str | None, intent: str | None) -> str:
     return f"[{repo_id}/{layer or ''}] {intent or ''}"
 
@@ -377,7 +395,8 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
         chunks = list(group)
         owned = file_symbol_texts(chunks)
         for row in chunks:
-            code_t, design_t = normalize_text(row["text"]), design_text(repo_id, row["layer"], row["intent"])
+            code_t = normalize_text(code_text(row["text"], row["symbols"]))
+            design_t = design_text(repo_id, row["layer"], row["intent"])
             ch, dh = text_hash(code_t), text_hash(design_t)
             texts[ch], texts[dh] = code_t, design_t
             sym_hashes = []

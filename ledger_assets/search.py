@@ -15,12 +15,13 @@ on two golden sets built by `ledger golden` from code we did not write, with no
 LLM key (heuristic intents): dotnet/efcore src/EFCore/Storage (132 files, 261
 queries) and src/EFCore.Relational/Storage (86 files, 250 queries), ranked by
 mean MRR@10 over both:
-  * k=5, code 0.25 / sparse 1 / symbol 2: R@1 0.517 / R@5 0.877 / MRR 0.665 and
-    0.448 / 0.828 / 0.605, where equal weights at k=10 gave 0.456 / 0.812 / 0.602
-    and 0.332 / 0.776 / 0.516, and the old three lanes 0.441 / 0.747 / 0.566.
+  * k=5, code 0.25 / sparse 1 / symbol 2 (the best mean MRR of 288 grid points):
+    R@1 0.502 / R@5 0.877 / MRR 0.657 and 0.448 / 0.836 / 0.607, where equal
+    weights at k=10 gave 0.456 / 0.812 / 0.602 and 0.332 / 0.776 / 0.516, and
+    the three lanes before the symbol lane 0.441 / 0.747 / 0.566 (Storage).
     The symbol lane alone: 0.525 / 0.874 and 0.452 / 0.800; the fusion keeps
-    its R@1 and adds R@5 from the lexical lane. The code lane helps a little at
-    0.25 on one set and not at all on the other.
+    about its R@1 and adds R@5 from the lexical lane. The code lane (0.356 /
+    0.701 and 0.300 / 0.572 alone) adds little beside them at any weight.
   * design: a heuristic intent is built from the names and declaration the
     symbol lane embeds; every grid point that counted its design-lane rank
     beside the symbol lane lost MRR, so such a rank is not counted in a fusion

@@ -72,3 +72,15 @@ def test_second_repo_reuses_code_vectors_and_keeps_design_vectors_apart(tmp_path
     assert text_hash(pipeline.design_text("twin", r[3], r[4])) == r[2]
     assert pipeline.design_text("twin", "data", "Stores invoices.") == "[twin/data] Stores invoices."
     assert ingest_core(ledger, "twin", embedder, run_id="r-again")["embeddings_computed"] == 0
+
+
+def test_the_code_lane_embeds_the_code_not_the_files_imports():
+    text = (FIXTURES / "retrieval" / "BookingService.cs").read_text()
+    symbols = json.dumps([{"name": "BookingService"}, {"name": "ForGuest"}])
+    embedded = pipeline.code_text(text, symbols)
+    assert embedded.startswith("booking service; for guest\nnamespace Travel.Bookings\n")
+    assert "using System" not in embedded and "\n\n" not in embedded
+    assert "public bool Cancel(string reservationId)" in embedded
+    # python, TypeScript and Java imports go the same way; code merely mentioning them stays
+    py = "from decimal import Decimal\nimport os\n\ndef f():\n    import json\n    return 1\n"
+    assert pipeline.code_text(py, "[]") == "def f():\n    import json\n    return 1"
