@@ -42,9 +42,11 @@ _CODE_SECRET_NAME = (
     r"[\w.$@-]*"
 )
 
-# name = "literal" / "name": 'literal' / name := `literal`
+# name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
+# initializer: `ApiKey { get; init; } = "literal"`
+_ACCESSORS = r"(?:\s*\{(?:\s*(?:(?:public|private|protected|internal)\s+)?(?:get|set|init)\s*;){1,2}\s*\})?"
 _QUOTED_ASSIGN = re.compile(
-    r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")[\"']?)"
+    r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")[\"']?" + _ACCESSORS + ")"
     r"(?P<op>\s*(?::=|=|:)\s*)"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )

@@ -64,6 +64,10 @@ def test_secret_keys_follow_the_spec_pattern():
      "Server=tcp:db,1433;Database=x;User ID=[REDACTED];Password=[REDACTED];Encrypt=true"),
     ("Data Source=(localdb)\\X;Uid=bob;Pwd=pw1", "Data Source=(localdb)\\X;Uid=[REDACTED];Pwd=[REDACTED]"),
     ("postgres://admin:pa55@db:5432/x", "postgres://[REDACTED]:[REDACTED]@db:5432/x"),
+    # a C# auto-property's initializer
+    ('public string ApiKey { get; init; } = "sk_live_51H";', 'public string ApiKey { get; init; } = "[REDACTED]";'),
+    ('internal static string SigningKey { get; private set; } = "k3y";',
+     'internal static string SigningKey { get; private set; } = "[REDACTED]";'),
 ])
 def test_free_text_redacts_literal_secrets(line, expected):
     assert redact_text(line) == expected
@@ -87,6 +91,8 @@ def test_free_text_redacts_literal_secrets(line, expected):
     'password = ""',
     "connect(user=u, password=pw)",
     "https://example.com/path?x=1",
+    'public string ApiKeyName { get; init; } = "X-Api-Key";',
+    "public string Password { get; set; } = string.Empty;",
 ])
 def test_free_text_leaves_ordinary_code_alone(code):
     assert redact_text(code) == code
