@@ -149,7 +149,8 @@ def intents(context: AssetExecutionContext, ledger: LedgerResource) -> Materiali
     group_name=GROUP,
     kinds={"pytorch", "duckdb"},
     deps=[intents],
-    description="code_vector = embed(text) and design_vector = embed('[repo/layer] intent') with "
+    description="code_vector = embed(text without its imports, led by its symbols' names), design_vector = "
+                "embed('[repo/layer] intent') and one symbol sentence per owned symbol, with "
                 "all-MiniLM-L6-v2 (offline), cached by (model, normalised text hash): unchanged text is "
                 "never embedded twice.",
 )
@@ -172,9 +173,10 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
     deps=[embeddings, "chunk_quality", "git_history", "code_graph"],
     check_specs=[AssetCheckSpec("qdrant_in_sync", asset="qdrant_points", blocking=True,
                                 description="Latest points = latest chunk rows; no orphan or duplicate points.")],
-    description="Points in the Qdrant collection (code_vector, design_vector, quality_vector, sparse lexical "
-                "lane): only new or changed chunks are upserted, unchanged ones get an indexed_sha refresh, "
-                "points of removed chunks are deleted (or demoted, with versioning on).",
+    description="Points in the Qdrant collection (code_vector, design_vector, quality_vector, the sparse lexical "
+                "lane, symbol_vector: one vector per owned symbol): only new or changed chunks are upserted, "
+                "unchanged ones get an indexed_sha refresh, points of removed chunks are deleted (or demoted, "
+                "with versioning on).",
 )
 def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
     core = ledger.ledger()

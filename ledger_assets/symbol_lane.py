@@ -16,8 +16,11 @@ first line — the member chunk of a split type, the header of a type, the whole
 chunk of a small type — so each symbol is embedded once.
 
 Measured with `ledger eval` on dotnet/efcore src/EFCore/Storage (261 queries,
-no LLM key) the lane alone reached R@1 0.46 / R@5 0.81, better than any of the
-other three lanes (best 0.38 / 0.67); see search.py for the fused figures.
+no LLM key) the lane alone reached R@1 0.525 / R@5 0.874, where the best of the
+other three lanes had 0.360 (design) / 0.701 (code); on src/EFCore.Relational/
+Storage 0.452 / 0.800 against 0.340 / 0.644 (sparse). See search.py for the
+fused figures. Tried and dropped (no gain on either set): listing a type's
+members in its sentence, a second declaration-only sentence per symbol.
 """
 
 from __future__ import annotations
