@@ -816,13 +816,7 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
     if m.kind in ("class", "struct", "record", "interface", "enum", "record struct"):
         prefix = _qual(typ.qual, m.name)
         nested = [sym for sym in typ.symbols if sym.parent.startswith(prefix) and m.start <= sym.start_line <= m.end]
-    if f.size(s, e) <= f.cap:  # the common case: one part
-        header = f"// {typ.qual}\n"
-        text = header + f.join(s, e)
-        out.append(ChunkPiece(text, "cs_member", s, e, analysis_text=text + tail, symbols=[own, *nested],
-                              skeleton="", header=header, meta={}))
-        return
-    parts = _pack(f, s, e, _member_cuts(f, m))
+    parts = _pack(f, s, e, _member_cuts(f, m)) if f.size(s, e) > f.cap else [(s, e, f.join(s, e))]
     n = len(parts)
     signature = f.join(m.start, max(m.start, min(m.body_line, m.end))) if n > 1 else ""
     for k, (a, b, body) in enumerate(parts, 1):

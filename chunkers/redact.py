@@ -330,8 +330,6 @@ class _Memo:
         if len(text) - h != hi - lo or not text.startswith(header) or not source.startswith(text[h:], lo):
             return self(text)
         head = self(header) if h else header
-        if not self._changes:  # the common case: no line of the file is redacted
-            return text if head is header else head + text[h:]
         i, j = bisect_left(self._change_at, lo), bisect_right(self._change_at, hi)
         if i == j:
             return text if head is header else head + text[h:]
