@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from .snapshot import SnapshotError
+from .snapshot import SnapshotError, git_bytes
 
 DAY_S = 86_400
 # git_churn_90d: the window is part of the field's name, so it is not a setting.
@@ -54,13 +54,7 @@ class FileHistory:
 
 
 def _git(repo: str | Path, *args: str) -> str:
-    try:
-        out = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SnapshotError(f"git {' '.join(args)} failed in {repo}: {exc}") from exc
-    if out.returncode != 0:
-        raise SnapshotError(f"git {' '.join(args)} failed in {repo}: {out.stderr.strip()}")
-    return out.stdout
+    return git_bytes(repo, *args).decode("utf-8", errors="replace")
 
 
 def commit_time(repo: str | Path, rev: str) -> int:

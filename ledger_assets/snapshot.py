@@ -89,7 +89,8 @@ def static_skip_reason(path: str, size: int, max_file_bytes: int, max_pdf_bytes:
     return ""
 
 
-def _git(repo: Path, *args: str, input: bytes | None = None) -> bytes:
+def git_bytes(repo: str | Path, *args: str, input: bytes | None = None) -> bytes:
+    """`git -C repo ARGS` stdout; SnapshotError (with git's message) when it cannot run or fails."""
     try:
         out = subprocess.run(["git", "-C", str(repo), *args], input=input, capture_output=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -105,7 +106,7 @@ def read_head(repo_path: str | Path, kind: str = "git") -> str:
     if not root.is_dir():
         raise SnapshotError(f"{root}: directory not found")
     if kind == "git":
-        return _git(root, "rev-parse", "HEAD").decode().strip()
+        return git_bytes(root, "rev-parse", "HEAD").decode().strip()
     digest = hashlib.sha1()
     for rel, full in _walk_folder(root):
         st = full.stat()
@@ -134,7 +135,7 @@ def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf
     entries: list[ManifestEntry] = []
     if kind == "git":
         head = read_head(root, "git")
-        raw = _git(root, "ls-tree", "-r", "-l", "-z", "--full-tree", "HEAD")
+        raw = git_bytes(root, "ls-tree", "-r", "-l", "-z", "--full-tree", "HEAD")
         for record in raw.split(b"\0"):
             if not record:
                 continue
