@@ -45,7 +45,7 @@ from chunkers.redact import redact_text
 
 from .groq_client import PROMPT_VERSION, Analysis, Budget, GroqAnalyser, LLMOutcome, RetryPolicy
 from .heuristic import HEURISTIC_VERSION, analyse_chunk
-from .store import insert_arrow, temp_keys
+from .store import dict_rows, insert_arrow, temp_keys
 
 KEYLESS_ANALYSERS = ("heuristic", "none")
 INTENT_SOURCES = ("llm", "heuristic", "no_key", "budget", "error", "capped", "generated", "none")
@@ -122,8 +122,7 @@ def analyse_repo(ledger, repo_id: str, run_id: str, log) -> AnalysisReport:
         cur = con.execute(
             "SELECT file_path, chunk_index, chunk_type, language, start_line, text, analysis_text, header, "
             "symbols, analysis_key FROM chunks WHERE repo_id = ? ORDER BY file_path, chunk_index", [repo_id])
-        names = [d[0] for d in cur.description]
-        rows = [dict(zip(names, r)) for r in cur.fetchall()]
+        rows = dict_rows(cur)
 
     # ---- plan: what each chunk should get, and its key -----------------------
     by_file: dict[str, list[dict]] = defaultdict(list)

@@ -35,7 +35,7 @@ import numpy as np
 from qdrant_client import models
 from scipy import sparse as sp
 
-from .qdrant_store import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, QdrantStore, point_id
+from .qdrant_store import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, QdrantStore, named_vectors, point_id
 
 DENSE_LANES = (CODE_VECTOR, DESIGN_VECTOR)
 # Payload fields the search filters use (search.latest_filter); a filter on anything else falls back to Qdrant.
@@ -102,7 +102,7 @@ class _Column:
 class LocalIndex:
     def __init__(self, marker: tuple, ids: list[str], payloads: list[dict], dense: dict[str, tuple[np.ndarray, np.ndarray]],
                  sparse_rows: list[tuple[list[int], list[float]] | None],
-                 multi: dict[str, tuple[np.ndarray, np.ndarray]] | None = None):
+                 multi: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None):
         self.marker = marker
         self.ids = ids
         self.payloads = payloads
@@ -226,7 +226,7 @@ class LocalIndex:
 
 
 Snapshot = tuple[list[str], list[dict], dict[str, tuple[np.ndarray, np.ndarray]], list,
-                 dict[str, tuple[np.ndarray, np.ndarray]]]
+                 dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]]
 
 
 def build(store: QdrantStore, client, from_memory: bool = True) -> LocalIndex | None:
@@ -271,8 +271,7 @@ def _from_scroll(client, collection: str) -> Snapshot:
     payloads: list[dict] = []
     dense_rows: dict[str, list] = {name: [] for name in DENSE_LANES}
     sparse_rows: list = []
-    params = client.get_collection(collection).config.params
-    has_multi = isinstance(params.vectors, dict) and SYMBOL_VECTOR in params.vectors
+    has_multi = SYMBOL_VECTOR in named_vectors(client, collection)
     multi_rows: list = []
     offset = None
     while True:

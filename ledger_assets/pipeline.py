@@ -31,7 +31,7 @@ from .qdrant_store import (CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, SPARSE_VE
 from .quality import quality_vector
 from .repos import write_indexed_head
 from .snapshot import ManifestEntry, last_commit_times, read_blobs, take_snapshot
-from .store import insert_arrow, temp_keys
+from .store import dict_rows, insert_arrow, temp_keys
 from .heuristic import words
 from .symbol_lane import file_symbol_texts
 
@@ -362,15 +362,14 @@ class EmbeddingReport:
 _IMPORT_LINE = re.compile(r"^(?:using\s+[\w.=\s]+;|import\s|from\s+\S+\s+import\s|#include\s|package\s)")
 
 
-def code_text(text: str, symbols_json: str | None) -> str:
+def code_text(text: str, symbols: list[dict]) -> str:
     """What the code lane embeds: the chunk led by its symbols' names in words, without its
     import/using lines and blank lines. The model reads its first 256 tokens only, and a C#
     type chunk starts with the file's usings: those tokens named every file's imports, not
     the code (measured with `ledger eval`: code lane R@1 0.261 -> 0.356 and 0.220 -> 0.300 on
     the two efcore golden sets of search.py; `similar --mode code` no longer matches files by
     their shared usings)."""
-    symbols = json.loads(symbols_json or "[]")[:4]
-    names = "; ".join(dict.fromkeys(words(s["name"]) or s["name"] for s in symbols if s.get("name")))
+    names = "; ".join(dict.fromkeys(words(s["name"]) or s["name"] for s in symbols[:4] if s.get("name")))
     body = "\n".join(ln for ln in text.split("\n") if ln.strip() and not _IMPORT_LINE.match(ln))
     return f"{names}\n{body}" if names else body
 
@@ -386,8 +385,9 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
             "SELECT file_path, chunk_index, chunk_type, start_line, end_line, text, header, symbols, layer, intent, "
             "code_hash, design_hash, symbol_hashes FROM chunks WHERE repo_id = ? ORDER BY file_path, chunk_index",
             [repo_id])
-        names = [d[0] for d in cur.description]
-        rows = [dict(zip(names, r)) for r in cur.fetchall()]
+        rows = dict_rows(cur)
+    for row in rows:  # parsed once: the code text and the symbol sentences both read them
+        row["symbols"] = json.loads(row["symbols"] or "[]")
     texts: dict[str, str] = {}
     updates = []
     symbol_lines = 0
@@ -474,10 +474,6 @@ def _payload(row: dict, repo_id: str) -> dict:
     return {k: v for k, v in payload.items() if v not in (None, "", [], {})}
 
 
-def _symbol_hashes(row: dict) -> list[str]:
-    return json.loads(row.get("symbol_hashes") or "[]")
-
-
 def _fingerprint(payload: dict, code_hash: str, design_hash: str, quality: list[float],
                  symbol_hashes: list[str] | None = None) -> str:
     """`vectors:payload` — the first half changes only when a vector would, so a
@@ -502,8 +498,7 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
         cur = con.execute(
             "SELECT c.*, f.valid_from_utc FROM chunks c LEFT JOIN files f USING (repo_id, file_path) "
             "WHERE c.repo_id = ? ORDER BY c.file_path, c.chunk_index", [repo_id])
-        names = [d[0] for d in cur.description]
-        rows = [dict(zip(names, r)) for r in cur.fetchall()]
+        rows = dict_rows(cur)
         extras: dict[tuple[str, int], dict] = defaultdict(dict)
         for path, idx, fields_json in con.execute(
                 "SELECT file_path, chunk_index, fields FROM payload_extras WHERE repo_id = ? "
@@ -520,9 +515,11 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
                 payload.update({k: v for k, v in extra.items() if v not in (None, "", [], {}) and k not in payload})
         rubric = json.loads(rubrics.get(row["analysis_key"]) or "{}")
         quality = quality_vector(row["text"], rubric)
-        fp = _fingerprint(payload, row["code_hash"], row["design_hash"], quality, _symbol_hashes(row))
+        symbol_hashes = json.loads(row["symbol_hashes"] or "[]")
+        fp = _fingerprint(payload, row["code_hash"], row["design_hash"], quality, symbol_hashes)
         payload["fingerprint"] = fp
-        desired[(row["file_path"], row["chunk_index"])] = {"row": row, "payload": payload, "quality": quality}
+        desired[(row["file_path"], row["chunk_index"])] = {"row": row, "payload": payload, "quality": quality,
+                                                           "symbol_hashes": symbol_hashes}
 
     written = refreshed = deleted = demoted = 0
     with ledger.qdrant.open() as client:
@@ -584,12 +581,12 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
 
         if to_upsert:
             hashes = [h for _, w in to_upsert
-                      for h in (w["row"]["code_hash"], w["row"]["design_hash"], *_symbol_hashes(w["row"]))]
+                      for h in (w["row"]["code_hash"], w["row"]["design_hash"], *w["symbol_hashes"])]
             vectors = fetch_vectors(ledger.db, "all-MiniLM-L6-v2", hashes)
             batch: list[models.PointStruct] = []
             for pid, want in to_upsert:
                 row = want["row"]
-                sym_hashes = _symbol_hashes(row) if symbol_lane else []
+                sym_hashes = want["symbol_hashes"] if symbol_lane else []
                 missing = [h for h in (row["code_hash"], row["design_hash"], *sym_hashes) if h not in vectors]
                 if missing:
                     raise RuntimeError(f"no cached embedding for {row['file_path']}#{row['chunk_index']}: "

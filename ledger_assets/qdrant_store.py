@@ -29,6 +29,14 @@ DENSE_SIZES = {CODE_VECTOR: EMBED_DIM, DESIGN_VECTOR: EMBED_DIM, QUALITY_VECTOR:
 KEYWORD_INDEXES = ("repo_id", "file_path", "chunk_type", "language", "ledger_id")
 
 
+def named_vectors(client: QdrantClient, collection: str,
+                  params: models.CollectionParams | None = None) -> dict[str, models.VectorParams]:
+    """The collection's named dense (and multi-) vectors and their parameters (`params`: its
+    config, when the caller has read it already)."""
+    vectors = (params or client.get_collection(collection).config.params).vectors
+    return vectors if isinstance(vectors, dict) else {}
+
+
 class CollectionMismatch(RuntimeError):
     """The existing collection's vectors do not match what the ledger writes."""
 
@@ -101,7 +109,7 @@ class QdrantStore:
 
     def validate(self, client: QdrantClient) -> None:
         params = client.get_collection(self.collection).config.params
-        vectors = params.vectors if isinstance(params.vectors, dict) else {}
+        vectors = named_vectors(client, self.collection, params)
         problems = []
         for name, size in DENSE_SIZES.items():
             got = vectors.get(name)
@@ -125,8 +133,7 @@ class QdrantStore:
         """Collections made before the symbol lane lack its vector (Qdrant cannot add a named
         vector to an existing collection): their points are written without it and the lane
         answers nothing; a new collection name (LEDGER_COLLECTION) enables it."""
-        params = client.get_collection(self.collection).config.params
-        return isinstance(params.vectors, dict) and SYMBOL_VECTOR in params.vectors
+        return SYMBOL_VECTOR in named_vectors(client, self.collection)
 
     # ---- reads --------------------------------------------------------------
     def scroll(self, client: QdrantClient, flt: models.Filter, fields: list[str] | bool = True,

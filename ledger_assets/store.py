@@ -196,6 +196,12 @@ def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, columns: dict, on_c
     return data.num_rows
 
 
+def dict_rows(cur: duckdb.DuckDBPyConnection) -> list[dict]:
+    """The rows of an executed query as dicts keyed by column name."""
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
 def temp_keys(con: duckdb.DuckDBPyConnection, name: str, keys) -> None:
     """A temp table `name(k)` holding `keys`, to join against instead of IN (...) lists."""
     import pyarrow as pa

@@ -25,7 +25,6 @@ members in its sentence, a second declaration-only sentence per symbol.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Iterable
 
@@ -33,7 +32,6 @@ from chunkers.model import TRANSFORMED_TYPES
 
 from .heuristic import doc_comment, words
 
-SYMBOL_TEXT_VERSION = "symbol-1"
 MAX_SYMBOL_CHARS = 400
 # A chunk listing hundreds of symbols (an enum, a config file) keeps its first ones:
 # a point's multivector stays small, and such symbols are alike anyway.
@@ -47,13 +45,11 @@ _SKIP_LINE = re.compile(r"^\s*(?://|#|/\*|\*|\[|@|--)")
 def owned_symbols(chunks: Iterable[dict]) -> dict[int, list[dict]]:
     """chunk_index -> the symbols that chunk owns, for the chunks of one file.
 
-    Each chunk: chunk_index, start_line, end_line, symbols (list of dicts or JSON).
+    Each chunk: chunk_index, start_line, end_line, symbols (a list of dicts).
     """
     owner: dict[tuple, tuple[int, int, dict]] = {}
     for c in chunks:
         syms = c.get("symbols") or []
-        if isinstance(syms, str):
-            syms = json.loads(syms or "[]")
         start, end, idx = c["start_line"], c["end_line"], c["chunk_index"]
         for s in syms:
             key = (s.get("name"), s.get("kind"), s.get("parent", ""), s.get("start_line"), s.get("end_line"))

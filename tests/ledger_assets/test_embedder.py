@@ -76,11 +76,11 @@ def test_second_repo_reuses_code_vectors_and_keeps_design_vectors_apart(tmp_path
 
 def test_the_code_lane_embeds_the_code_not_the_files_imports():
     text = (FIXTURES / "retrieval" / "BookingService.cs").read_text()
-    symbols = json.dumps([{"name": "BookingService"}, {"name": "ForGuest"}])
+    symbols = [{"name": "BookingService"}, {"name": "ForGuest"}]
     embedded = pipeline.code_text(text, symbols)
     assert embedded.startswith("booking service; for guest\nnamespace Travel.Bookings\n")
     assert "using System" not in embedded and "\n\n" not in embedded
     assert "public bool Cancel(string reservationId)" in embedded
     # python, TypeScript and Java imports go the same way; code merely mentioning them stays
     py = "from decimal import Decimal\nimport os\n\ndef f():\n    import json\n    return 1\n"
-    assert pipeline.code_text(py, "[]") == "def f():\n    import json\n    return 1"
+    assert pipeline.code_text(py, []) == "def f():\n    import json\n    return 1"
