@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GitRepo
+from tests.conftest import FIXTURES, GitRepo
 from tests.e2e.processes import ROOT, DagsterDev, ledger_env, run_ledger
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -28,18 +28,7 @@ REPO_ID = "shop"
 # The code location loads in the background after /server_info answers: allow for it.
 UI_TIMEOUT_MS = 60_000
 
-SERVICE_PY = '''"""Booking service."""
-
-
-def book(room: str, guest: str) -> str:
-    """Reserve a room for a guest."""
-    return f"{room}:{guest}"
-
-
-def cancel(booking_id: str) -> bool:
-    """Cancel a booking by id."""
-    return bool(booking_id)
-'''
+SERVICE_PY = (FIXTURES / "python" / "booking.py").read_text()
 
 GUIDE_MD = """# Guide
 

@@ -26,7 +26,7 @@ from ledger_assets.repos import write_indexed_head
 from ledger_assets.resources import LedgerResource
 from ledger_assets.sensors import git_head_sensor
 from ledger_assets.settings import LedgerSettings
-from tests.conftest import ingest_core
+from tests.conftest import FIXTURES, ingest_core
 from tests.e2e.processes import LEDGER_ARGV, ROOT, ledger_env, start_ledger
 
 # What a lost lock looks like from each store, were the waiting to fail.
@@ -37,18 +37,7 @@ LOCK_ERRORS = ("LedgerLockTimeout", "QdrantBusy", "Conflicting lock", "Could not
 # dominates a run's time on 2 cores is loading torch and the model, not the repo.
 N_FILES = 10
 
-BOOKING_PY = '''"""Room bookings."""
-
-
-def book(room: str, guest: str) -> str:
-    """Reserve a room for a guest."""
-    return f"{room}:{guest}"
-
-
-def cancel(booking_id: str) -> bool:
-    """Cancel a booking by its id."""
-    return bool(booking_id)
-'''
+BOOKING_PY = (FIXTURES / "python" / "booking.py").read_text()
 
 
 def seed_domain(repo, domain: str, n_files: int) -> str:
