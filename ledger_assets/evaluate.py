@@ -13,6 +13,7 @@ plain priors, which is how the defaults in search.py were chosen.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -26,7 +27,7 @@ import numpy as np
 from . import lexical
 from .core import Ledger
 from .embedder import Embedder, embed_with_cache, fetch_vectors, text_hash
-from .search import LANES, Hit, Searcher, SearchOptions, latest_filter
+from .search import FUSED_LANES, Hit, Searcher, SearchOptions, latest_filter
 from .snapshot import ManifestEntry, read_blobs
 
 K_MAX = 10
@@ -182,12 +183,12 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
                 raise EvalError(f"no Qdrant collection {ledger.qdrant.collection!r}: ingest {repo_id} first")
             opts = SearchOptions(repo=repo_id, k=K_MAX)
             for i, q in enumerate(queries):
-                results = searcher.lane_results(client, q, LANES, flt, LANE_DEPTH, dense[i].tolist())
+                results = searcher.lane_results(client, q, FUSED_LANES, flt, LANE_DEPTH, dense[i].tolist())
                 per_query.append((results, searcher.symbol_hits(client, q, opts, flt)))
     if sum(len(r.get("code", [])) for r, _ in per_query) == 0:
         raise EvalError(f"repo {repo_id!r} has no points in the collection: ingest it first")
     systems: dict[str, list[int | None]] = {}
-    for lane in LANES:
+    for lane in FUSED_LANES:
         systems[f"lane:{lane}"] = [first_relevant(_coords(searcher.combine({lane: r[lane]}, [], K_MAX)), t)
                                    for (r, _), t in zip(per_query, targets)]
     systems["fusion"] = [first_relevant(_coords(searcher.combine(r, s, K_MAX)), t)
@@ -212,10 +213,12 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
         report["windows"] = {"count": len(windows.texts), "chars": WINDOW_CHARS, "embedded_now": computed,
                              "elapsed_s": round(time.monotonic() - t1, 2)}
     report["systems"] = {name: metrics(ranks) for name, ranks in systems.items()}
-    best_base = max((m["recall@1"] for n, m in report["systems"].items() if n.startswith("baseline:")), default=None)
-    if best_base is not None:
+    bases = {n.removeprefix("baseline:"): m["recall@1"] for n, m in report["systems"].items() if n.startswith("baseline:")}
+    if bases:
         f = report["systems"]["fusion"]["recall@1"]
+        best_base = max(bases.values())
         report["fusion_vs_best_baseline_r1"] = round(f / best_base, 2) if best_base else None
+        report["fusion_vs_baseline_r1"] = {n: (round(f / b, 2) if b else None) for n, b in bases.items()}
     if sweep_grid:
         report["sweep"] = sweep(searcher, per_query, targets)
     report["misses"] = [t.query for t, r in zip(targets, systems["fusion"]) if r is None][:20]
@@ -225,16 +228,15 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
 
 def sweep(searcher: Searcher, per_query: list, targets: list[Target]) -> list[dict]:
     """The fusion re-ranked under a grid of RRF k, lane weights and plain priors (same lane lists)."""
+    stored = ((1, 1, 1, 1), (1, 1, 1, 0), (1, 1, 1, 0.5), (1, 1, 1, 1.5), (1, 1, 1, 2), (0.25, 1, 1, 2),
+              (0.5, 0.5, 1, 1), (0.5, 0.5, 1, 1.5), (0.5, 1, 1, 1), (1, 0.5, 1, 1), (1, 1, 0.5, 1),
+              (0.5, 0.5, 0.5, 1), (1, 0.5, 0.5, 1), (0, 0, 0, 1), (1, 0, 0, 0), (0, 0, 1, 0))
     rows = []
-    for rrf_k in (5, 10, 30, 60):
-        for wc, wd, ws, wy in ((1, 1, 1, 1), (1, 1, 1, 0), (1, 1, 1, 0.5), (1, 1, 1, 1.5), (1, 1, 1, 2),
-                               (0.5, 0.5, 1, 1), (0.5, 0.5, 1, 1.5), (0.5, 1, 1, 1), (1, 0.5, 1, 1), (1, 1, 0.5, 1),
-                               (0.5, 0.5, 0.5, 1), (1, 0.5, 0.5, 1), (0, 0, 0, 1), (1, 0, 0, 0), (0, 0, 1, 0)):
-            weights = {"code": wc, "design": wd, "sparse": ws, "symbol": wy}
-            for prior in (1.0, 0.5):
-                ranks = [first_relevant(_coords(searcher.combine(r, s, K_MAX, weights, rrf_k, prior)), t)
-                         for (r, s), t in zip(per_query, targets)]
-                rows.append({"rrf_k": rrf_k, "weights": weights, "plain_prior": prior, **metrics(ranks)})
+    for rrf_k, (wc, wd, ws, wy), wn, prior in itertools.product((5, 10, 30, 60), stored, (0, 0.5, 1), (1.0, 0.5)):
+        weights = {"code": wc, "design": wd, "sparse": ws, "symbol": wy, "name": wn}
+        ranks = [first_relevant(_coords(searcher.combine(r, s, K_MAX, weights, rrf_k, prior)), t)
+                 for (r, s), t in zip(per_query, targets)]
+        rows.append({"rrf_k": rrf_k, "weights": weights, "plain_prior": prior, **metrics(ranks)})
     rows.sort(key=lambda r: (-r["mrr@10"], -r["recall@5"]))
     return rows
 
@@ -246,7 +248,8 @@ def format_report(report: dict) -> str:
     for name, m in report["systems"].items():
         out.append(f"{name:<30} {m['recall@1']:>6.3f} {m['recall@5']:>6.3f} {m['recall@10']:>6.3f} {m['mrr@10']:>7.3f}")
     if "fusion_vs_best_baseline_r1" in report:
-        out.append(f"fusion R@1 / best baseline R@1 = {report['fusion_vs_best_baseline_r1']}")
+        out.append(f"fusion R@1 / best baseline R@1 = {report['fusion_vs_best_baseline_r1']}"
+                   + "".join(f"; / {n} {r}" for n, r in report.get("fusion_vs_baseline_r1", {}).items()))
     if "windows" in report:
         w = report["windows"]
         out.append(f"baselines over {w['count']} windows of {w['chars']} chars ({w['embedded_now']} embedded now)")

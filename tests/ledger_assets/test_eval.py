@@ -67,7 +67,7 @@ def test_golden_then_eval_on_a_repo_we_did_not_write(ledger, packaging_repo, emb
     ingest(ledger, "pkg", embedder)
     report = evaluate(ledger, embedder, made["golden"], "pkg")
     systems = report["systems"]
-    assert set(systems) == {"lane:code", "lane:design", "lane:sparse", "lane:symbol", "fusion",
+    assert set(systems) == {"lane:code", "lane:design", "lane:sparse", "lane:symbol", "lane:name", "fusion",
                             "baseline:minilm_windows",
                             "baseline:bm25_windows", "baseline:bm25_ident_windows"}
     for name, m in systems.items():
@@ -78,6 +78,9 @@ def test_golden_then_eval_on_a_repo_we_did_not_write(ledger, packaging_repo, emb
     assert systems["fusion"]["recall@10"] >= 0.6
     assert systems["fusion"]["mrr@10"] >= 0.3
     assert report["windows"]["count"] >= len(SOURCES)
+    ratios = report["fusion_vs_baseline_r1"]
+    assert set(ratios) == {"minilm_windows", "bm25_windows", "bm25_ident_windows"}
+    assert report["fusion_vs_best_baseline_r1"] == min(r for r in ratios.values() if r is not None)
 
     monkeypatch.setenv("LEDGER_HOME", str(ledger.settings.home_path))
     assert main(["eval", made["golden"], "--repo", "pkg", "--no-baselines"]) == 0

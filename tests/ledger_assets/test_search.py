@@ -13,7 +13,7 @@ import pytest
 from ledger_assets.cli import main
 from ledger_assets.core import Ledger
 from ledger_assets.search import (
-    SNIPPET_CHARS, TOON_LEGEND, Hit, QueryError, Searcher, SearchOptions, collapse_shapes, fuse, named_symbols,
+    SNIPPET_CHARS, TOON_LEGEND, Hit, QueryError, Searcher, SearchOptions, collapse_shapes, fuse, name_lane, named_symbols, owned_names,
     parse_weights,
 )
 from ledger_assets.settings import LedgerSettings
@@ -108,13 +108,45 @@ def test_collapse_keeps_the_most_specific_shape_with_the_better_score():
 
 
 def test_weights_and_named_symbols_parse():
-    assert parse_weights("code=2,design=0") == {"code": 2.0, "design": 0.0, "sparse": 1.0, "symbol": 2.0}
+    assert parse_weights("code=2,design=0") == {"code": 2.0, "design": 0.0, "sparse": 1.0, "symbol": 2.0, "name": 0.5}
+    assert parse_weights("name=0")["name"] == 0.0
     with pytest.raises(QueryError, match="unknown lane"):
         parse_weights("vibes=1")
     assert named_symbols("BookingService.Cancel") == ["BookingService.Cancel"]
     assert named_symbols("Cancel()") == ["Cancel"]
     assert named_symbols("who calls BookingService.Cancel on checkout") == ["BookingService.Cancel"]
     assert named_symbols("cancel a booking") == []
+    assert named_symbols("who calls Reconcile() on close") == ["Reconcile"]
+    # A short keyword query names its bare identifiers; a sentence only mentions them.
+    assert named_symbols("find StockLedger") == ["StockLedger"]
+    assert named_symbols("Creates instances of the StockLedger class") == []
+
+
+def _point(pid, chunk_type, start, end, symbols, path="src/A.cs"):
+    payload = {"repo_id": "r", "file_path": path, "chunk_index": pid, "chunk_type": chunk_type,
+               "start_line": start, "end_line": end, "chunk_symbols": json.dumps(symbols)}
+    return SimpleNamespace(id=pid, payload=payload, score=0.5)
+
+
+def test_owned_names_are_the_symbols_whose_first_line_the_chunk_holds():
+    header = _point(0, "cs_class", 1, 29, [["CommandBuilder", "class", "", 20, 300], ["Build", "method", "CommandBuilder", 40, 60]])
+    full = _point(1, "cs_class_full", 1, 300, [["CommandBuilder", "class", "", 20, 300], ["Build", "method", "CommandBuilder", 40, 60]])
+    member = _point(2, "cs_member", 38, 60, [["Build", "method", "CommandBuilder", 40, 60]])
+    assert owned_names(header.payload) == ["CommandBuilder"]
+    assert owned_names(full.payload) == []  # a whole-type copy: its member chunks own the members
+    assert owned_names(member.payload) == ["Build"]
+    assert owned_names({"chunk_symbols": "not json"}) == []
+
+
+def test_name_lane_ranks_candidates_by_how_much_of_a_name_the_query_spells_out():
+    text = _point(1, "cs_member", 10, 12, [["CommandText", "property", "Command", 10, 12]])
+    timeout = _point(2, "cs_member", 14, 16, [["CommandTimeout", "property", "Command", 14, 16]])
+    other = _point(3, "cs_member", 18, 30, [["Execute", "method", "Command", 18, 30]])
+    lanes = {"code": [other, timeout], "sparse": [timeout, text]}
+    ranked = name_lane("Gets the command texts", lanes, depth=10)
+    assert [(p.id, p.score) for p in ranked] == [(1, 1.0), (2, 0.5)]  # plural "texts" meets `Text`
+    assert name_lane("the of a", lanes, depth=10) == []
+    assert [p.id for p in name_lane("command", lanes, depth=1)] == [1]
 
 
 # ------------------------------------------------------------ real queries ---
