@@ -437,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("similar", help="chunks similar to the one at FILE:LINE")
     p.add_argument("location", metavar="FILE:LINE")
     p.add_argument("--mode", choices=("code", "design", "quality"), default="code")
-    p.add_argument("--repo")
+    p.add_argument("--repo", help="the repo FILE belongs to, when several hold that path (neighbours come from every repo)")
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--format", choices=("text", "json", "toon"), default="text")
     p.set_defaults(func=cmd_similar)

@@ -51,6 +51,7 @@ import json
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from qdrant_client import models
@@ -282,8 +283,19 @@ class NamePoint:
     score: float
 
 
-def _name_words(text: str) -> set[str]:
-    return {_stem(w) for w in heuristic.words(text).split() if len(w) >= 2 and w not in lexical.STOP}
+def _name_words(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in heuristic.words(text).split() if len(w) >= 2 and w not in lexical.STOP)
+
+
+@lru_cache(maxsize=65536)
+def _symbol_words(name: str) -> frozenset[str]:
+    return _name_words(name)
+
+
+@lru_cache(maxsize=65536)
+def _owned_words(chunk_type: str, start: int, end: int, chunk_symbols: str) -> tuple[frozenset[str], ...]:
+    payload = {"chunk_type": chunk_type, "start_line": start, "end_line": end, "chunk_symbols": chunk_symbols}
+    return tuple(w for w in map(_symbol_words, owned_names(payload)) if w)
 
 
 def _stem(word: str) -> str:
@@ -320,17 +332,12 @@ def name_lane(text: str, results: dict[str, list], depth: int) -> list[NamePoint
     for points in results.values():
         for point in points:
             seen.setdefault(str(point.id), point)
-    cache: dict[str, set[str]] = {}
     scored = []
-    for pid, point in seen.items():
+    for point in seen.values():
         payload = point.payload or {}
-        best = 0.0
-        for name in owned_names(payload):
-            words = cache.get(name)
-            if words is None:
-                words = cache[name] = _name_words(name)
-            if words:
-                best = max(best, len(words & query) / len(words))
+        owned = _owned_words(str(payload.get("chunk_type", "")), payload.get("start_line") or 0,
+                             payload.get("end_line") or 0, payload.get("chunk_symbols") or "")
+        best = max((len(words & query) / len(words) for words in owned), default=0.0)
         if best > 0:
             scored.append(NamePoint(point.id, payload, round(best, 6)))
     scored.sort(key=lambda h: (-h.score, h.payload.get("file_path", ""), h.payload.get("chunk_index", 0)))
