@@ -163,6 +163,12 @@ def _redact_line(line: str) -> str:
 # (guards 1 and 3), or `=` ... `;` ... `=` on one line, without which
 # _CONN_STRING (at least two `name=value` parts) cannot match (guard 2).
 _HOT_WORDS = (*_SECRET_WORDS, "://")
+# _HOT_WORDS as searches, words sharing a first letter in one (a literal
+# first character keeps re's scan fast), each match running to the end of
+# its line so that a line is found once per search: measured ~0.02 s per
+# search over 26 MB, faster than a loop of str.find calls.
+_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
+    "secret", "p(?:assw|wd)", "token", "c(?:onnection|redential)", "key", "://"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 
 
@@ -177,15 +183,9 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         low, starts = "", set(accumulate(map(len, text.split("\n")[:-1]), lambda a, n: a + n + 1, initial=0))
     else:
         starts = set()
-    find = low.find
-    for word in _HOT_WORDS:
-        at = find(word)
-        while at >= 0:
-            starts.add(low.rfind("\n", 0, at) + 1)
-            nl = find("\n", at)
-            if nl < 0:
-                break
-            at = find(word, nl)
+    rfind = low.rfind
+    for pattern in _HOT_LINES:
+        starts.update([rfind("\n", 0, m.start()) + 1 for m in pattern.finditer(low)])
     if ";" in text:
         conn = _HOT_CONN.search
         m = conn(text)
@@ -317,23 +317,30 @@ class _Memo:
                 return text if head is prefix and tail is rest else head + tail
         return self(text)
 
-    def piece_text(self, text: str, header: str, start: int, end: int) -> str:
-        """Redacted `header + source lines start..end` when text is exactly that."""
+    def text_and_header(self, text: str, header: str, start: int, end: int) -> tuple[str, str]:
+        """(redacted text, redacted header) of a piece: when text is exactly
+        `header + source lines start..end`, the body takes the source's
+        redaction (computed once) instead of a scan."""
+        head = self(header) if header else header
         source = self.source
         if source is None or not (header == "" or header[-1] == "\n"):
-            return self(text)
-        self._scan_source()
+            return self(text), head
         pre = self._pre
+        if pre is None:
+            self._scan_source()
+            pre = self._pre
         if not 1 <= start <= end < len(pre):
-            return self(text)
+            return self(text), head
         lo, hi, h = pre[start - 1] + start - 1, pre[end] + end - 1, len(header)
         if len(text) - h != hi - lo or not text.startswith(header) or not source.startswith(text[h:], lo):
-            return self(text)
-        head = self(header) if h else header
-        i, j = bisect_left(self._change_at, lo), bisect_right(self._change_at, hi)
-        if i == j:
-            return text if head is header else head + text[h:]
-        return head + _apply(source, self._changes[i:j], lo, hi)
+            return self(text), head
+        changes = self._changes
+        if changes:
+            at = self._change_at
+            i, j = bisect_left(at, lo), bisect_right(at, hi)
+            if i != j:
+                return head + _apply(source, changes[i:j], lo, hi), head
+        return (text if head is header else head + text[h:]), head
 
 
 def _redact_meta(value: Any) -> Any:
@@ -362,38 +369,42 @@ _PLAIN_META = frozenset({int, float, bool, type(None)})
 
 def redact_piece(piece: ChunkPiece, memo: _Memo | None = None) -> ChunkPiece:
     red = memo or _Memo()
-    raw = piece.text
-    text = red.piece_text(raw, piece.header, piece.start_line, piece.end_line)
-    header = red(piece.header)
-    analysis = piece.analysis_text
+    raw, raw_header = piece.text, piece.header
+    raw_analysis, raw_skeleton = piece.analysis_text, piece.skeleton
+    text, header = red.text_and_header(raw, raw_header, piece.start_line, piece.end_line)
+    analysis = raw_analysis
     if analysis:
         # `text` is already redact_text(raw): an analysis text extending it
         # only redacts its own rest.
         if analysis.startswith(raw):
             analysis = red.extending(analysis, raw, text)
         else:
-            analysis = red.extending(analysis, piece.header)
-    skeleton = red(piece.skeleton)
-    symbols = piece.symbols
-    # _redact_symbol keeps every symbol without `=` or `:` (most lists): one
-    # test over the joined names and parents instead of a loop.
-    names = "".join(map(_NAME, symbols)) + "".join(map(_PARENT, symbols)) if symbols else ""
-    if "=" in names or ":" in names:
-        # A file's pieces share their symbol objects (a type's list rides every part).
-        done = red.symbols
-        out = []
-        for s in symbols:
-            hit = done.get(id(s))
-            if hit is None:
-                hit = done[id(s)] = (s, _redact_symbol(s, red))
-            out.append(hit[1])
-        symbols = out
-    meta = piece.meta
+            analysis = red.extending(analysis, raw_header)
+    skeleton = red(raw_skeleton) if raw_skeleton else raw_skeleton
+    symbols = raw_symbols = piece.symbols
+    if symbols:
+        # _redact_symbol keeps every symbol without `=` or `:` (most lists): one
+        # test over the joined names and parents instead of a loop.
+        names = "".join(map(_NAME, symbols)) + "".join(map(_PARENT, symbols))
+        if "=" in names or ":" in names:
+            # A file's pieces share their symbol objects (a type's list rides every part).
+            done = red.symbols
+            out = []
+            for s in symbols:
+                hit = done.get(id(s))
+                if hit is None:
+                    hit = done[id(s)] = (s, _redact_symbol(s, red))
+                out.append(hit[1])
+            symbols = out
+    meta = raw_meta = piece.meta
     if meta and not all(type(v) in _PLAIN_META for v in meta.values()):
         meta = _redact_meta(meta)
+    if (text is raw and header is raw_header and analysis is raw_analysis and skeleton is raw_skeleton
+            and meta is raw_meta and symbols is raw_symbols):
+        return piece
     if (text, header, analysis, skeleton, meta) == (
-        raw, piece.header, piece.analysis_text, piece.skeleton, piece.meta
-    ) and symbols == piece.symbols:
+        raw, raw_header, raw_analysis, raw_skeleton, raw_meta
+    ) and symbols == raw_symbols:
         return piece
     return replace(piece, text=text, header=header, analysis_text=analysis, skeleton=skeleton,
                    symbols=list(symbols), meta=meta)

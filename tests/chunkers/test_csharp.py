@@ -251,3 +251,57 @@ def test_property_mutated_sources_keep_invariants(source, cuts, noise, cap):
     assert pieces
     assert_invariants(pieces, text)
     assert max(p.end_line for p in pieces) == len(split_lines(text))
+
+
+# ------------------------------------------------------------------ lazy parse ---
+# The tree is first built without member bodies and `///` blocks (chunkers/csharp.py,
+# _parse_lazily); its chunks must be exactly those of the whole parse.
+LAZY_CASES = {
+    # A doc comment that pushes a member over the cap: the member is split at its statements,
+    # which needs its body, so the lazy tree is given up for the whole parse.
+    "doc_pushes_over_cap.cs": (
+        "namespace Shop;\n\npublic class Cart\n{\n"
+        + "".join(f"    /// <summary>Line {i} of a long explanation of totals.</summary>\n" for i in range(12))
+        + "    public decimal Total(decimal[] prices)\n    {\n        var sum = 0m;\n"
+        + "        foreach (var p in prices)\n        {\n            sum += p;\n        }\n        return sum;\n    }\n"
+        + "".join(f"\n    /// <summary>Gets item {i}.</summary>\n    public int Item{i}()\n    {{\n        return {i};\n    }}\n"
+                  for i in range(20))
+        + "}\n"),
+    # Fields and doc comments only, over the cap: no bodies to leave out, only `///` blocks.
+    "fields_only.cs": (
+        "namespace Shop;\n\npublic class Limits\n{\n"
+        + "".join(f"    /// <summary>The limit number {i}.</summary>\n    public const int Limit{i} = {i};\n\n"
+                  for i in range(80))
+        + "}\n"),
+}
+
+
+def _all_lazy_cases():
+    for name in sorted(p.name for p in FIXTURES.glob("*.cs")):
+        yield name, load(name)
+    yield from LAZY_CASES.items()
+
+
+def test_lazy_parse_gives_exactly_the_whole_parse_chunks():
+    for name, text in _all_lazy_cases():
+        for options in (ChunkOptions(), SPLIT, ChunkOptions(type_max_chars=300)):
+            lazy = [p.to_dict() for p in chunk_csharp(name, text, options)]
+            whole = [p.to_dict() for p in chunk_csharp(name, text, options, lazy=False)]
+            assert lazy == whole, (name, options.type_max_chars)
+
+
+def test_lazy_parse_is_taken_for_ordinary_members_and_refused_where_unsafe():
+    from chunkers.csharp import _File, _parse_lazily
+
+    text = load("StockLedger.cs")
+    f = _File("StockLedger.cs", text, ChunkOptions())
+    assert _parse_lazily(f, text.encode("utf-8"))
+    assert f.skipped  # member bodies really were left out of the tree
+    # A body holding a raw interpolated string the grammar mis-parses is never left out.
+    risky = ('class R\n{\n    string M()\n    {\n        return $@"""\n  {x}\n  """;\n    }\n'
+             '    int N()\n    {\n        return 1;\n    }\n}\n')
+    g = _File("R.cs", risky, ChunkOptions())
+    _parse_lazily(g, risky.encode("utf-8"))
+    skipped_lines = {risky[:o].count("\n") + 1 for o, _, _ in g.skipped}
+    assert 4 not in skipped_lines and 10 in skipped_lines
+    assert [p.to_dict() for p in chunk_csharp("R.cs", risky)] == [p.to_dict() for p in chunk_csharp("R.cs", risky, lazy=False)]
