@@ -261,6 +261,8 @@ class _File:
         self.folded: set[tuple[int, int, str]] = set()
         self.docs: list[int] = []  # offsets of the `///` blocks it left out
         self.doc_blocks: list[tuple[int, int, int, int, int]] = []  # and (start, end, lines, column)
+        self.doc_tops: dict[int, int] = {}  # last line -> first line of each such block
+        self.ascii = text.isascii()  # then byte offsets into the parsed text are character offsets
 
     # sizes and text of 1-based inclusive line ranges
     def size(self, s: int, e: int) -> int:
@@ -475,23 +477,39 @@ def _fold_type(node, folds) -> None:
 
 def _doc_above(f: _File, line: int, floor: int) -> int:
     """First line of the comment/attribute block directly above `line` (no blank line between)."""
-    s, lines = line, f.lines
-    while s - 1 > floor and lines[s - 2].lstrip().startswith(("//", "/*", "*", "[", "#")):
-        s -= 1
+    s, lines, tops = line, f.lines, f.doc_tops
+    while s - 1 > floor:
+        top = tops.get(s - 1)
+        if top is not None and top > floor:  # a `///` block: every line of it is a comment
+            s = top
+        elif lines[s - 2].lstrip().startswith(("//", "/*", "*", "[", "#")):
+            s -= 1
+        else:
+            break
     return s
 
 
 def _skeleton(f: _File, node, folds: list[tuple[int, int, str]]) -> str:
-    src = node.text
     base = node.start_byte
     out, at = [], base
-    for s, e, rep in sorted(folds):
-        if s < at:
-            continue
-        out.append(src[at - base:s - base].decode("utf-8", "replace"))
-        out.append(rep)
-        at = e
-    out.append(src[at - base:].decode("utf-8", "replace"))
+    if f.ascii:  # byte offsets are character offsets: slices of the text, no decoding
+        text = f.text
+        for s, e, rep in sorted(folds):
+            if s < at:
+                continue
+            out.append(text[at:s])
+            out.append(rep)
+            at = e
+        out.append(text[at:node.end_byte])
+    else:
+        src = node.text
+        for s, e, rep in sorted(folds):
+            if s < at:
+                continue
+            out.append(src[at - base:s - base].decode("utf-8", "replace"))
+            out.append(rep)
+            at = e
+        out.append(src[at - base:].decode("utf-8", "replace"))
     start = _first(node)
     doc = _doc_above(f, start, 0)
     lead = f.join(doc, start - 1) + "\n" if doc < start else ""
@@ -995,7 +1013,8 @@ def _body_ranges(data: bytes, cap: int, poison: list[int]) -> list[tuple[int, in
             m = search(data, at)
             continue
         words = prev.split()
-        body = (prev[-1:] == b")" or words[0] == b"where"
+        # (a comment ending in `)` above a block: a statement block, not a body)
+        body = (prev[-1:] == b")" and not prev.startswith((b"//", b"/*", b"*")) or words[0] == b"where"
                 or words[-1] in _ACCESSOR_WORDS and _ACCESSOR_MODIFIERS.issuperset(words[:-1]))
         if not body and (prev[-1:].isalnum() or prev[-1:] in b"_]"):
             m = search(data, at)  # a property's accessors: their bodies are inside
@@ -1034,6 +1053,7 @@ _RISKY = (
 )
 _DIRECTIVE = re.compile(rb'\n[ \t]*#[ \t]*(?:if|elif|else|endif)\b')
 _DOC_BLOCK = re.compile(rb"///[^\n]*(?:\n[ \t]*///[^\n]*)*")
+_BLANK = re.compile(rb"[ \t\r\x0b\x0c]*")  # what bytes.strip() removes, newline aside
 
 
 def _parse_lazily(f: _File, data: bytes) -> bool:
@@ -1056,36 +1076,39 @@ def _parse_lazily(f: _File, data: bytes) -> bool:
     # nothing but statement cuts, which see each block as what the whole
     # parse gives (a comment per line) through _with_doc_blocks.
     rfind = data.rfind
-    docs = [(m.start(), m.end()) for m in _DOC_BLOCK.finditer(data)
-            if not data[rfind(b"\n", 0, m.start()) + 1:m.start()].strip()]
+    blank = _BLANK.fullmatch
+    docs = []
+    for m in _DOC_BLOCK.finditer(data):
+        at = m.start()
+        if blank(data, rfind(b"\n", 0, at) + 1, at):
+            docs.append(m.span())
     if not ranges and not docs:
         return False
     from tree_sitter import Range
 
-    gaps, end = [], -1
-    for lo, hi in sorted([(o + 1, c) for o, c in ranges] + docs):
-        if lo >= end:  # a doc block inside a left-out body is already out
-            gaps.append((lo, hi))
-            end = hi
     # Included: everything but the gaps. Points are rows and byte columns,
     # counted incrementally.
     included = []
+    append = included.append
     count = data.count
-    row, at = 0, 0
+    row, at, end = 0, 0, -1
     lo, lo_point = 0, (0, 0)
     doc_blocks = []
-    for gap_lo, gap_hi in gaps:
+    for gap_lo, gap_hi in sorted([(o + 1, c) for o, c in ranges] + docs):
+        if gap_lo < end:  # a doc block inside a left-out body is already out
+            continue
+        end = gap_hi
         row += count(b"\n", at, gap_lo)
-        hi_point = (row, gap_lo - (rfind(b"\n", 0, gap_lo) + 1))
-        included.append(Range(lo_point, hi_point, lo, gap_lo))
+        column = gap_lo - rfind(b"\n", 0, gap_lo) - 1
+        append(Range(lo_point, (row, column), lo, gap_lo))
         first = row
         row += count(b"\n", gap_lo, gap_hi)
-        at = gap_hi
-        lo, lo_point = gap_hi, (row, gap_hi - (rfind(b"\n", 0, gap_hi) + 1))
-        if data[gap_lo:gap_lo + 3] == b"///":
-            doc_blocks.append((gap_lo, gap_hi, first + 1, row + 1, hi_point[1]))
+        at = lo = gap_hi
+        lo_point = (row, gap_hi - rfind(b"\n", 0, gap_hi) - 1)
+        if data[gap_lo] == 47:  # `/`: a `///` block (a body gap starts after its `{`)
+            doc_blocks.append((gap_lo, gap_hi, first + 1, row + 1, column))
     end_row = row + count(b"\n", at)
-    included.append(Range(lo_point, (end_row, len(data) - (rfind(b"\n") + 1)), lo, len(data)))
+    append(Range(lo_point, (end_row, len(data) - (rfind(b"\n") + 1)), lo, len(data)))
     parser = _lazy_parser()
     parser.included_ranges = included
     root = parser.parse(data).root_node
@@ -1094,6 +1117,7 @@ def _parse_lazily(f: _File, data: bytes) -> bool:
     f.skipped = {(o, c + 1, FOLD) for o, c in ranges}
     f.doc_blocks = doc_blocks
     f.docs = [block[0] for block in doc_blocks]
+    f.doc_tops = {block[3]: block[2] for block in doc_blocks}
     _walk_scope(f, root.children, "", 0, "block")
     return f.skipped.issubset(f.folded)
 

@@ -141,6 +141,14 @@ def _config_line(match: re.Match[str]) -> str:
 # rare character, where the full patterns try every letter of a line.
 _CONN_HINT = re.compile(r"""=[^;\n"'<>]*;[ \t]*[A-Za-z][\w .]{0,40}=""")
 _QUOTED_HINT = re.compile(r"""[=:]\s*["'`]""")
+# What a _QUOTED_ASSIGN match without accessors contains: a secret word, the
+# rest of its name, then the operator and a quote. No lazy name prefix tried
+# at every letter (measured on EF Core's candidate lines: 0.13 s -> 0.08 s,
+# most of it `///` lines holding `name="key"`).
+_QUOTED_NEED = re.compile(
+    r"""(?i)(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credential|key)[\w.$@-]*["']?"""
+    r"""\s*(?::=|=|:)\s*["'`]"""
+)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -151,7 +159,8 @@ def _redact_line(line: str) -> str:
     if ";" in line and "=" in line and _CONN_HINT.search(line):
         line = _CONN_STRING.sub(_conn_string, line)
     if ("=" in line or ":" in line) and _has_secret_word(line):
-        if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line):
+        if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
+                "{" in line or _QUOTED_NEED.search(line)):  # `{`: an accessor list may sit in between
             line = _QUOTED_ASSIGN.sub(_quoted, line)
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
@@ -238,7 +247,7 @@ def redact_text(text: str) -> str:
 
 _MISSING = object()
 # Below this size a text is simply scanned (see _Memo._clean_view).
-_VIEW_MIN = 2048
+_VIEW_MIN = 256
 
 
 class _Memo:
@@ -256,7 +265,7 @@ class _Memo:
         self._pre: list[int] | None = None
         self._changes: list[tuple[int, int, str]] = []
         self._change_at: list[int] = []
-        self._line_set: set[str] | None = None
+        self._line_set: set[str] | None = None  # lines known to be left unchanged
 
     def _scan_source(self) -> None:
         if self._pre is None:
@@ -274,12 +283,23 @@ class _Memo:
         self._scan_source()
         if self._changes:
             return False
-        if self._line_set is None:
-            self._line_set = set(self._lines)
-        rest = set(text.split("\n")).difference(self._line_set)
+        known = self._line_set
+        if known is None:
+            known = self._line_set = set(self._lines)
+        rest = set(text.split("\n")).difference(known)
         # Every pattern is line-local: the text is unchanged iff each of its
         # lines is, and the source's lines are (no change found there).
-        return not rest or not _line_changes("\n".join(rest))
+        if not rest:
+            return True
+        if len(rest) > 32:
+            if _line_changes("\n".join(rest)):
+                return False
+        elif any(_redact_line(line) != line for line in rest):  # a few (cached) lines: no scan
+            return False
+        # Lines seen unchanged join the known ones: a type's skeleton, its
+        # members' context and its header's analysis text share most lines.
+        known.update(rest)
+        return True
 
     def __call__(self, text: str) -> str:
         if not text:
