@@ -150,7 +150,7 @@ def main() -> int:
     model_s = time.perf_counter() - t0
     print(f"points: {total} in Qdrant local mode ({'upserted now in %.1fs' % upsert_s if have < args.points else 'reused'})")
     print(f"model load + first encode: {model_s:.1f}s; lane: {args.lane}; k=10 "
-          f"({'four lanes + fusion + collapse + symbol lookup' if args.lane == 'hybrid' else 'one lane'})")
+          f"({'four stored lanes + name lane + fusion + collapse + symbol lookup' if args.lane == 'hybrid' else 'one lane'})")
 
     if args.baseline_queries:
         before = Searcher(ledger, embedder, use_local_index=False)

@@ -1,7 +1,8 @@
 """`ledger eval`: recall@1/5/10 and MRR@10 per lane, for the fusion, and for the baselines.
 
-golden.jsonl -> for each query: the four lanes once (depth 50) -> each lane
-alone, and the fusion, ranked as `ledger query` ranks them -> in the same run
+golden.jsonl -> for each query: the four stored lanes once (depth 50), and the
+name lane over their candidates -> each lane alone, and the fusion, ranked as
+`ledger query` ranks them -> in the same run
 the baselines a user would try first: fixed 3,000-character windows of every
 indexed file, embedded with the same model, and BM25 over the same windows
 (plain word tokens, and the ledger's identifier-aware tokens).
