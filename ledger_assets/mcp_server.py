@@ -52,7 +52,7 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None)
                      chunk_types: list[str] | None = None, languages: list[str] | None = None,
                      path_prefix: str | None = None, format: Literal["toon", "json"] = "toon",
                      detail: Literal["snippet", "skeleton", "full"] = "snippet") -> str:
-        """Hybrid search (code, design, identifier-aware lexical and per-symbol lanes). Returns one row per hit."""
+        """Hybrid search (code, design, identifier-aware lexical, per-symbol and name lanes). Returns one row per hit."""
         opts = SearchOptions(repo=repo, k=k, lane=lane, chunk_types=tuple(chunk_types or ()),
                              languages=tuple(languages or ()), path_prefix=path_prefix or "")
         hits = guard(searcher.search, query, opts)

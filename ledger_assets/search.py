@@ -17,8 +17,9 @@ on two golden sets built by `ledger golden` from code we did not write, with no
 LLM key (heuristic intents): dotnet/efcore src/EFCore/Storage (132 files, 261
 queries) and src/EFCore.Relational/Storage (86 files, 250 queries), ranked by
 mean MRR@10 over both; two more efcore sets, src/EFCore.Relational/Update (60
-files, 114 queries) and src/EFCore/Infrastructure (77 files, 258 queries), were
-held out and only checked:
+files, 114 queries) and src/EFCore/Infrastructure (77 files, 258 queries), came
+after: no default was chosen on them, though the name lane's variants were
+also looked at there (so they are only weakly held out):
   * k=5, code 0.25 / sparse 1 / symbol 2 (the best mean MRR of 288 grid points
     before the name lane): the symbol lane alone reached 0.525 / 0.874 and
     0.452 / 0.800 (R@1 / R@5); the fusion keeps about its R@1 and adds R@5 from
@@ -30,8 +31,8 @@ held out and only checked:
     in a sentence is usually the object, not the answer (see `named_symbols`).
   * name 0.5: R@1 / R@5 / MRR@10 without -> with the name lane: Storage 0.544
     / 0.877 / 0.682 -> 0.525 / 0.889 / 0.676, Relational 0.472 / 0.828 / 0.620
-    -> 0.496 / 0.856 / 0.639, held-out Update 0.430 / 0.772 / 0.575 -> 0.465 /
-    0.781 / 0.601, held-out Infrastructure 0.527 / 0.818 / 0.653 -> 0.531 /
+    -> 0.496 / 0.856 / 0.639, Update 0.430 / 0.772 / 0.575 -> 0.465 /
+    0.781 / 0.601, Infrastructure 0.527 / 0.818 / 0.653 -> 0.531 /
     0.830 / 0.664. Weights 0.25-1 and IDF-weighted words moved these by about
     0.01.
   * design: a heuristic intent is built from the names and declaration the
@@ -294,8 +295,8 @@ def _symbol_words(name: str) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def _owned_words(chunk_type: str, start: int, end: int, chunk_symbols: str) -> tuple[frozenset[str], ...]:
-    payload = {"chunk_type": chunk_type, "start_line": start, "end_line": end, "chunk_symbols": chunk_symbols}
-    return tuple(w for w in map(_symbol_words, owned_names(payload)) if w)
+    """The name words of each symbol a point owns (see owned_names), cached by the payload fields."""
+    return tuple(w for w in map(_symbol_words, _owned(chunk_type, start, end, chunk_symbols)) if w)
 
 
 def _stem(word: str) -> str:
@@ -305,14 +306,21 @@ def _stem(word: str) -> str:
 
 def owned_names(payload: dict) -> list[str]:
     """The symbols a point answers for by name: those whose first line it holds. A whole-type
-    copy (`*_full`) holds every member's first line but owns none: its member chunks do."""
-    if str(payload.get("chunk_type", "")).endswith("_full"):
+    copy (`*_full`) holds every member's first line but owns none: its member chunks do.
+
+    Read from the payload alone, so it can differ from symbol_lane.owned_symbols (which sees
+    every chunk of the file) where two chunks hold a symbol's first line."""
+    return _owned(str(payload.get("chunk_type", "")), payload.get("start_line") or 0,
+                  payload.get("end_line") or 0, payload.get("chunk_symbols") or "")
+
+
+def _owned(chunk_type: str, start: int, end: int, chunk_symbols: str) -> list[str]:
+    if chunk_type.endswith("_full"):
         return []
     try:
-        symbols = json.loads(payload.get("chunk_symbols") or "[]")
+        symbols = json.loads(chunk_symbols or "[]")
     except (TypeError, ValueError):
         return []
-    start, end = payload.get("start_line") or 0, payload.get("end_line") or 0
     return [s[0] for s in symbols if isinstance(s, list) and len(s) >= 4 and start <= (s[3] or 0) <= end]
 
 
