@@ -491,25 +491,24 @@ def _doc_above(f: _File, line: int, floor: int) -> int:
 
 def _skeleton(f: _File, node, folds: list[tuple[int, int, str]]) -> str:
     base = node.start_byte
-    out, at = [], base
     if f.ascii:  # byte offsets are character offsets: slices of the text, no decoding
         text = f.text
-        for s, e, rep in sorted(folds):
-            if s < at:
-                continue
-            out.append(text[at:s])
-            out.append(rep)
-            at = e
-        out.append(text[at:node.end_byte])
+
+        def cut(a: int, b: int) -> str:
+            return text[a:b]
     else:
         src = node.text
-        for s, e, rep in sorted(folds):
-            if s < at:
-                continue
-            out.append(src[at - base:s - base].decode("utf-8", "replace"))
-            out.append(rep)
-            at = e
-        out.append(src[at - base:].decode("utf-8", "replace"))
+
+        def cut(a: int, b: int) -> str:
+            return src[a - base:b - base].decode("utf-8", "replace")
+    out, at = [], base
+    for s, e, rep in sorted(folds):
+        if s < at:
+            continue
+        out.append(cut(at, s))
+        out.append(rep)
+        at = e
+    out.append(cut(at, node.end_byte))
     start = _first(node)
     doc = _doc_above(f, start, 0)
     lead = f.join(doc, start - 1) + "\n" if doc < start else ""
@@ -908,13 +907,7 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
     if m.kind in _NESTED_KINDS:
         prefix = _qual(typ.qual, m.name)
         nested = [sym for sym in typ.symbols if sym.parent.startswith(prefix) and m.start <= sym.start_line <= m.end]
-    pre = f.pre
-    if pre[e] - pre[s - 1] + e - s <= f.cap:  # f.size(s, e): most members are one part
-        header = "// " + typ.qual + "\n"
-        text = header + f.join(s, e)
-        out.append(ChunkPiece(text, "cs_member", s, e, text + tail, [own, *nested], "", header, {}))
-        return
-    parts = _pack(f, s, e, _member_cuts(f, m))
+    parts = _pack(f, s, e, _member_cuts(f, m)) if f.size(s, e) > f.cap else [(s, e, f.join(s, e))]
     n = len(parts)
     signature = f.join(m.start, max(m.start, min(m.body_line, m.end))) if n > 1 else ""
     for k, (a, b, body) in enumerate(parts, 1):
