@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -28,34 +26,26 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from ledger_assets import pipeline  # noqa: E402
+from _direct import commit_folder, ingest_direct  # noqa: E402
 from ledger_assets.core import Ledger  # noqa: E402
 from ledger_assets.embedder import Embedder  # noqa: E402
 from ledger_assets.search import search  # noqa: E402
 from ledger_assets.settings import LedgerSettings  # noqa: E402
 
 FIXTURE_DIRS = ("csharp", "python", "typescript", "treesitter", "sql", "retrieval")
-LOG = logging.getLogger("design-lane-eval")
 
 
 def build_repo(dest: Path) -> Path:
     for name in FIXTURE_DIRS:
         shutil.copytree(ROOT / "tests" / "fixtures" / name, dest / "src" / name)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "eval", "GIT_AUTHOR_EMAIL": "eval@example.com",
-           "GIT_COMMITTER_NAME": "eval", "GIT_COMMITTER_EMAIL": "eval@example.com"}
-    for cmd in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "fixtures"]):
-        subprocess.run(["git", "-C", str(dest), *cmd], check=True, env=env, capture_output=True)
-    return dest
+    return commit_folder(dest, "fixtures")
 
 
 def ingest(home: Path, repo: Path, analyser: str, embedder: Embedder) -> Ledger:
     """One ledger home for both runs (one repo id per analyser): the code vectors are embedded once."""
     ledger = Ledger(LedgerSettings(home=str(home), groq_api_key="", keyless_analyser=analyser))
     ledger.registry.add(repo, analyser)
-    for stage in (pipeline.snapshot_stage, pipeline.chunk_stage, pipeline.intent_stage):
-        stage(ledger, analyser, f"eval-{analyser}", LOG)
-    pipeline.embedding_stage(ledger, analyser, f"eval-{analyser}", LOG, embedder)
-    pipeline.points_stage(ledger, analyser, f"eval-{analyser}", LOG)
+    ingest_direct(ledger, analyser, f"eval-{analyser}", embedder)
     return ledger
 
 

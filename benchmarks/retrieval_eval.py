@@ -26,7 +26,6 @@ import logging
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,15 +34,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from ledger_assets import pipeline  # noqa: E402
+from _direct import commit_folder, ingest_direct  # noqa: E402
 from ledger_assets.core import Ledger  # noqa: E402
 from ledger_assets.embedder import Embedder  # noqa: E402
 from ledger_assets.evaluate import evaluate, format_report  # noqa: E402
 from ledger_assets.golden import build_golden  # noqa: E402
 from ledger_assets.settings import LedgerSettings  # noqa: E402
-
-LOG = logging.getLogger("retrieval_eval")
-
 
 def slug(subtree: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", subtree.lower()).strip("-")[:60] or "root"
@@ -57,11 +53,7 @@ def git_repo_of(src_root: Path, subtree: str, dest: Path) -> Path:
     if not source.is_dir():
         raise SystemExit(f"{source}: not a folder")
     shutil.copytree(source, dest / "src" / subtree)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "eval", "GIT_AUTHOR_EMAIL": "eval@localhost",
-           "GIT_COMMITTER_NAME": "eval", "GIT_COMMITTER_EMAIL": "eval@localhost"}
-    for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", f"{subtree} for the golden set"]):
-        subprocess.run(["git", "-C", str(dest), *cmd], check=True, env=env)
-    return dest
+    return commit_folder(dest, f"{subtree} for the golden set")
 
 
 def run_one(src_root: Path, subtree: str, work: Path, embedder: Embedder, sweep: bool) -> dict:
@@ -76,11 +68,7 @@ def run_one(src_root: Path, subtree: str, work: Path, embedder: Embedder, sweep:
     if repo_id not in ledger.registry.load():
         ledger.registry.add(str(golden_dir / "repo"), repo_id)
     t0 = time.monotonic()
-    run_id = f"eval-{int(time.time())}"
-    for stage in (pipeline.snapshot_stage, pipeline.chunk_stage, pipeline.intent_stage):
-        stage(ledger, repo_id, run_id, LOG)
-    pipeline.embedding_stage(ledger, repo_id, run_id, LOG, embedder)
-    pipeline.points_stage(ledger, repo_id, run_id, LOG)
+    ingest_direct(ledger, repo_id, f"eval-{int(time.time())}", embedder)
     ingest_s = time.monotonic() - t0
     report = evaluate(ledger, embedder, golden, repo_id, sweep_grid=sweep)
     report["ingest_s"] = round(ingest_s, 1)
