@@ -267,6 +267,32 @@ LAZY_CASES = {
         + "".join(f"\n    /// <summary>Gets item {i}.</summary>\n    public int Item{i}()\n    {{\n        return {i};\n    }}\n"
                   for i in range(20))
         + "}\n"),
+    # Expression bodies (`=>` first on its line) are left out but their first character:
+    # members', and a local function's inside a body too large to leave out.
+    "expression_bodies.cs": (
+        "namespace Shop;\n\npublic class Prices\n{\n"
+        + "".join(f"    /// <summary>Price {i}.</summary>\n    public decimal Price{i}(decimal basePrice)\n"
+                  f"        => Round(basePrice * {i}\n            + Tax(basePrice));\n\n" for i in range(15))
+        + "    public decimal Long(decimal p)\n        => " + " + ".join(f"Tax(p * {i})" for i in range(200)) + ";\n\n"
+        "    public decimal Total(decimal[] prices)\n    {\n"
+        + "".join(f"        var sum{i} = Sum(prices, {i});\n" for i in range(300))
+        + "        static decimal Sum(decimal[] ps, int k)\n            => ps.Length * k;\n"
+        "        return sum0;\n    }\n}\n"),
+    # A member whose doc comment pushes it over the cap (at 3,000) while its expression body
+    # was left out: its split needs the expression, so the whole text is parsed.
+    "arrow_member_over_cap.cs": (
+        "namespace Shop;\n\npublic class Prices\n{\n"
+        + "".join(f"    /// <summary>Line {i} of a long explanation of totals and more.</summary>\n" for i in range(30))
+        + "    public decimal Long(decimal p)\n        => " + "\n            + ".join(f"Tax(p * {i})" for i in range(50))
+        + ";\n\n" + "".join(f"    public int N{i}()\n        => Value{i};\n\n" for i in range(40)) + "}\n"),
+    # Where an expression body is not left out, or the lazy tree is refused: a field's lambda
+    # (not a member's body), `async` as an argument and a collection expression (the grammar
+    # mis-parses both).
+    "expression_bodies_refused.cs": (
+        "namespace Shop;\n\npublic class Prices\n{\n"
+        "    private static readonly Func<int, int> Twice\n        = x\n        => x * 2;\n\n"
+        "    public string Name\n        => Describe(name, async: false);\n\n"
+        "    public int[] Ids(int id)\n        => Pick([id]);\n}\n"),
     # Fields and doc comments only, over the cap: no bodies to leave out, only `///` blocks.
     "fields_only.cs": (
         "namespace Shop;\n\npublic class Limits\n{\n"
@@ -284,7 +310,7 @@ def _all_lazy_cases():
 
 def test_lazy_parse_gives_exactly_the_whole_parse_chunks():
     for name, text in _all_lazy_cases():
-        for options in (ChunkOptions(), SPLIT, ChunkOptions(type_max_chars=300)):
+        for options in (ChunkOptions(), ChunkOptions(type_max_chars=3000), SPLIT, ChunkOptions(type_max_chars=300)):
             lazy = [p.to_dict() for p in chunk_csharp(name, text, options)]
             whole = [p.to_dict() for p in chunk_csharp(name, text, options, lazy=False)]
             assert lazy == whole, (name, options.type_max_chars)
@@ -305,3 +331,23 @@ def test_lazy_parse_is_taken_for_ordinary_members_and_refused_where_unsafe():
     skipped_lines = {risky[:o].count("\n") + 1 for o, _, _ in g.skipped}
     assert 4 not in skipped_lines and 10 in skipped_lines
     assert [p.to_dict() for p in chunk_csharp("R.cs", risky)] == [p.to_dict() for p in chunk_csharp("R.cs", risky, lazy=False)]
+
+
+def test_lazy_parse_leaves_out_member_expression_bodies():
+    from chunkers.csharp import ARROW_FOLD, _File, _parse_lazily
+
+    text = ("namespace Shop;\n\npublic class Prices\n{\n    public decimal Net(decimal gross)\n"
+            "        => gross * (1 - Rate(gross));\n\n    public string Name\n        => Describe(\"name\");\n}\n")
+    f = _File("P.cs", text, ChunkOptions())
+    assert _parse_lazily(f, text.encode("utf-8"))
+    arrows = sorted((a, b) for a, b, r in f.skipped if r == ARROW_FOLD)
+    # Net's body is left out (and its fold spans the whole expression); Name's holds a string.
+    assert [text[a:b] for a, b in arrows] == ["=> gross * (1 - Rate(gross))"]
+    assert [p.to_dict() for p in chunk_csharp("P.cs", text, SPLIT)] == [
+        p.to_dict() for p in chunk_csharp("P.cs", text, SPLIT, lazy=False)]
+    # A field's lambda is no member's body: nothing folds it, so the lazy tree is not proven.
+    field = ("public class Prices\n{\n    private static readonly Func<int, int> Twice\n        = x\n"
+             "        => x * 2;\n\n    public int One()\n    {\n        return 1;\n    }\n}\n")
+    g = _File("F.cs", field, ChunkOptions())
+    assert not _parse_lazily(g, field.encode("utf-8"))
+    assert g.arrow_ends  # it was left out, then refused
