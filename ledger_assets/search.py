@@ -35,6 +35,12 @@ also looked at there (so they are only weakly held out):
     0.781 / 0.601, Infrastructure 0.527 / 0.818 / 0.653 -> 0.531 /
     0.830 / 0.664. Weights 0.25-1 and IDF-weighted words moved these by about
     0.01.
+  * the symbol sentence's gloss ("Gets the command text", symbol_lane.gloss),
+    all four sets looked at: R@1 / R@5 / MRR@10 Storage 0.540 / 0.877 / 0.681,
+    Relational 0.532 / 0.864 / 0.669, Update 0.491 / 0.807 / 0.620,
+    Infrastructure 0.550 / 0.845 / 0.684 (before: the figures above, with the
+    name lane). The same 192-point sweep on all four still ranks these
+    defaults first by mean MRR@10.
   * design: a heuristic intent is built from the names and declaration the
     symbol lane embeds; every grid point that counted its design-lane rank
     beside the symbol lane lost MRR, so such a rank is not counted in a fusion

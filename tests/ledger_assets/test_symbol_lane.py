@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chunkers import ChunkOptions, chunk_file
-from ledger_assets.symbol_lane import MAX_SYMBOL_CHARS, file_symbol_texts, owned_symbols, symbol_text
+from ledger_assets.symbol_lane import MAX_SYMBOL_CHARS, file_symbol_texts, gloss, owned_symbols, symbol_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -47,12 +47,13 @@ def test_a_split_type_gives_each_member_to_its_member_chunk_and_the_type_to_its_
 def test_the_sentence_names_the_symbol_in_words_with_its_doc_and_declaration():
     chunks = rows(FIXTURES / "retrieval" / "BookingService.cs", ChunkOptions(type_max_chars=400))
     texts = file_symbol_texts(chunks)
-    cancel = next(t for ts in texts.values() for t in ts if t.startswith("method cancel "))
-    assert cancel.startswith("method cancel of booking service: Cancels a reservation and records when it was cancelled.")
+    cancel = next(t for ts in texts.values() for t in ts if "method cancel " in t)
+    # the name read as documentation, then kind, name and parent in words, then the doc sentence
+    assert cancel.startswith("Cancels. method cancel of booking service: Cancels a reservation and records when it was cancelled.")
     assert "public bool Cancel(string reservationId)" in cancel
     assert len(cancel) <= MAX_SYMBOL_CHARS
     # a member without a doc comment still gets words + declaration
-    for_guest = next(t for ts in texts.values() for t in ts if t.startswith("method for guest"))
+    for_guest = next(t for ts in texts.values() for t in ts if t.startswith("method for guest"))  # no verb: no gloss
     assert "IReadOnlyList<Reservation> ForGuest(string guest)" in for_guest
 
 
@@ -60,13 +61,31 @@ def test_a_python_docstring_below_the_def_is_the_doc():
     chunks = rows(FIXTURES / "retrieval" / "invoices.py")
     texts = [t for ts in file_symbol_texts(chunks).values() for t in ts]
     assert texts and all(len(t) <= MAX_SYMBOL_CHARS for t in texts)
-    documented = [t for t in texts if ": " in t.split(".")[0]]
+    documented = [t for t in texts if "function vat amount: Value added tax owed on a net amount" in t]
     assert documented, texts
 
 
 def test_symbol_text_without_source_lines_falls_back_to_words():
     assert symbol_text({"name": "GetRelationalTypeMapping", "kind": "method", "parent": "Ns.TypeMappingSource"}, []) \
-        == "method get relational type mapping of type mapping source."
+        == "Gets the relational type mapping. method get relational type mapping of type mapping source."
+
+
+def test_gloss_reads_a_name_as_api_docs_word_it_or_not_at_all():
+    assert gloss("property", "CommandText") == "Gets the command text"
+    assert gloss("method", "CreateDbCommand") == "Creates the db command"
+    assert gloss("method", "Dispose") == "Disposes"
+    assert gloss("function", "apply_discount") == "Applies the discount"
+    assert gloss("method", "IsNullable") == "Determines whether nullable"
+    assert gloss("constructor", "RawSqlCommand") == "Initializes a new instance of the raw sql command class"
+    assert gloss("class", "CharTypeMapping") == "Represents a char type mapping"
+    assert gloss("interface", "IRelationalCommandBuilder") == "Defines a relational command builder"
+    assert gloss("enum", "ScaffoldingOptions") == "The scaffolding options values"
+    assert gloss("event", "StateChanged") == "Occurs when state changed"
+    # no gloss rather than a wrong one: a name not led by a verb, a private field, an unknown kind
+    assert gloss("function", "vat_amount") == ""
+    assert gloss("method", "ToString") == ""
+    assert gloss("field", "_commandText") == ""
+    assert gloss("table", "Orders") == ""
 
 
 def test_transformed_chunks_use_no_source_lines_and_huge_symbol_lists_are_capped():
