@@ -1162,7 +1162,7 @@ def _arrow_gaps(data: bytes, half: int, poison: list[int], gaps: list) -> None:
     for m in _ARROW_LINE.finditer(data):
         lo = m.end()  # after the expression's first character
         semi = find(b";", lo)
-        if semi < 0 or semi - lo >= half or stop(data, lo, semi) or not eol(data, semi + 1):
+        if semi < 0 or semi - lo >= half or stop(data, lo - 1, semi) or not eol(data, semi + 1):
             continue
         hi = semi
         while data[hi - 1] in b" \t\n":  # the clause ends with the expression's last token

@@ -292,6 +292,7 @@ LAZY_CASES = {
         "namespace Shop;\n\npublic class Prices\n{\n"
         "    private static readonly Func<int, int> Twice\n        = x\n        => x * 2;\n\n"
         "    public string Name\n        => Describe(name, async: false);\n\n"
+        "    public int Mode\n        => async ? 1 : 2;\n\n"
         "    public int[] Ids(int id)\n        => Pick([id]);\n}\n"),
     # Fields and doc comments only, over the cap: no bodies to leave out, only `///` blocks.
     "fields_only.cs": (
