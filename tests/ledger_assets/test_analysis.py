@@ -412,3 +412,17 @@ def test_keyless_asset_materializes_with_intent_skipped_in_its_metadata(tmp_path
     n = len(_chunks(ledger, "shop"))
     assert meta["intent_skipped"].value == n and meta["llm_requests"].value == 0
     assert f"| heuristic | {n} |" in meta["intent_sources"].value
+
+
+def test_heuristic_intent_skips_tool_directives_for_the_doc_sentence():
+    from chunkers import chunk_file
+    from ledger_assets.heuristic import analyse_chunk
+
+    source = ("// ReSharper disable once CheckNamespace\nnamespace Shop;\n\n"
+              "/// <summary>Moves stock between two warehouses.</summary>\n"
+              "public static class TransferExtensions\n{\n    public static void Move(this Stock s, int n) { }\n}\n"
+              "// ReSharper disable once InconsistentNaming\npublic static class Other\n{\n}\n")
+    pieces = chunk_file("TransferExtensions.cs", source.encode())
+    intents = [analyse_chunk({"file_path": "TransferExtensions.cs", **p.to_dict()}).intent for p in pieces]
+    assert intents[0].endswith(": Moves stock between two warehouses. Members: move."), intents
+    assert not any("ReSharper" in i for i in intents), intents
