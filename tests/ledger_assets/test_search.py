@@ -13,7 +13,8 @@ import pytest
 from ledger_assets.cli import main
 from ledger_assets.core import Ledger
 from ledger_assets.search import (
-    SNIPPET_CHARS, TOON_LEGEND, Hit, QueryError, Searcher, SearchOptions, collapse_shapes, fuse, name_lane, named_symbols, owned_names,
+    SNIPPET_CHARS, SYMBOL_BONUS, TOON_LEGEND, Hit, QueryError, Searcher, SearchOptions, collapse_shapes, fuse, name_lane,
+    named_symbols, owned_names,
     parse_weights,
 )
 from ledger_assets.settings import LedgerSettings
@@ -173,6 +174,11 @@ def test_a_query_naming_a_symbol_resolves_to_that_member_first(indexed):
     hits = indexed.searcher.search("where is bookingservice.cancel", k=3)
     assert hits[0].payload["file_path"] == "src/Bookings/BookingService.cs"
     assert "named" in hits[0].lane_ranks
+    # Inside a longer sentence the name is evidence, not a pin: it scores like a first place
+    # in the sparse lane ("Logs for the CoreEventId.X event" documents the logger, not the id).
+    hits = indexed.searcher.search("what happens after StockLedger.Reconcile finds a shortfall", k=5)
+    named = [h for h in hits if "named" in h.lane_ranks]
+    assert named and all(h.score < SYMBOL_BONUS for h in hits)
 
 
 def test_filters_repo_type_language_and_path_prefix(indexed):
