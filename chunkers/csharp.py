@@ -1029,11 +1029,16 @@ def _body_ranges(data: bytes, cap: int, poison: list[int]) -> list[tuple[int, in
             close += 1 + width
             if body and data[close + 1:close + 2] in (b"\n", b"") and close - open_pos < cap and (
                     close - open_pos < half or close - _doc_start(data, head_at) < cap) and (
-                    not poison or bisect_left(poison, open_pos) == bisect_left(poison, close)):
+                    _free_of(poison, open_pos, close)):
                 out.append((open_pos, close))
             at = close
         m = search(data, at)
     return out
+
+
+def _free_of(poison: list[int], lo: int, hi: int) -> bool:
+    """No `poison` offset (sorted) in lo..hi."""
+    return not poison or bisect_left(poison, lo) == bisect_left(poison, hi)
 
 
 def _doc_start(data: bytes, at: int) -> int:
@@ -1069,12 +1074,14 @@ _ARROW_LINE = re.compile(rb"\n[ \t]*=>[ \t]*\n?[ \t]*[A-Za-z]")
 _ARROW_STOP = re.compile(rb"[{}\[\]\"'/@$#]|async")
 _EOL = re.compile(rb"[ \t]*(?:\n|$)")
 _BLANK = re.compile(rb"[ \t\r\x0b\x0c]*")  # what bytes.strip() removes, newline aside
+# The third field of a left-out range: the offset of an expression body's `=>`, or one of these.
+_BODY_GAP, _DOC_GAP = -1, -2
 
 
 def _parse_lazily(f: _File, data: bytes) -> bool:
-    """Parse and walk f without the member bodies and `///` doc comments;
-    False when that cannot be proven to give what the whole parse gives
-    (then f must be discarded and the whole text parsed).
+    """Parse and walk f without the member bodies, expression bodies and `///`
+    doc comments; False when that cannot be proven to give what the whole
+    parse gives (then f must be discarded and the whole text parsed).
 
     Member bodies and doc comments are most of a C# file and the chunks need
     nothing inside them but their extent (until a member is split at its
@@ -1089,7 +1096,7 @@ def _parse_lazily(f: _File, data: bytes) -> bool:
         poison.extend(m.start() for m in _DIRECTIVE.finditer(data))
     poison.sort()
     ranges = _body_ranges(data, f.cap, poison)
-    gaps = [(o + 1, c, -1) for o, c in ranges]  # -1: not an expression body
+    gaps = [(o + 1, c, _BODY_GAP) for o, c in ranges]
     if b"\n" in data and b"=>" in data:
         _arrow_gaps(data, f.cap // 2, poison, gaps)
     # Doc comment blocks (`///` lines) are left out too: comments matter to
@@ -1101,7 +1108,7 @@ def _parse_lazily(f: _File, data: bytes) -> bool:
     for m in _DOC_BLOCK.finditer(data):
         at = m.start()
         if blank(data, rfind(b"\n", 0, at) + 1, at):
-            docs.append((at, m.end(), -1))
+            docs.append((at, m.end(), _DOC_GAP))
     if not gaps and not docs:
         return False
     from tree_sitter import Range
@@ -1120,7 +1127,7 @@ def _parse_lazily(f: _File, data: bytes) -> bool:
     for gap_lo, gap_hi, arrow in sorted(gaps + docs):
         if gap_lo < end:  # a doc block or an expression body inside a left-out body is already out
             continue
-        if arrow >= 0:  # the `=>` of an expression body
+        if arrow >= 0:  # an expression body: the offset of its `=>`
             arrow_ends[gap_lo] = gap_hi
             arrows.add((arrow, gap_hi, ARROW_FOLD))
         end = gap_hi
@@ -1131,7 +1138,7 @@ def _parse_lazily(f: _File, data: bytes) -> bool:
         row += count(b"\n", gap_lo, gap_hi)
         at = lo = gap_hi
         lo_point = (row, gap_hi - rfind(b"\n", 0, gap_hi) - 1)
-        if data[gap_lo] == 47:  # `/`: a `///` block (a body gap starts after its `{`)
+        if arrow == _DOC_GAP:
             doc_blocks.append((gap_lo, gap_hi, first + 1, row + 1, column))
     end_row = row + count(b"\n", at)
     append(Range(lo_point, (end_row, len(data) - (rfind(b"\n") + 1)), lo, len(data)))
@@ -1167,8 +1174,7 @@ def _arrow_gaps(data: bytes, half: int, poison: list[int], gaps: list) -> None:
         hi = semi
         while data[hi - 1] in b" \t\n":  # the clause ends with the expression's last token
             hi -= 1
-        if lo < hi and count(b"(", lo, hi) == count(b")", lo, hi) and (
-                not poison or bisect_left(poison, lo) == bisect_left(poison, hi)):
+        if lo < hi and count(b"(", lo, hi) == count(b")", lo, hi) and _free_of(poison, lo, hi):
             gaps.append((lo, hi, data.index(b"=>", m.start())))
 
 
