@@ -325,8 +325,13 @@ def owned_names(payload: dict) -> list[str]:
 
     Read from the payload alone, so it can differ from symbol_lane.owned_symbols (which sees
     every chunk of the file) where two chunks hold a symbol's first line."""
-    return _owned(str(payload.get("chunk_type", "")), payload.get("start_line") or 0,
-                  payload.get("end_line") or 0, payload.get("chunk_symbols") or "")
+    return _owned(*_ownership_key(payload))
+
+
+def _ownership_key(payload: dict) -> tuple[str, int, int, str]:
+    """The payload fields ownership is read from (and the name lane's cache key)."""
+    return (str(payload.get("chunk_type", "")), payload.get("start_line") or 0,
+            payload.get("end_line") or 0, payload.get("chunk_symbols") or "")
 
 
 def _owned(chunk_type: str, start: int, end: int, chunk_symbols: str) -> list[str]:
@@ -358,8 +363,7 @@ def name_lane(text: str, results: dict[str, list], depth: int) -> list[NamePoint
     scored = []
     for point in seen.values():
         payload = point.payload or {}
-        owned = _owned_words(str(payload.get("chunk_type", "")), payload.get("start_line") or 0,
-                             payload.get("end_line") or 0, payload.get("chunk_symbols") or "")
+        owned = _owned_words(*_ownership_key(payload))
         best = max((len(words & query) / len(words) for words in owned), default=0.0)
         if best > 0:
             scored.append(NamePoint(point.id, payload, round(best, 6)))
@@ -403,6 +407,12 @@ def _order(h: Hit) -> tuple:
     return (-h.score, h.payload.get("repo_id", ""), h.payload.get("file_path", ""), h.payload.get("chunk_index", 0))
 
 
+def _names_only(text: str) -> bool:
+    """Is the query an identifier, or a keyword query of at most NAMED_BARE_MAX_WORDS words?"""
+    whole = text.strip()
+    return bool(_WHOLE_IDENT.match(whole)) or len(whole.split()) <= NAMED_BARE_MAX_WORDS
+
+
 def named_symbols(text: str) -> list[str]:
     """Identifiers a query names: the whole query when it is one; else its qualified names
     (`Type.Member`, `ns::fn`) and called names (`Cancel()`); bare camel/snake words only in a
@@ -416,7 +426,7 @@ def named_symbols(text: str) -> list[str]:
     whole = text.strip()
     if _WHOLE_IDENT.match(whole):
         return [whole.removesuffix("()")]
-    bare_ok = len(whole.split()) <= NAMED_BARE_MAX_WORDS
+    bare_ok = _names_only(whole)
     called = [m.group(1) for m in _CALLED_IN_QUERY.finditer(text)]
     seen: list[str] = []
     for tok in [t.strip(".") for t in _IDENT_IN_QUERY.findall(text)] + called:
@@ -597,8 +607,7 @@ class Searcher:
         names = named_symbols(text)
         # Pinned first only when the query is (nearly) just the name; inside a sentence a named
         # symbol is evidence, as strong as a first place in the sparse lane, and no more.
-        whole = text.strip()
-        pin_ok = bool(_WHOLE_IDENT.match(whole)) or len(whole.split()) <= NAMED_BARE_MAX_WORDS
+        pin_ok = _names_only(text)
         hits: list[Hit] = []
         for name in names:
             try:
