@@ -153,7 +153,9 @@ def _emit_code(f: _File, path: str, options: ChunkOptions, kw_pos: int, open_pos
             cuts[ms] = 0
         spans.append(m)
         floor = m.end
-        if f.size(ms, m.end) > f.cap and m.node is not None:
+        # A member of a damaged block can end past the block's last line (the grammar's
+        # recovery in the synthetic text): its size counts the block's lines only.
+        if f.size(ms, max(ms, min(m.end, e))) > f.cap and m.node is not None:
             body = _body_of(m.node)
             if body is not None:
                 inner: dict[int, int] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from chunkers import ChunkOptions, chunk_file_result
@@ -96,6 +96,9 @@ def test_unbalanced_code_block_runs_to_the_end():
     noise=st.sampled_from(["", "@code {", "}", "<div>", "\"", "@*", "\n" + "y" * 3000 + "\n"]),
     cap=st.sampled_from([300, 700, 6000]),
 )
+# Found by this test: a member recovered from a damaged `@code` block ended past the block's
+# last line, and sizing it raised IndexError.
+@example(cuts=[(765, 129), (2135, 184)], noise="@code {", cap=300)
 def test_property_mutated_components_keep_invariants(cuts, noise, cap):
     text = TEXT
     for at, length in cuts:
