@@ -18,11 +18,16 @@ Rule, in one place:
     coordinates invariant for every C# chunk type; the type's own range is in
     meta `type_start_line`/`type_end_line`.
   * `cs_member`: one per method, constructor, destructor, property, indexer,
-    operator, event and nested type, text = `// Namespace.Type` + the member's
+    operator, event and nested type, and one per field declaration after the
+    first of those (an event-id table between its factory methods, a field
+    declared next to its code: before, such a field lay only in a whole-type
+    part hundreds of lines long), text = `// Namespace.Type` + the member's
     exact lines (doc comment and attributes included), analysis_text = that
     plus the enclosing type's skeleton (measured: +0.07 design-lane recall@1).
     A member over the cap splits at statement boundaries, header and signature
-    repeated on every part.
+    repeated on every part. meta `visibility`: the declared accessibility
+    (`public`, `private protected`...), else C#'s default (public in an
+    interface or for an explicit interface implementation, private elsewhere).
   * `cs_class_full`: the whole type, in parts at member/statement boundaries
     when over the cap. Never truncated.
 - Top-level statements -> `cs_file`; a file with no type at all -> `cs_file`.
@@ -419,8 +424,13 @@ def _collect_children(f: _File, children, namespace, outer, qual, members, symbo
             _fold_type(c, folds)
         elif t == "field_declaration":
             kind = "const" if any(m.type == "modifier" and _text(m) == "const" for m in c.children) else "field"
-            for n in _field_names(c):
-                symbols.append(ChunkSymbol(n, kind, qual, _first(c), _last(c)))
+            start, end = _first(c), _last(c)
+            syms = [ChunkSymbol(n, kind, qual, start, end) for n in _field_names(c)]
+            if syms:
+                # A member only where it follows another member (see _emit_type): leading
+                # fields stay in the type's head.
+                members.append(_Member(syms[0].name, kind, start, end, c, start, syms[0]))
+                symbols.extend(syms)
         elif t == "ERROR":
             _recover_members(f, *_line_span(f, _first(c), _last(c)), qual, members, symbols)
 
@@ -589,7 +599,9 @@ def _recover_members(f: _File, lo: int, hi: int, qual: str, members, symbols) ->
         if found is None:
             names = re.findall(r"(@?[A-Za-z_]\w*)\s*(?:=|;|,|$)", head.split("=")[0].strip() + ";")
             if names:
-                symbols.append(ChunkSymbol(names[-1], "field", qual, start, end))
+                sym = ChunkSymbol(names[-1], "field", qual, start, end)
+                members.append(_Member(sym.name, "field", start, end, None, start, sym))
+                symbols.append(sym)
             continue
         kind, name = found
         sym = ChunkSymbol(name, kind, qual, start, end)
@@ -847,6 +859,10 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
         return
     meta_range = {"type_start_line": typ.start, "type_end_line": typ.end}
     members = sorted(typ.members, key=lambda m: m.start)
+    # Fields before the first other member are the head's; a field after one is a member of its own
+    # (an event-id table between its factory methods, a field declared next to the code using it).
+    first = next((m.start for m in members if m.kind not in _FIELD_KINDS), None)
+    members = [m for m in members if m.kind not in _FIELD_KINDS or (first is not None and m.start > first)]
     # Member chunk ranges: the member plus its doc comment/attributes, never
     # reaching into the previous member.
     spans = []
@@ -919,6 +935,10 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
     if m.kind in _NESTED_KINDS:
         prefix = _qual(typ.qual, m.name)
         nested = [sym for sym in typ.symbols if sym.parent.startswith(prefix) and m.start <= sym.start_line <= m.end]
+    elif m.kind in _FIELD_KINDS:  # `int a, b;`: one declaration, every name
+        nested = [sym for sym in typ.symbols if sym.parent == typ.qual and sym.kind == m.kind
+                  and sym.start_line == m.start and sym.name != own.name]
+    visibility = _visibility(f, typ, m)
     parts = _pack(f, s, e, _member_cuts(f, m)) if f.size(s, e) > f.cap else [(s, e, f.join(s, e))]
     n = len(parts)
     signature = f.join(m.start, max(m.start, min(m.body_line, m.end))) if n > 1 else ""
@@ -927,13 +947,31 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
         if k > 1 and a > m.body_line:
             header += signature + "\n"
         text = header + body
+        meta = {"visibility": visibility, "part": k, "parts": n} if n > 1 else {"visibility": visibility}
         out.append(ChunkPiece(
             text, "cs_member", a, b, analysis_text=text + tail,
-            symbols=[own, *nested], skeleton="", header=header,
-            meta={"part": k, "parts": n} if n > 1 else {}))
+            symbols=[own, *nested], skeleton="", header=header, meta=meta))
 
 
+def _visibility(f: _File, typ: _Type, m: _Member) -> str:
+    """The member's declared accessibility (`private protected`, `public`...), else C#'s default:
+    public in an interface or for an explicit interface implementation, private elsewhere."""
+    if m.node is not None:
+        words = [_text(c) for c in m.node.children if c.type == "modifier"]
+        explicit = any(c.type == "explicit_interface_specifier" for c in m.node.children)
+    else:  # recovered by the scanner: the words of its head
+        head = f.join(m.start, max(m.start, min(m.body_line, m.end)))
+        words = re.findall(r"\b(?:public|private|protected|internal|file)\b", head.split("(")[0].split("=")[0])
+        explicit = False
+    access = [w for w in words if w in _ACCESS]
+    if access:
+        return " ".join(access)
+    return "public" if explicit or typ.kind == "interface" else "private"
+
+
+_ACCESS = ("public", "protected", "private", "internal", "file")
 _NESTED_KINDS = frozenset(("class", "struct", "record", "interface", "enum", "record struct"))
+_FIELD_KINDS = frozenset(("field", "const"))
 
 
 def _member_tail(typ: _Type, context: str) -> str:

@@ -469,7 +469,7 @@ def _payload(row: dict, repo_id: str) -> dict:
         "intent": row["intent"], "intent_source": row["intent_source"],
         "valid_from_utc": row["valid_from_utc"].isoformat() + "Z" if row["valid_from_utc"] else "",
         "start_page": meta.get("start_page"), "end_page": meta.get("end_page"),
-        "part": meta.get("part"), "parts": meta.get("parts"),
+        "part": meta.get("part"), "parts": meta.get("parts"), "visibility": meta.get("visibility"),
     }
     return {k: v for k, v in payload.items() if v not in (None, "", [], {})}
 

@@ -121,6 +121,41 @@ def test_type_over_the_cap_becomes_header_members_and_full():
     assert all(len(p.body) <= 6000 for p in full)
 
 
+def test_fields_after_the_first_member_are_members_and_members_carry_their_visibility():
+    pieces = chunks("StockLoggerExtensions.cs")  # 6,927 chars: split
+    head = pieces[0]
+    # A field before the first other member stays in the head; one after it is a member of its own.
+    assert (head.chunk_type, head.start_line, head.end_line) == ("cs_class", 1, 14)
+    assert head.body.endswith("    private const int StockBaseId = 4100;\n")
+    members = {(p.symbols[0].name, p.start_line): p for p in pieces if p.chunk_type == "cs_member"}
+    field = members[("StockWrittenOffId", 18)]
+    assert (field.end_line, field.symbols[0].kind) == (21, "field")
+    assert field.body.startswith("    /// <summary>\n    ///     A pallet was written off")
+    assert members[("NoArguments", 193)].end_line == 196
+    assert "StockBaseId" not in {name for name, _ in members}
+    # The public logging method and its private message builder of the same name.
+    assert members[("StockWrittenOff", 53)].meta == {"visibility": "public"}
+    assert members[("StockWrittenOff", 67)].meta == {"visibility": "private"}
+    assert members[("MakeStockId", 15)].meta == {"visibility": "private"}
+    text = (
+        "namespace Shop;\n\npublic class Cart : ICart\n{\n    int _lead;\n\n"
+        + "".join(f"    public int Item{i}() {{ return {i} * {i} + {i}; }}\n" for i in range(120))
+        + "    void ICart.Clear() { }\n    private protected int Seen { get; }\n    decimal Total() => 0;\n"
+        + "    internal const int A = 1, B = 2;\n    protected internal event EventHandler Changed;\n}\n"
+        + "public interface ICart\n{\n    void Clear();\n}\n")
+    pieces = chunk_csharp("Cart.cs", text)
+    assert_invariants(pieces, text)
+    seen = {p.symbols[0].name: (p.meta["visibility"], [s.name for s in p.symbols])
+            for p in pieces if p.chunk_type == "cs_member" and not p.symbols[0].name.startswith("Item")}
+    assert seen == {
+        "Clear": ("public", ["Clear"]),  # an explicit interface implementation
+        "Seen": ("private protected", ["Seen"]),
+        "Total": ("private", ["Total"]),  # no modifier in a class: private
+        "A": ("internal", ["A", "B"]),  # one declaration owns every name it declares
+        "Changed": ("protected internal", ["Changed"]),
+    }
+
+
 def test_member_chunk_has_namespace_header_own_symbol_and_type_skeleton():
     pieces = chunks("StockLedger.cs")
     apply = next(p for p in pieces if p.chunk_type == "cs_member" and p.symbols[0].name == "Apply")
@@ -139,8 +174,8 @@ def test_member_over_the_cap_splits_at_statements_with_signature_repeated():
     pieces = chunks("StockLedger.cs", SPLIT)
     parts = [p for p in pieces if p.chunk_type == "cs_member" and p.symbols[0].name == "Reconcile"]
     assert [(p.start_line, p.end_line, p.meta) for p in parts] == [
-        (87, 118, {"part": 1, "parts": 2}),
-        (119, 144, {"part": 2, "parts": 2}),
+        (87, 118, {"visibility": "public", "part": 1, "parts": 2}),
+        (119, 144, {"visibility": "public", "part": 2, "parts": 2}),
     ]
     assert parts[0].header == "// Warehouse.Inventory.StockLedger (part 1/2)\n"
     assert parts[1].header == (

@@ -149,6 +149,22 @@ def test_unchanged_rerun_writes_nothing(harness):
     assert all(after[k]["ingested_utc"] == before[k]["ingested_utc"] for k in before)
 
 
+def test_a_new_chunker_version_rechunks_every_file_and_rewrites_only_what_changed(harness, monkeypatch):
+    from ledger_assets import pipeline
+
+    harness.run()
+    before = harness.points()
+    monkeypatch.setattr(pipeline, "CHUNKER_VERSION", "next")
+    _, summary = harness.run()
+    with harness.ledger.db.connect() as con:
+        versions = {r[0] for r in con.execute("SELECT chunker_version FROM files WHERE repo_id = ?",
+                                              [harness.repo_id]).fetchall()}
+    assert versions == {"next"}  # every stored file was chunked again
+    # The same chunker under a new version gives the same chunks: nothing embedded, nothing deleted.
+    assert summary["embeddings_computed"] == 0 and summary["chunks_deleted"] == 0
+    assert set(harness.points()) == set(before)
+
+
 def test_modified_file_rewrites_only_its_chunks(harness, git_repo):
     harness.run()
     before = harness.points()
