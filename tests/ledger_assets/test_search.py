@@ -15,7 +15,7 @@ from ledger_assets.core import Ledger
 from ledger_assets.search import (
     SNIPPET_CHARS, SYMBOL_BONUS, TOON_LEGEND, Hit, QueryError, Searcher, SearchOptions, collapse_shapes, fuse, name_lane,
     named_symbols, owned_names,
-    parse_weights,
+    parse_weights, yield_private_twins,
 )
 from ledger_assets.settings import LedgerSettings
 from tests.conftest import GitRepo, ingest_core
@@ -34,6 +34,8 @@ def indexed(tmp_path_factory, embedder):
     repo = GitRepo(base / "travel")
     repo.write("src/Bookings/BookingService.cs", (FIXTURES / "BookingService.cs").read_text())
     repo.write("src/Warehouse/StockLedger.cs", (FIXTURES.parent / "csharp" / "StockLedger.cs").read_text())
+    repo.write("src/Warehouse/StockLoggerExtensions.cs",
+               (FIXTURES.parent / "csharp" / "StockLoggerExtensions.cs").read_text())
     repo.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
     repo.write("docs/README.md", (FIXTURES / "README.md").read_text())
     repo.write("ops/manifest.txt", (FIXTURES / "manifest.txt").read_text())
@@ -106,6 +108,29 @@ def test_collapse_keeps_the_most_specific_shape_with_the_better_score():
     assert out == [member, header, other]
     assert member.score == pytest.approx(0.05) and member.lane_ranks == {"sparse": 1, "code": 1}
     assert member.collapsed == ["cs_class_full L1-L150"]
+
+
+def test_a_private_member_yields_to_a_public_member_of_the_same_name_in_its_file():
+    def member(idx, start, end, visibility, score, name="StockWrittenOff", path="Log.cs"):
+        return Hit(0, score, {"repo_id": "r", "file_path": path, "chunk_index": idx, "chunk_type": "cs_member",
+                              "start_line": start, "end_line": end, "visibility": visibility,
+                              "chunk_symbols": json.dumps([[name, "method", "Log", start, end]])}, {"code": idx})
+    helper, entry = member(2, 67, 71, "private", 0.6), member(1, 53, 65, "public", 0.5)
+    elsewhere = member(3, 1, 9, "public", 0.4, path="Other.cs")  # same name, another file
+    lone = member(4, 80, 90, "private", 0.55, name="Format")  # no public twin
+    higher = member(5, 100, 110, "private", 0.3, name="Parse")  # already below its twin
+    twin = member(6, 120, 130, "internal", 0.35, name="Parse")
+    backing, prop = member(7, 140, 140, "private", 0.7, name="_comparer"), member(8, 150, 152, "public", 0.2, name="Comparer")
+    # A private nested enum owns its members' names; only the member's own name makes a twin.
+    ids = member(9, 200, 260, "private", 0.65, name="Id")
+    ids.payload["chunk_symbols"] = json.dumps([["Id", "enum", "Log", 200, 260], ["Render", "enum_member", "Log.Id", 210, 210]])
+    field = member(10, 300, 300, "public", 0.1, name="Render")
+    yield_private_twins([helper, entry, elsewhere, lone, higher, twin, backing, prop, ids, field])
+    assert (entry.score, helper.score) == (0.6, 0.5)  # they trade scores, lane ranks stay their own
+    assert helper.lane_ranks == {"code": 2} and entry.lane_ranks == {"code": 1}
+    assert (elsewhere.score, lone.score, higher.score, twin.score) == (0.4, 0.55, 0.3, 0.35)
+    assert (prop.score, backing.score) == (0.7, 0.2)  # a backing field yields to its property
+    assert (ids.score, field.score) == (0.65, 0.1)
 
 
 def test_weights_and_named_symbols_parse():
@@ -358,3 +383,16 @@ def test_batch_session_holds_one_client(indexed):
         first = s.search("cancel a reservation", SearchOptions(k=2, check_stale=False))
         second = s.search("cancel a reservation", SearchOptions(k=2, check_stale=False))
     assert coords(first) == coords(second)
+
+
+def test_a_logging_method_ranks_above_its_private_message_builder(indexed, monkeypatch):
+    from ledger_assets import search
+
+    def top(query):
+        return [(h.payload["start_line"], h.payload.get("visibility")) for h in indexed.searcher.search(query, k=2)]
+
+    # CountVarianceFound (public, L93) logs the event; its private twin (L107) formats the message.
+    assert top("count variance found") == [(93, "public"), (107, "private")]
+    assert top("TransferShipped") == [(113, "public"), (127, "private")]  # a name query: both, entry first
+    monkeypatch.setattr(search, "yield_private_twins", lambda hits: None)
+    assert top("count variance found") == [(107, "private"), (93, "public")]  # the short helper, without the rule
