@@ -204,7 +204,7 @@ def _segments(text: str, lo: int, hi: int) -> list[_Segment]:
 # ---------------------------------------------------------------- model of a file
 class _Member:
     # A plain slotted class: one is built per member of every type, in the hot loop.
-    __slots__ = ("name", "kind", "start", "end", "node", "body_line", "cuts", "symbol")
+    __slots__ = ("name", "kind", "start", "end", "node", "body_line", "cuts", "symbol", "others")
 
     def __init__(self, name: str, kind: str, start: int, end: int, node=None, body_line: int = 0,
                  symbol: ChunkSymbol | None = None) -> None:
@@ -217,6 +217,7 @@ class _Member:
         self.cuts: dict[int, int] = {}  # statement boundaries of a recovered member
         # ChunkSymbol(name, kind, <type's qual>, start, end), when built with the member
         self.symbol = symbol
+        self.others: tuple[ChunkSymbol, ...] = ()  # `int a, b;`: the symbols after the first
 
 
 @dataclass
@@ -429,7 +430,9 @@ def _collect_children(f: _File, children, namespace, outer, qual, members, symbo
             if syms:
                 # A member only where it follows another member (see _emit_type): leading
                 # fields stay in the type's head.
-                members.append(_Member(syms[0].name, kind, start, end, c, start, syms[0]))
+                m = _Member(syms[0].name, kind, start, end, c, start, syms[0])
+                m.others = tuple(syms[1:])
+                members.append(m)
                 symbols.extend(syms)
         elif t == "ERROR":
             _recover_members(f, *_line_span(f, _first(c), _last(c)), qual, members, symbols)
@@ -935,9 +938,8 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
     if m.kind in _NESTED_KINDS:
         prefix = _qual(typ.qual, m.name)
         nested = [sym for sym in typ.symbols if sym.parent.startswith(prefix) and m.start <= sym.start_line <= m.end]
-    elif m.kind in _FIELD_KINDS:  # `int a, b;`: one declaration, every name
-        nested = [sym for sym in typ.symbols if sym.parent == typ.qual and sym.kind == m.kind
-                  and sym.start_line == m.start and sym.name != own.name]
+    elif m.others:  # `int a, b;`: one declaration, every name
+        nested = list(m.others)
     visibility = _visibility(f, typ, m)
     parts = _pack(f, s, e, _member_cuts(f, m)) if f.size(s, e) > f.cap else [(s, e, f.join(s, e))]
     n = len(parts)
@@ -956,14 +958,20 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
 def _visibility(f: _File, typ: _Type, m: _Member) -> str:
     """The member's declared accessibility (`private protected`, `public`...), else C#'s default:
     public in an interface or for an explicit interface implementation, private elsewhere."""
+    access = []
+    explicit = False
     if m.node is not None:
-        words = [_text(c) for c in m.node.children if c.type == "modifier"]
-        explicit = any(c.type == "explicit_interface_specifier" for c in m.node.children)
+        for c in m.node.children:  # one pass: this runs for every member of every split type
+            t = c.type
+            if t == "modifier":
+                word = c.child(0).type if c.child_count else _text(c)  # the keyword token
+                if word in _ACCESS:
+                    access.append(word)
+            elif t == "explicit_interface_specifier":
+                explicit = True
     else:  # recovered by the scanner: the words of its head
         head = f.join(m.start, max(m.start, min(m.body_line, m.end)))
-        words = re.findall(r"\b(?:public|private|protected|internal|file)\b", head.split("(")[0].split("=")[0])
-        explicit = False
-    access = [w for w in words if w in _ACCESS]
+        access = re.findall(r"\b(?:public|private|protected|internal|file)\b", head.split("(")[0].split("=")[0])
     if access:
         return " ".join(access)
     return "public" if explicit or typ.kind == "interface" else "private"
