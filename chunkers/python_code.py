@@ -23,6 +23,7 @@ PYTHON = LanguageTable(
     line_comment="#",
     fold_marker="...",
     docstrings=True,
+    underscore_private=True,
     type_chunk="py_class",
     function_chunk="py_function",
     full_chunk="py_class_full",

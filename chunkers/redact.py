@@ -384,6 +384,9 @@ def _redact_symbol(s: ChunkSymbol, red=redact_text) -> ChunkSymbol:
 _NAME, _PARENT = attrgetter("name"), attrgetter("parent")
 # Meta values that redaction passes through as they are (line numbers, part counts).
 _PLAIN_META = frozenset({int, float, bool, type(None)})
+# Meta keys whose values a chunker takes from a fixed vocabulary (a C# access keyword, a grammar's
+# name, a piece's role in its type), never from the file's text: nothing to redact.
+_VOCABULARY_META = frozenset({"visibility", "language", "role"})
 
 
 def redact_piece(piece: ChunkPiece, memo: _Memo | None = None) -> ChunkPiece:
@@ -416,7 +419,7 @@ def redact_piece(piece: ChunkPiece, memo: _Memo | None = None) -> ChunkPiece:
                 out.append(hit[1])
             symbols = out
     meta = raw_meta = piece.meta
-    if meta and not all(type(v) in _PLAIN_META for v in meta.values()):
+    if meta and not all(type(v) in _PLAIN_META or k in _VOCABULARY_META for k, v in meta.items()):
         meta = _redact_meta(meta)
     if (text is raw and header is raw_header and analysis is raw_analysis and skeleton is raw_skeleton
             and meta is raw_meta and symbols is raw_symbols):

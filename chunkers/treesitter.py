@@ -75,6 +75,9 @@ class LanguageTable:
     fold_marker: str = "…"
     # Python: a function's docstring survives folding.
     docstrings: bool = False
+    # Python: a leading underscore (not a dunder) makes a name private; a chunk of one unit
+    # carries meta `visibility` (what search's private-twin rule reads).
+    underscore_private: bool = False
     # Chunk types: a whole unit of each sort, a full-type chunk, code between units.
     type_chunk: str = "code_block"
     function_chunk: str = "code_block"
@@ -648,6 +651,7 @@ class _Document:
         size = self.chars(region.start, region.end)
         symbols = [s for u in units for s in self.symbols(u)]
         meta = {"role": role} if role else {}
+        meta.update(self.visibility(units))
         if size <= self.cap:
             window = Window(region.start, region.end, self.body_text(region.start, region.end))
             return [self.piece(window, self.chunk_type(unit), header, symbols,
@@ -674,8 +678,16 @@ class _Document:
             meta = {"part": k, "parts": n}
             if role:
                 meta["role"] = role
+            meta.update(self.visibility(units))
             out.append(self.piece(window, self.chunk_type(unit), header, own, skeleton, analysis_extra, meta))
         return out
+
+    def visibility(self, units: list[_Unit]) -> dict[str, str]:
+        if not self.table.underscore_private or len(units) != 1:
+            return {}
+        name = units[0].name
+        dunder = name.startswith("__") and name.endswith("__")
+        return {"visibility": "private" if name.startswith("_") and not dunder else "public"}
 
     def context_skeleton(self, unit: _Unit, members: list[_Unit], skeleton: str) -> str:
         """The type's outline every member chunk's analysis_text carries.

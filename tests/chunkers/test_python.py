@@ -108,3 +108,20 @@ def test_module_name_from_repository_path():
     assert module_name("src/ledger/cli.py") == "src.ledger.cli"
     assert module_name("pkg/__init__.py") == "pkg"
     assert module_name("/abs/path/tool.py") == "tool"
+
+
+def test_a_leading_underscore_makes_a_unit_private_and_a_dunder_does_not():
+    text = (
+        '"""Rendering."""\n\n\ndef render(page):\n    """Render a page."""\n    return _render(page, cache=True)\n\n\n'
+        'def _render(page, cache):\n    """The work behind render."""\n    return str(page)\n\n\n'
+        'class _Cache:\n    """A private cache."""\n\n    def __init__(self):\n        self.pages = {}\n\n'
+        '    def _evict(self, key):\n        """Forget one page, and say whether it was there."""\n'
+        '        return self.pages.pop(key, None) is not None\n'
+    )
+    pieces = chunk_python("site/render.py", text, ChunkOptions())
+    assert [(p.symbols[0].name, p.meta.get("visibility")) for p in pieces] == [
+        ("render", "public"), ("_render", "private"), ("_Cache", "private")]
+    big = chunk_python("site/render.py", text, ChunkOptions(type_max_chars=200))
+    members = {p.symbols[0].name: p.meta.get("visibility") for p in big if p.meta.get("role") == "member"}
+    assert members == {"__init__": "public", "_evict": "private"}  # a dunder is public surface
+    assert_invariants(big, text)
