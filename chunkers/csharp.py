@@ -861,7 +861,9 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
                               skeleton=typ.skeleton, header=header))
         return
     meta_range = {"type_start_line": typ.start, "type_end_line": typ.end}
-    members = sorted(typ.members, key=lambda m: m.start)
+    # A field sharing its first line with another member gives way to it (the later check drops
+    # a member starting where the previous one did).
+    members = sorted(typ.members, key=lambda m: (m.start, m.kind in _FIELD_KINDS))
     # Fields before the first other member are the head's; a field after one is a member of its own
     # (an event-id table between its factory methods, a field declared next to the code using it).
     first = next((m.start for m in members if m.kind not in _FIELD_KINDS), None)
@@ -969,15 +971,19 @@ def _visibility(f: _File, typ: _Type, m: _Member) -> str:
                     access.append(word)
             elif t == "explicit_interface_specifier":
                 explicit = True
-    else:  # recovered by the scanner: the words of its head
-        head = f.join(m.start, max(m.start, min(m.body_line, m.end)))
-        access = re.findall(r"\b(?:public|private|protected|internal|file)\b", head.split("(")[0].split("=")[0])
+    else:  # recovered by the scanner: the words of its declaration, before `(`, `=` or `{`
+        head = _ATTRIBUTES.sub(" ", f.join(m.start, min(m.end, m.start + 20)))
+        access = _ACCESS_WORD.findall(_HEAD_END.split(head, 1)[0])
     if access:
         return " ".join(access)
     return "public" if explicit or typ.kind == "interface" else "private"
 
 
 _ACCESS = ("public", "protected", "private", "internal", "file")
+_ACCESS_WORD = re.compile(r"\b(?:public|protected|private|internal|file)\b")
+# Attribute sections and comment lines, which may hold any word, before a recovered declaration.
+_ATTRIBUTES = re.compile(r"\[[^\]\n]*\]|^[ \t]*//[^\n]*", re.M)
+_HEAD_END = re.compile(r"[(={]")
 _NESTED_KINDS = frozenset(("class", "struct", "record", "interface", "enum", "record struct"))
 _FIELD_KINDS = frozenset(("field", "const"))
 

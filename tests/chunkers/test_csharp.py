@@ -156,6 +156,28 @@ def test_fields_after_the_first_member_are_members_and_members_carry_their_visib
     }
 
 
+def test_a_field_sharing_a_line_with_a_method_gives_way_and_recovered_members_read_their_modifiers():
+    pad = "".join(f"    public int Pad{i}() {{ return {i} * {i} + {i} * 3; }}\n" for i in range(3))
+    text = ("namespace N;\npublic class C\n{\n" + pad
+            + "    private int _count; public int Count() { return _count * 2 + 1; }\n" + pad + "}\n")
+    pieces = chunk_csharp("C.cs", text, ChunkOptions(type_max_chars=200))
+    assert_invariants(pieces, text)
+    line7 = [p for p in pieces if p.chunk_type == "cs_member" and p.start_line == 7]
+    assert [([s.name for s in p.symbols], p.meta["visibility"]) for p in line7] == [(["Count"], "public")]
+    # The grammar loses this class (see the test above): its members come from the brace scanner,
+    # and their modifiers are read past attributes and before `(`, `=` or `{`.
+    text = load("QuoteCacheKeyFactory.cs").replace(
+        "    private readonly IQuoteConnection _connection;\n",
+        "    private readonly IQuoteConnection _connection;\n    public int Count { get; private set; }\n"
+        "    [Obsolete(\"use CreateKey\")]\n    public object Legacy(Expression q) => null;\n"
+        "    [NonSerialized]\n    internal readonly int _hits;\n")
+    pieces = chunk_csharp("QuoteCacheKeyFactory.cs", text, ChunkOptions(type_max_chars=800))
+    assert_invariants(pieces, text)
+    seen = {p.symbols[0].name: p.meta["visibility"] for p in pieces if p.chunk_type == "cs_member"}
+    assert {k: seen[k] for k in ("Count", "Legacy", "_hits")} == {"Count": "public", "Legacy": "public",
+                                                                 "_hits": "internal"}
+
+
 def test_member_chunk_has_namespace_header_own_symbol_and_type_skeleton():
     pieces = chunks("StockLedger.cs")
     apply = next(p for p in pieces if p.chunk_type == "cs_member" and p.symbols[0].name == "Apply")
