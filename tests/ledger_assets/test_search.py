@@ -110,27 +110,46 @@ def test_collapse_keeps_the_most_specific_shape_with_the_better_score():
     assert member.collapsed == ["cs_class_full L1-L150"]
 
 
-def test_a_private_member_yields_to_a_public_member_of_the_same_name_in_its_file():
-    def member(idx, start, end, visibility, score, name="StockWrittenOff", path="Log.cs"):
+def test_a_private_member_yields_to_a_public_member_of_the_same_name_in_its_type():
+    def member(idx, score, visibility, name="StockWrittenOff", parent="Log", path="Log.cs", ranks=None):
         return Hit(0, score, {"repo_id": "r", "file_path": path, "chunk_index": idx, "chunk_type": "cs_member",
-                              "start_line": start, "end_line": end, "visibility": visibility,
-                              "chunk_symbols": json.dumps([[name, "method", "Log", start, end]])}, {"code": idx})
-    helper, entry = member(2, 67, 71, "private", 0.6), member(1, 53, 65, "public", 0.5)
-    elsewhere = member(3, 1, 9, "public", 0.4, path="Other.cs")  # same name, another file
-    lone = member(4, 80, 90, "private", 0.55, name="Format")  # no public twin
-    higher = member(5, 100, 110, "private", 0.3, name="Parse")  # already below its twin
-    twin = member(6, 120, 130, "internal", 0.35, name="Parse")
-    backing, prop = member(7, 140, 140, "private", 0.7, name="_comparer"), member(8, 150, 152, "public", 0.2, name="Comparer")
+                              "start_line": idx * 10, "end_line": idx * 10 + 5, "visibility": visibility,
+                              "chunk_symbols": json.dumps([[name, "method", parent, idx * 10, idx * 10 + 5]])},
+                   ranks or {"code": idx})
+
+    def order(hits):
+        yield_private_twins(hits)
+        return [h.payload["chunk_index"] for h in sorted(hits, key=lambda h: -h.score)]
+
+    # The helper ranked first: its public twin takes its place, the helper goes just below.
+    helper, entry, other = member(1, 0.6, "private"), member(2, 0.5, "public"), member(3, 0.55, "public", name="Other")
+    assert order([helper, entry, other]) == [2, 1, 3]
+    assert entry.score == 0.6 and 0.55 < helper.score < 0.6 and helper.lane_ranks == {"code": 1}
+    # A twin far down is lifted, never the helper dropped out of the list: nothing else moves.
+    hits = [member(1, 0.9, "private", name="Format")] + [member(i, 0.8 - i / 100, "public", name=f"M{i}")
+                                                         for i in range(2, 12)]
+    hits.append(member(12, 0.1, "public", name="Format"))
+    assert order(hits) == [12, 1, *range(2, 12)]
+    # Two private twins keep their order below the public one; a split public member lifts one part.
+    assert order([member(1, 0.9, "private"), member(2, 0.8, "private"), member(3, 0.1, "public"),
+                  member(4, 0.05, "public")]) == [3, 1, 2, 4]
+    # A backing field and its property are one name; another type's member of that name is not a twin.
+    assert order([member(1, 0.7, "private", name="_comparer"), member(2, 0.2, "public", name="Comparer")]) == [2, 1]
+    assert order([member(1, 0.7, "private", name="Validate"), member(2, 0.2, "public", name="Validate",
+                                                                      parent="Other")]) == [1, 2]
+    # Another file's member of that name is not a twin; `protected` and the like are not private.
+    assert order([member(1, 0.7, "private"), member(2, 0.2, "public", path="Other.cs")]) == [1, 2]
+    assert order([member(1, 0.7, "private protected"), member(2, 0.2, "public")]) == [1, 2]
+    # The member a query names keeps its place, unless its twin is named too (overloads of one name).
+    assert order([member(1, 1.7, "private", name="_comparer", ranks={"named": 1}),
+                  member(2, 0.2, "public", name="Comparer")]) == [1, 2]
+    assert order([member(1, 1.7, "private", ranks={"named": 1}), member(2, 1.2, "public", ranks={"named": 1})]) == [2, 1]
     # A private nested enum owns its members' names; only the member's own name makes a twin.
-    ids = member(9, 200, 260, "private", 0.65, name="Id")
-    ids.payload["chunk_symbols"] = json.dumps([["Id", "enum", "Log", 200, 260], ["Render", "enum_member", "Log.Id", 210, 210]])
-    field = member(10, 300, 300, "public", 0.1, name="Render")
-    yield_private_twins([helper, entry, elsewhere, lone, higher, twin, backing, prop, ids, field])
-    assert (entry.score, helper.score) == (0.6, 0.5)  # they trade scores, lane ranks stay their own
-    assert helper.lane_ranks == {"code": 2} and entry.lane_ranks == {"code": 1}
-    assert (elsewhere.score, lone.score, higher.score, twin.score) == (0.4, 0.55, 0.3, 0.35)
-    assert (prop.score, backing.score) == (0.7, 0.2)  # a backing field yields to its property
-    assert (ids.score, field.score) == (0.65, 0.1)
+    ids = member(1, 0.65, "private", name="Id")
+    ids.payload["chunk_symbols"] = json.dumps([["Id", "enum", "Log", 10, 60], ["Render", "enum_member", "Log.Id", 20, 20]])
+    assert order([ids, member(2, 0.1, "public", name="Render")]) == [1, 2]
+    assert order([member(1, 0.5, "private"), Hit(0, 0.1, {"repo_id": "r", "file_path": "Log.cs", "chunk_index": 2,
+                                                         "visibility": "public"})]) == [1, 2]  # no symbols
 
 
 def test_weights_and_named_symbols_parse():
