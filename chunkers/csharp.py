@@ -963,6 +963,14 @@ def _visibility(f: _File, typ: _Type, m: _Member) -> str:
     access = []
     explicit = False
     if m.node is not None:
+        # Fast path, most members: the access words on the declaration's first line (no
+        # attribute there), before its parameters, initializer or accessors.
+        line = f.lines[m.start - 1]
+        if "[" not in line and line.isascii():  # byte columns are character columns
+            head = _FAST_HEAD_END.split(line[m.node.start_point.column:], 1)[0]
+            access = _ACCESS_WORD.findall(head)
+            if access:
+                return " ".join(access)
         for c in m.node.children:  # one pass: this runs for every member of every split type
             t = c.type
             if t == "modifier":
@@ -984,6 +992,7 @@ _ACCESS_WORD = re.compile(r"\b(?:public|protected|private|internal|file)\b")
 # Attribute sections and comment lines, which may hold any word, before a recovered declaration.
 _ATTRIBUTES = re.compile(r"\[[^\]\n]*\]|^[ \t]*//[^\n]*", re.M)
 _HEAD_END = re.compile(r"[(={]")
+_FAST_HEAD_END = re.compile(r"[(={;]")
 _NESTED_KINDS = frozenset(("class", "struct", "record", "interface", "enum", "record struct"))
 _FIELD_KINDS = frozenset(("field", "const"))
 

@@ -387,6 +387,8 @@ _PLAIN_META = frozenset({int, float, bool, type(None)})
 # Meta keys whose values a chunker takes from a fixed vocabulary (a C# access keyword, a grammar's
 # name, a piece's role in its type), never from the file's text: nothing to redact.
 _VOCABULARY_META = frozenset({"visibility", "language", "role"})
+# ... and keys whose values chunkers set from numbers (one set test, before a loop over the values).
+_CHUNKER_META = _VOCABULARY_META | {"part", "parts", "type_start_line", "type_end_line", "start_page", "end_page"}
 
 
 def redact_piece(piece: ChunkPiece, memo: _Memo | None = None) -> ChunkPiece:
@@ -419,7 +421,8 @@ def redact_piece(piece: ChunkPiece, memo: _Memo | None = None) -> ChunkPiece:
                 out.append(hit[1])
             symbols = out
     meta = raw_meta = piece.meta
-    if meta and not all(type(v) in _PLAIN_META or k in _VOCABULARY_META for k, v in meta.items()):
+    if meta and not _CHUNKER_META.issuperset(meta) and not all(
+            type(v) in _PLAIN_META or k in _VOCABULARY_META for k, v in meta.items()):
         meta = _redact_meta(meta)
     if (text is raw and header is raw_header and analysis is raw_analysis and skeleton is raw_skeleton
             and meta is raw_meta and symbols is raw_symbols):
