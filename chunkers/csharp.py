@@ -967,7 +967,7 @@ def _visibility(f: _File, typ: _Type, m: _Member) -> str:
         # attribute there), before its parameters, initializer or accessors.
         line = f.lines[m.start - 1]
         if "[" not in line and line.isascii():  # byte columns are character columns
-            head = _FAST_HEAD_END.split(line[m.node.start_point.column:], 1)[0]
+            head = _HEAD_END.split(line[m.node.start_point.column:], 1)[0]
             access = _ACCESS_WORD.findall(head)
             if access:
                 return " ".join(access)
@@ -979,7 +979,7 @@ def _visibility(f: _File, typ: _Type, m: _Member) -> str:
                     access.append(word)
             elif t == "explicit_interface_specifier":
                 explicit = True
-    else:  # recovered by the scanner: the words of its declaration, before `(`, `=` or `{`
+    else:  # recovered by the scanner: the words of its declaration, before `(`, `=`, `{` or `;`
         head = _ATTRIBUTES.sub(" ", f.join(m.start, min(m.end, m.start + 20)))
         access = _ACCESS_WORD.findall(_HEAD_END.split(head, 1)[0])
     if access:
@@ -988,11 +988,11 @@ def _visibility(f: _File, typ: _Type, m: _Member) -> str:
 
 
 _ACCESS = ("public", "protected", "private", "internal", "file")
-_ACCESS_WORD = re.compile(r"\b(?:public|protected|private|internal|file)\b")
+_ACCESS_WORD = re.compile(r"\b(?:%s)\b" % "|".join(_ACCESS))
 # Attribute sections and comment lines, which may hold any word, before a recovered declaration.
 _ATTRIBUTES = re.compile(r"\[[^\]\n]*\]|^[ \t]*//[^\n]*", re.M)
-_HEAD_END = re.compile(r"[(={]")
-_FAST_HEAD_END = re.compile(r"[(={;]")
+# Where a declaration's modifiers end: its parameters, initializer, accessors or end.
+_HEAD_END = re.compile(r"[(={;]")
 _NESTED_KINDS = frozenset(("class", "struct", "record", "interface", "enum", "record struct"))
 _FIELD_KINDS = frozenset(("field", "const"))
 

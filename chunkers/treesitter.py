@@ -658,10 +658,11 @@ class _Document:
                                self.fold(region.start, region.end, units), analysis_extra, meta)]
         if len(units) == 1 and unit.is_type and self.members(unit):
             return self.split_type(region, unit)
-        return self.split_unit(region, units, symbols, analysis_extra, role)
+        return self.split_unit(region, units, symbols, analysis_extra, meta)
 
     def split_unit(self, region: _Region, units: list[_Unit], symbols: list[ChunkSymbol],
-                   analysis_extra: str, role: str) -> list[ChunkPiece]:
+                   analysis_extra: str, meta: dict) -> list[ChunkPiece]:
+        """`meta`: the unit's own (role, visibility), carried by every part."""
         unit = units[0]
         node = unit.node if len(units) == 1 else self.tree.root_node
         parts = self.pack(region.start, region.end, self.cut_lines(node, region.start, region.end), self.cap)
@@ -675,11 +676,8 @@ class _Document:
                 header += f"{signature}\n"
             own = [s for s in symbols
                    if s.start_line <= window.end_line and s.end_line >= window.start_line] or symbols[:1]
-            meta = {"part": k, "parts": n}
-            if role:
-                meta["role"] = role
-            meta.update(self.visibility(units))
-            out.append(self.piece(window, self.chunk_type(unit), header, own, skeleton, analysis_extra, meta))
+            out.append(self.piece(window, self.chunk_type(unit), header, own, skeleton, analysis_extra,
+                                  {"part": k, "parts": n, **meta}))
         return out
 
     def visibility(self, units: list[_Unit]) -> dict[str, str]:
