@@ -549,13 +549,16 @@ def _emit_group(doc: LineDoc, g: _Group, options: ChunkOptions) -> list[ChunkPie
 
 def _emit(doc: LineDoc, start: int, end: int, chunk_type: str, symbols: list[ChunkSymbol],
           options: ChunkOptions, skeleton: str = "", header: str = "", analysis_prefix: str = "",
-          label: str = "", analysis_text: str = "") -> list[ChunkPiece]:
-    """One verbatim chunk of lines start..end, or its parts when over the cap."""
+          label: str = "", analysis_text: str = "", meta: dict | None = None) -> list[ChunkPiece]:
+    """One verbatim chunk of lines start..end, or its parts when over the cap; `meta` (a member's
+    visibility) rides every part."""
+    meta = meta or {}
     if doc.size(start, end) <= options.type_max_chars:
         body = doc.body(start, end)
         analysis = analysis_text or (analysis_prefix + body if analysis_prefix else "")
         return [ChunkPiece(text=header + body, chunk_type=chunk_type, start_line=start, end_line=end,
-                           analysis_text=analysis, symbols=list(symbols), skeleton=skeleton, header=header)]
+                           analysis_text=analysis, symbols=list(symbols), skeleton=skeleton, header=header,
+                           meta=dict(meta))]
     # Leave room for the part header so a part's whole text stays near the cap.
     ranges = split_range(doc, start, end, max(200, options.type_max_chars - len(header) - 300))
     n = len(ranges)
@@ -572,7 +575,7 @@ def _emit(doc: LineDoc, start: int, end: int, chunk_type: str, symbols: list[Chu
         analysis = analysis_prefix + body if analysis_prefix else ""
         out.append(ChunkPiece(text=part_header + body, chunk_type=chunk_type, start_line=s, end_line=e,
                               analysis_text=analysis, symbols=list(symbols), skeleton=skeleton,
-                              header=part_header, meta={"part": k, "parts": n}))
+                              header=part_header, meta={"part": k, "parts": n, **meta}))
     return out
 
 
@@ -725,6 +728,16 @@ def _member_symbol(src: bytes, node, parent: str) -> ChunkSymbol:
     return ChunkSymbol(name, kind, parent, node.start_point[0] + 1, node.end_point[0] + 1)
 
 
+def _member_visibility(src: bytes, node) -> str:
+    """`private`, `protected` or `public` as declared (TypeScript's `accessibility_modifier`);
+    a `#name` is private; anything else is public, TypeScript's default."""
+    for c in node.children:
+        if c.type == "accessibility_modifier":
+            return _node_text(src, c).strip()
+    name = node.child_by_field_name("name") or node.child_by_field_name("property")
+    return "private" if name is not None and name.type == "private_property_identifier" else "public"
+
+
 def _split_class(doc: LineDoc, g: _Group, unit: _Unit, options: ChunkOptions) -> list[ChunkPiece]:
     """Header + one chunk per member + the full class; [] when the class cannot
     be cut on lines (members sharing the declaration's line)."""
@@ -770,7 +783,7 @@ def _split_class(doc: LineDoc, g: _Group, unit: _Unit, options: ChunkOptions) ->
         sym = member_symbols[idx]
         pieces.extend(_emit(doc, first, last, "ts_function", [sym], options, skeleton=_member_signature(src, m),
                             header=header, analysis_prefix=f"{header}{outline}\n\n",
-                            label=f"{class_name}.{sym.name}"))
+                            label=f"{class_name}.{sym.name}", meta={"visibility": _member_visibility(src, m)}))
     # The whole class too: measured on C#, splitting alone cost recall@1 that the full shape recovers.
     full_start = max(g.start, _leading_start(doc, g, unit))
     pieces.extend(_emit(doc, full_start, unit.end, "ts_class_full", [class_symbol] + member_symbols, options,

@@ -116,7 +116,7 @@ _PLURAL = re.compile(r"(?:ies|es|s)$")
 _CALLED_IN_QUERY = re.compile(r"([A-Za-z_]\w*)\(\)")
 # A keyword query this short names its bare identifiers; a longer sentence only mentions them.
 NAMED_BARE_MAX_WORDS = 3
-_BACKING_PREFIX = re.compile(r"^(?:m_|_+)")
+_BACKING_PREFIX = re.compile(r"^(?:m_|_+|#)")
 _WHOLE_IDENT = re.compile(r"^[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_~][\w]*)*(?:\(\))?$")
 
 
@@ -303,7 +303,8 @@ def yield_private_twins(hits: list[Hit]) -> None:
     has a private `X(EventDefinitionBase, EventData)` building its message; the short helper
     out-scored it in the code lane), or the property a backing field serves. A private hit the
     query names (`named`) keeps its place unless its twin is named too. Visibility comes from
-    the chunker (payload `visibility`: C# members, Python units)."""
+    the chunker (payload `visibility`: C# members, Python units, members of a split
+    TypeScript/JavaScript class)."""
     public: dict[tuple, list[Hit]] = {}
     private: list[Hit] = []
     for h in hits:
@@ -340,7 +341,8 @@ def _twin_key(payload: dict) -> tuple | None:
 
 
 def _twin_name(name: str) -> str:
-    """`_comparer`, `m_comparer` and `Comparer` are one name: a backing field and its property."""
+    """`_comparer`, `m_comparer` and `Comparer` are one name: a backing field and its property
+    (and a JavaScript `#render` is `render`)."""
     return _BACKING_PREFIX.sub("", name).lower()
 
 

@@ -146,6 +146,9 @@ def test_large_class_becomes_header_members_and_full_on_the_tree_sitter_path():
         ("remove", "method", "CartStore"), ("applyDiscount", "method", "CartStore"),
         ("onStorage", "method", "CartStore"), ("total", "method", "CartStore"), ("persist", "method", "CartStore")]
     assert all(len(m.symbols) == 1 for m in members)
+    # TypeScript's default is public; `private persist()` says so (search's private-twin rule reads it).
+    assert [m.meta.get("visibility") for m in members] == ["public"] * 7 + ["private"]
+    assert all("visibility" not in p.meta for p in pieces if p.chunk_type != "ts_function" or p not in members)
     add = members[2]
     assert (add.symbols[0].start_line, add.symbols[0].end_line) == (38, 46)
     assert add.text.startswith("// CartStore\n  add(product: Product, quantity = 1): void {")
@@ -154,6 +157,30 @@ def test_large_class_becomes_header_members_and_full_on_the_tree_sitter_path():
     full = pieces[10:13]
     assert [p.meta for p in full] == [{"part": 1, "parts": 3}, {"part": 2, "parts": 3}, {"part": 3, "parts": 3}]
     assert full[1].header == "// CartStore (part 2/3)\n// export class CartStore extends EventEmitter {\n"
+
+
+def test_member_visibility_reads_modifiers_and_hash_names_and_rides_every_part():
+    body = "\n".join(f"    total += {i};" for i in range(40))
+    ts = ("export class Meter {\n"
+          "  protected reset(): void {\n    this.n = 0;\n  }\n"
+          "  public static of(): Meter {\n    return new Meter();\n  }\n"
+          f"  private render(): number {{\n    let total = 0;\n{body}\n    return total;\n  }}\n"
+          "  draw(): number {\n    return this.render();\n  }\n"
+          "}\n")
+    pieces = chunk_typescript("meter.ts", ts, ChunkOptions(type_max_chars=600))
+    assert_invariants(pieces, ts)
+    members = [p for p in pieces if p.chunk_type == "ts_function"]
+    seen = [(p.symbols[0].name, p.meta.get("part"), p.meta["visibility"]) for p in members]
+    assert [s for s in seen if s[0] != "render"] == [
+        ("reset", None, "protected"), ("of", None, "public"), ("draw", None, "public")]
+    # `render` is over the cap: every part says private.
+    assert [s for s in seen if s[0] == "render"] == [("render", k, "private") for k in (1, 2, 3)]
+    js = ("class Meter {\n  #render() {\n    return 1;\n  }\n"
+          + "".join(f"  m{i}() {{\n    return {i};\n  }}\n" for i in range(30)) + "}\n")
+    pieces = chunk_typescript("meter.js", js, ChunkOptions(type_max_chars=300))
+    assert_invariants(pieces, js)
+    members = {p.symbols[0].name: p.meta["visibility"] for p in pieces if p.chunk_type == "ts_function"}
+    assert members["#render"] == "private" and members["m0"] == "public" and len(members) == 31
 
 
 def test_large_class_on_the_brace_path_is_cut_into_parts():

@@ -137,6 +137,8 @@ def test_a_private_member_yields_to_a_public_member_of_the_same_name_in_its_type
     assert order([member(1, 0.7, "private", name="_comparer"), member(2, 0.2, "public", name="Comparer")]) == [2, 1]
     assert order([member(1, 0.7, "private", name="Validate"), member(2, 0.2, "public", name="Validate",
                                                                       parent="Other")]) == [1, 2]
+    # A JavaScript `#render` and its public `render` are one name too.
+    assert order([member(1, 0.7, "private", name="#render"), member(2, 0.2, "public", name="render")]) == [2, 1]
     # Another file's member of that name is not a twin; `protected` and the like are not private.
     assert order([member(1, 0.7, "private"), member(2, 0.2, "public", path="Other.cs")]) == [1, 2]
     assert order([member(1, 0.7, "private protected"), member(2, 0.2, "public")]) == [1, 2]
