@@ -1,12 +1,13 @@
 """Configuration files: flattened key paths, redacted, with the line each came from.
 
 JSON (comments and trailing commas tolerated, as in appsettings.json), YAML
-(all documents), TOML, INI/.cfg, .env, .properties and XML/.config settings
-all become one list of entries `L12 Logging:LogLevel:Default = Warning`. The
-chunk text is built from those entries only, never from the raw lines, and
-every value passes `redact_value` on the way in: a secret-shaped key's value,
-a connection string's credentials and a URL's user:password never reach a
-chunk (spec: "redaction before anything else sees the text").
+(all documents), TOML, INI/.cfg, .env, .properties and XML settings (.config,
+MSBuild projects, props and targets, .nuspec, .resx resources) all become one
+list of entries `L12 Logging:LogLevel:Default = Warning`. The chunk text is
+built from those entries only, never from the raw lines, and every value
+passes `redact_value` on the way in: a secret-shaped key's value, a connection
+string's credentials and a URL's user:password never reach a chunk (spec:
+"redaction before anything else sees the text").
 
 One `config` chunk per file, split by `options.config_max_chars` into parts
 whose line ranges are contiguous and together cover the whole file. A file
@@ -394,43 +395,77 @@ def _properties_entries(lines: list[str]) -> list[ConfigEntry]:
 
 # --- XML / .config -----------------------------------------------------------
 _NAMING_ATTRS = ("key", "name", "id")
+# MSBuild items (`<PackageReference Include="Serilog" Version="3.1.1" />`) are named by the file
+# or package they include or update.
+_ITEM_ATTRS = ("Include", "Update")
+# XML read as settings: .NET config, MSBuild projects and props/targets, NuGet specs, .resx
+# resources (`root:data[OrderNotFound]:value = Order {id} was not found.`).
+XML_EXTENSIONS = frozenset({".xml", ".config", ".csproj", ".fsproj", ".vbproj", ".props", ".targets",
+                            ".nuspec", ".resx"})
 
 
-def _xml_entries(text: str) -> list[ConfigEntry]:
+def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
+    """Entries of an XML document; elements whose tag is in `skip` are left out with
+    everything inside them (the XSD schema every Visual Studio .resx embeds)."""
     out: list[ConfigEntry] = []
     parser = expat.ParserCreate("utf-8")
-    stack: list[tuple[tuple[str, ...], int, list[str]]] = []
+    # Per open element: (key path, line, text chunks, the path redaction reads, holds a secret).
+    stack: list[tuple[tuple[str, ...], int, list[str], tuple[str, ...], bool]] = []
+    skipping = 0
 
     def start(tag: str, attrs: dict[str, str]) -> None:
+        nonlocal skipping
+        if skipping or tag in skip:
+            skipping += 1
+            return
         line = parser.CurrentLineNumber
-        parent = stack[-1][0] if stack else ()
-        attrs = dict(attrs)
+        parent, rparent, secret = (stack[-1][0], stack[-1][3], stack[-1][4]) if stack else ((), (), False)
+        attrs = {a: v for a, v in attrs.items() if a != "xml:space"}  # a parser directive, not a setting
         # .NET appSettings: <add key="X" value="Y"/> means X = Y.
         if tag in ("add", "setting") and "value" in attrs and ("key" in attrs or "name" in attrs):
             name = attrs.pop("key", None) or attrs.pop("name")
-            path = parent + (name,)
-            out.append(ConfigEntry(line, ":".join(path), redact_value(path, attrs.pop("value")), path[0]))
+            path, rpath = parent + (name,), rparent + (name,)
+            value = attrs.pop("value")
+            out.append(ConfigEntry(line, ":".join(path), REDACTED if secret and value else redact_value(rpath, value),
+                                   path[0]))
+            secret = secret or is_secret_key(rpath)
         else:
             naming = next((a for a in _NAMING_ATTRS if a in attrs), None)
+            item = None if naming else next((a for a in _ITEM_ATTRS if a in attrs), None)
             if naming and tag in ("add", "remove", "clear"):
-                path = parent + (attrs.pop(naming),)
+                name = attrs.pop(naming)
+                path, rpath = parent + (name,), rparent + (name,)
             elif naming:
-                path = parent + (f"{tag}[{attrs[naming]}]",)
+                path, rpath = parent + (f"{tag}[{attrs[naming]}]",), rparent + (f"{tag}[{attrs[naming]}]",)
+                # <data name="StripeApiKey"><value>…</value></data> (.resx, app.config <setting>):
+                # the name is the key, so what the element holds is that key's value.
+                secret = secret or is_secret_key(attrs[naming])
+            elif item:
+                # A package or file name (`…Configuration.UserSecrets`) names the item; it is not a key.
+                path, rpath = parent + (f"{tag}[{attrs[item]}]",), rparent + (tag,)
             else:
-                path = parent + (tag,)
+                path, rpath = parent + (tag,), rparent + (tag,)
+            naming = naming or item
         for a, v in attrs.items():
             apath = path + (f"@{a}",)
-            out.append(ConfigEntry(line, ":".join(apath), redact_value(apath, v), apath[0]))
-        stack.append((path, line, []))
+            hidden = secret and v and a != naming
+            out.append(ConfigEntry(line, ":".join(apath), REDACTED if hidden else redact_value(rpath + (f"@{a}",), v),
+                                   apath[0]))
+        stack.append((path, line, [], rpath, secret))
 
     def end(_tag: str) -> None:
-        path, line, chunks = stack.pop()
+        nonlocal skipping
+        if skipping:
+            skipping -= 1
+            return
+        path, line, chunks, rpath, secret = stack.pop()
         value = "".join(chunks).strip()
         if value:
-            out.append(ConfigEntry(line, ":".join(path), redact_value(path, render_scalar(value)), path[0]))
+            out.append(ConfigEntry(line, ":".join(path),
+                                   REDACTED if secret else redact_value(rpath, render_scalar(value)), path[0]))
 
     def chars(data: str) -> None:
-        if stack:
+        if stack and not skipping:
             stack[-1][2].append(data)
 
     parser.StartElementHandler = start
@@ -559,8 +594,8 @@ def config_entries(path: str, text: str, lines: list[str]) -> tuple[list[ConfigE
             return _env_entries(lines), []
         if ext == ".properties":
             return _properties_entries(lines), []
-        if ext in (".xml", ".config"):
-            return _xml_entries(text), []
+        if ext in XML_EXTENSIONS:
+            return _xml_entries(text, ("xsd:schema",) if ext == ".resx" else ()), []
     except (ValueError, yaml.YAMLError, expat.ExpatError, RecursionError, TypeError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return loose_entries(lines), [f"{ext[1:] or 'config'} did not parse ({reason[:200]}); keys taken line by line"]

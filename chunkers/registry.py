@@ -42,7 +42,8 @@ _register(TEXT_CHUNKERS, "treesitter:chunk_treesitter",
 _register(TEXT_CHUNKERS, "markdown:chunk_markdown", ".md", ".markdown", ".mdx")
 _register(TEXT_CHUNKERS, "openapi:chunk_structured", ".json", ".yaml", ".yml")
 _register(TEXT_CHUNKERS, "config:chunk_config",
-          ".toml", ".ini", ".cfg", ".env", ".properties", ".config", ".xml")
+          ".toml", ".ini", ".cfg", ".env", ".properties", ".config", ".xml", ".csproj", ".fsproj", ".vbproj",
+          ".props", ".targets", ".nuspec", ".resx")
 _register(BYTES_CHUNKERS, "pdf:chunk_pdf", ".pdf")
 
 

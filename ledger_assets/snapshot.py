@@ -40,7 +40,8 @@ LANGUAGES = {
     ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".swift": "swift", ".scala": "scala",
     ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".pdf": "pdf", ".json": "json",
     ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini", ".env": "dotenv",
-    ".properties": "properties", ".config": "xml", ".xml": "xml", ".txt": "text",
+    ".properties": "properties", ".config": "xml", ".xml": "xml", ".csproj": "xml", ".fsproj": "xml",
+    ".vbproj": "xml", ".props": "xml", ".targets": "xml", ".nuspec": "xml", ".resx": "xml", ".txt": "text",
 }
 
 

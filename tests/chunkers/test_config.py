@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunkers import ChunkOptions, chunk_file, chunk_file_result
-from chunkers.config import chunk_config
+from chunkers import ChunkOptions, chunk_file, chunk_file_result, chunker_name
+from chunkers.config import XML_EXTENSIONS, chunk_config
 from chunkers.openapi import chunk_structured
 from tests.invariants import assert_invariants, assert_lossless
 
@@ -119,6 +119,53 @@ def test_web_config_app_settings_read_as_keys():
         "L11 configuration:system.web:compilation:@debug = false",
         "L11 configuration:system.web:compilation:@targetFramework = 4.8",
     ]
+
+
+def test_msbuild_projects_and_resx_resources_are_xml_settings_not_windows():
+    assert entries("Inventory.csproj") == [
+        "L1 Project:@Sdk = Microsoft.NET.Sdk",
+        "L4 Project:PropertyGroup:TargetFramework = net8.0",
+        "L5 Project:PropertyGroup:Nullable = enable",
+        "L6 Project:PropertyGroup:UserSecretsId = [REDACTED]",
+        "L10 Project:ItemGroup:PackageReference[Dapper]:@Include = Dapper",
+        "L10 Project:ItemGroup:PackageReference[Dapper]:@Version = 2.1.35",
+        "L11 Project:ItemGroup:PackageReference[Serilog.AspNetCore]:@Include = Serilog.AspNetCore",
+        "L11 Project:ItemGroup:PackageReference[Serilog.AspNetCore]:@Version = 8.0.1",
+        "L15 Project:ItemGroup:Compile[Properties\\Messages.Designer.cs]:@Update = Properties\\Messages.Designer.cs",
+        "L16 Project:ItemGroup:Compile[Properties\\Messages.Designer.cs]:DesignTime = True",
+        "L17 Project:ItemGroup:Compile[Properties\\Messages.Designer.cs]:DependentUpon = Messages.resx",
+    ]
+    resx = entries("Messages.resx")
+    assert "L7 root:data[OrderNotFound]:value = Order {orderId} was not found in warehouse '{warehouse}'." in resx
+    assert "L8 root:data[OrderNotFound]:comment = Thrown by OrderService.Cancel." in resx
+    assert "L11 root:data[StockBelowZero]:value = Stock for SKU '{sku}' cannot fall below zero." in resx
+    # Every XML extension the config chunker reads is dispatched to it (two lists, one in each module).
+    for ext in XML_EXTENSIONS:
+        assert chunker_name(f"x{ext}") == "config", ext
+    result = chunk_file_result("src/Messages.resx", (FIXTURES / "Messages.resx").read_bytes())
+    assert [(p.chunk_type, p.start_line, p.end_line) for p in result.pieces] == [("config", 1, 13)]
+    # The XSD schema every Visual Studio .resx embeds and `xml:space` are not settings.
+    assert not [e for e in resx if "xsd:" in e or "xml:space" in e]
+
+
+def test_an_element_named_like_a_secret_holds_a_secret():
+    # .resx <data name=…> and app.config <setting name=…> name the key; the <value> inside is its value.
+    resx = (b'<root><data name="StripeApiKey" xml:space="preserve"><value>sk_live_51Habc</value></data>'
+            b'<data name="Greeting"><value>Hello</value></data></root>')
+    body = chunk_file_result("Settings.resx", resx).pieces[0].body
+    assert "sk_live" not in body
+    assert body.split("\n") == ["L1 root:data[StripeApiKey]:@name = StripeApiKey",
+                                 "L1 root:data[StripeApiKey]:value = [REDACTED]",
+                                 "L1 root:data[Greeting]:@name = Greeting", "L1 root:data[Greeting]:value = Hello"]
+    config = (b'<configuration><applicationSettings><Shop.Settings>'
+              b'<setting name="AuthToken" serializeAs="String"><value>tok_abc123</value></setting>'
+              b'</Shop.Settings></applicationSettings></configuration>')
+    assert "tok_abc123" not in chunk_file_result("app.config", config).pieces[0].body
+    # A package named `...UserSecrets` is an item name, not a section of secrets: its version stays.
+    project = b'<Project><ItemGroup><PackageReference Include="Microsoft.Extensions.Configuration.UserSecrets" ' \
+              b'Version="8.0.0" /></ItemGroup></Project>'
+    assert chunk_file_result("A.csproj", project).pieces[0].body.endswith(
+        "PackageReference[Microsoft.Extensions.Configuration.UserSecrets]:@Version = 8.0.0")
 
 
 @pytest.mark.parametrize("name, note", [

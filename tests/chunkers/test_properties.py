@@ -20,7 +20,7 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 EXTENSIONS = (
     ".cs", ".razor", ".cshtml", ".ts", ".tsx", ".js", ".jsx", ".vue", ".svelte", ".sql", ".py",
     ".java", ".go", ".rs", ".kt", ".php", ".rb", ".c", ".h", ".cpp", ".hpp", ".swift", ".scala",
-    ".md", ".yaml", ".yml", ".json",
+    ".md", ".yaml", ".yml", ".json", ".xml", ".config", ".csproj", ".resx",
 )
 # Whatever fixtures exist when the tests run; sorted so examples are reproducible.
 FIXTURE_FILES = sorted(
