@@ -7,7 +7,8 @@ list of entries `L12 Logging:LogLevel:Default = Warning`. The chunk text is
 built from those entries only, never from the raw lines, and every value
 passes `redact_value` on the way in: a secret-shaped key's value, a connection
 string's credentials and a URL's user:password never reach a chunk (spec:
-"redaction before anything else sees the text").
+"redaction before anything else sees the text"). Base64 data (a .resx image)
+is summarised as `[base64 data, N characters]`: it is not searchable text.
 
 One `config` chunk per file, split by `options.config_max_chars` into parts
 whose line ranges are contiguous and together cover the whole file. A file
@@ -409,8 +410,9 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
     everything inside them (the XSD schema every Visual Studio .resx embeds)."""
     out: list[ConfigEntry] = []
     parser = expat.ParserCreate("utf-8")
-    # Per open element: (key path, line, text chunks, the path redaction reads, holds a secret).
-    stack: list[tuple[tuple[str, ...], int, list[str], tuple[str, ...], bool]] = []
+    # Per open element: (key path, line, text chunks, the path redaction reads, holds a secret,
+    # holds base64 data).
+    stack: list[tuple[tuple[str, ...], int, list[str], tuple[str, ...], bool, bool]] = []
     skipping = 0
 
     def start(tag: str, attrs: dict[str, str]) -> None:
@@ -419,7 +421,10 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
             skipping += 1
             return
         line = parser.CurrentLineNumber
-        parent, rparent, secret = (stack[-1][0], stack[-1][3], stack[-1][4]) if stack else ((), (), False)
+        parent, rparent, secret, binary = (stack[-1][0], stack[-1][3], stack[-1][4], stack[-1][5]) if stack \
+            else ((), (), False, False)
+        # A .resx image or serialized object: its text says how much data, not the data.
+        binary = binary or "base64" in attrs.get("mimetype", "").lower()
         attrs = {a: v for a, v in attrs.items() if a != "xml:space"}  # a parser directive, not a setting
         # .NET appSettings: <add key="X" value="Y"/> means X = Y.
         if tag in ("add", "setting") and "value" in attrs and ("key" in attrs or "name" in attrs):
@@ -451,16 +456,18 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
             hidden = secret and v and a != naming
             out.append(ConfigEntry(line, ":".join(apath), REDACTED if hidden else redact_value(rpath + (f"@{a}",), v),
                                    apath[0]))
-        stack.append((path, line, [], rpath, secret))
+        stack.append((path, line, [], rpath, secret, binary))
 
     def end(_tag: str) -> None:
         nonlocal skipping
         if skipping:
             skipping -= 1
             return
-        path, line, chunks, rpath, secret = stack.pop()
+        path, line, chunks, rpath, secret, binary = stack.pop()
         value = "".join(chunks).strip()
-        if value:
+        if value and binary:
+            out.append(ConfigEntry(line, ":".join(path), f"[base64 data, {len(value)} characters]", path[0]))
+        elif value:
             out.append(ConfigEntry(line, ":".join(path),
                                    REDACTED if secret else redact_value(rpath, render_scalar(value)), path[0]))
 

@@ -156,7 +156,7 @@ class BM25:
 
     def top(self, query: list[str], k: int) -> list[int]:
         scores = np.zeros(self.n)
-        for t in set(query):
+        for t in sorted(set(query)):  # one summation order in every run: near-equal scores never swap
             posting = self.postings.get(t)
             if posting is not None:
                 scores[posting[0]] += posting[1]

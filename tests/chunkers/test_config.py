@@ -148,6 +148,21 @@ def test_msbuild_projects_and_resx_resources_are_xml_settings_not_windows():
     assert not [e for e in resx if "xsd:" in e or "xml:space" in e]
 
 
+def test_base64_data_in_a_resx_is_summarised_not_spread_over_parts():
+    # A WinForms .resx embeds images as base64 <value> text: thousands of lines no one searches.
+    blob = "\n".join("iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAA" for _ in range(3000))
+    text = ('<root>\n  <data name="LogoImage" type="System.Drawing.Bitmap, System.Drawing" '
+            'mimetype="application/x-microsoft.net.object.bytearray.base64">\n'
+            f'    <value>\n{blob}\n</value>\n  </data>\n'
+            '  <data name="Title"><value>Warehouse</value></data>\n</root>\n')
+    result = chunk_file_result("Form1.resx", text.encode())
+    assert_invariants(result.pieces, text)
+    assert [(p.start_line, p.end_line) for p in result.pieces] == [(1, 3007)]
+    assert result.pieces[0].body.split("\n")[-3:] == [
+        f"L3 root:data[LogoImage]:value = [base64 data, {len(blob)} characters]",
+        "L3006 root:data[Title]:@name = Title", "L3006 root:data[Title]:value = Warehouse"]
+
+
 def test_an_element_named_like_a_secret_holds_a_secret():
     # .resx <data name=…> and app.config <setting name=…> name the key; the <value> inside is its value.
     resx = (b'<root><data name="StripeApiKey" xml:space="preserve"><value>sk_live_51Habc</value></data>'
