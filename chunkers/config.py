@@ -22,7 +22,7 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 from xml.parsers import expat
 
 import yaml
@@ -30,7 +30,7 @@ import yaml
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
 from .redact import REDACTED, is_secret_key, redact_text, redact_value
 from .text import LineIndex, split_lines
-from .registry import extension_of
+from .registry import XML_EXTENSIONS, extension_of
 
 # Past this depth a YAML/JSON tree is flattened no further (a pathological
 # document must not recurse the chunker to death); the subtree stays one entry.
@@ -399,10 +399,19 @@ _NAMING_ATTRS = ("key", "name", "id")
 # MSBuild items (`<PackageReference Include="Serilog" Version="3.1.1" />`) are named by the file
 # or package they include or update.
 _ITEM_ATTRS = ("Include", "Update")
-# XML read as settings: .NET config, MSBuild projects and props/targets, NuGet specs, .resx
-# resources (`root:data[OrderNotFound]:value = Order {id} was not found.`).
-XML_EXTENSIONS = frozenset({".xml", ".config", ".csproj", ".fsproj", ".vbproj", ".props", ".targets",
-                            ".nuspec", ".resx"})
+
+
+class _Open(NamedTuple):
+    """An element being read."""
+    path: tuple[str, ...]  # its key path
+    line: int
+    chunks: list[str]  # its text so far
+    rpath: tuple[str, ...]  # the path redaction reads (an MSBuild item's name left out)
+    secret: bool  # named like a secret, or inside such an element
+    binary: bool  # holds base64 data
+
+
+_ROOT = _Open((), 0, [], (), False, False)
 
 
 def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
@@ -410,9 +419,7 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
     everything inside them (the XSD schema every Visual Studio .resx embeds)."""
     out: list[ConfigEntry] = []
     parser = expat.ParserCreate("utf-8")
-    # Per open element: (key path, line, text chunks, the path redaction reads, holds a secret,
-    # holds base64 data).
-    stack: list[tuple[tuple[str, ...], int, list[str], tuple[str, ...], bool, bool]] = []
+    stack: list[_Open] = []
     skipping = 0
 
     def start(tag: str, attrs: dict[str, str]) -> None:
@@ -421,10 +428,10 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
             skipping += 1
             return
         line = parser.CurrentLineNumber
-        parent, rparent, secret, binary = (stack[-1][0], stack[-1][3], stack[-1][4], stack[-1][5]) if stack \
-            else ((), (), False, False)
+        top = stack[-1] if stack else _ROOT
+        parent, rparent, secret = top.path, top.rpath, top.secret
         # A .resx image or serialized object: its text says how much data, not the data.
-        binary = binary or "base64" in attrs.get("mimetype", "").lower()
+        binary = top.binary or "base64" in attrs.get("mimetype", "").lower()
         attrs = {a: v for a, v in attrs.items() if a != "xml:space"}  # a parser directive, not a setting
         # .NET appSettings: <add key="X" value="Y"/> means X = Y.
         if tag in ("add", "setting") and "value" in attrs and ("key" in attrs or "name" in attrs):
@@ -456,24 +463,24 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
             hidden = secret and v and a != naming
             out.append(ConfigEntry(line, ":".join(apath), REDACTED if hidden else redact_value(rpath + (f"@{a}",), v),
                                    apath[0]))
-        stack.append((path, line, [], rpath, secret, binary))
+        stack.append(_Open(path, line, [], rpath, secret, binary))
 
     def end(_tag: str) -> None:
         nonlocal skipping
         if skipping:
             skipping -= 1
             return
-        path, line, chunks, rpath, secret, binary = stack.pop()
-        value = "".join(chunks).strip()
-        if value and binary:
-            out.append(ConfigEntry(line, ":".join(path), f"[base64 data, {len(value)} characters]", path[0]))
+        el = stack.pop()
+        value = "".join(el.chunks).strip()
+        if value and el.binary:
+            out.append(ConfigEntry(el.line, ":".join(el.path), f"[base64 data, {len(value)} characters]", el.path[0]))
         elif value:
-            out.append(ConfigEntry(line, ":".join(path),
-                                   REDACTED if secret else redact_value(rpath, render_scalar(value)), path[0]))
+            out.append(ConfigEntry(el.line, ":".join(el.path),
+                                   REDACTED if el.secret else redact_value(el.rpath, render_scalar(value)), el.path[0]))
 
     def chars(data: str) -> None:
         if stack and not skipping:
-            stack[-1][2].append(data)
+            stack[-1].chunks.append(data)
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end

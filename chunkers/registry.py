@@ -19,6 +19,10 @@ from .plain import chunk_plain
 from .redact import redact_pieces
 from .text import BinaryContent, decode
 
+# XML read as settings by the config chunker: .NET config, MSBuild projects and props/targets,
+# NuGet specs, .resx resources (`root:data[OrderNotFound]:value = Order {id} was not found.`).
+XML_EXTENSIONS = frozenset({".xml", ".config", ".csproj", ".fsproj", ".vbproj", ".props", ".targets",
+                            ".nuspec", ".resx"})
 # extension -> "module:function" (module relative to this package)
 TEXT_CHUNKERS: dict[str, str] = {}
 BYTES_CHUNKERS: dict[str, str] = {}
@@ -42,8 +46,7 @@ _register(TEXT_CHUNKERS, "treesitter:chunk_treesitter",
 _register(TEXT_CHUNKERS, "markdown:chunk_markdown", ".md", ".markdown", ".mdx")
 _register(TEXT_CHUNKERS, "openapi:chunk_structured", ".json", ".yaml", ".yml")
 _register(TEXT_CHUNKERS, "config:chunk_config",
-          ".toml", ".ini", ".cfg", ".env", ".properties", ".config", ".xml", ".csproj", ".fsproj", ".vbproj",
-          ".props", ".targets", ".nuspec", ".resx")
+          ".toml", ".ini", ".cfg", ".env", ".properties", *sorted(XML_EXTENSIONS))
 _register(BYTES_CHUNKERS, "pdf:chunk_pdf", ".pdf")
 
 

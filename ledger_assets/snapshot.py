@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from chunkers import extension_of
+from chunkers.registry import XML_EXTENSIONS
 
 VENDORED_DIRS = frozenset({
     "node_modules", "vendor", "third_party", "third-party", "bower_components",
@@ -40,8 +41,7 @@ LANGUAGES = {
     ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".swift": "swift", ".scala": "scala",
     ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".pdf": "pdf", ".json": "json",
     ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini", ".env": "dotenv",
-    ".properties": "properties", ".config": "xml", ".xml": "xml", ".csproj": "xml", ".fsproj": "xml",
-    ".vbproj": "xml", ".props": "xml", ".targets": "xml", ".nuspec": "xml", ".resx": "xml", ".txt": "text",
+    ".properties": "properties", ".txt": "text", **dict.fromkeys(XML_EXTENSIONS, "xml"),
 }
 
 

@@ -139,7 +139,7 @@ def test_msbuild_projects_and_resx_resources_are_xml_settings_not_windows():
     assert "L7 root:data[OrderNotFound]:value = Order {orderId} was not found in warehouse '{warehouse}'." in resx
     assert "L8 root:data[OrderNotFound]:comment = Thrown by OrderService.Cancel." in resx
     assert "L11 root:data[StockBelowZero]:value = Stock for SKU '{sku}' cannot fall below zero." in resx
-    # Every XML extension the config chunker reads is dispatched to it (two lists, one in each module).
+    # Every XML extension the config chunker reads is dispatched to it.
     for ext in XML_EXTENSIONS:
         assert chunker_name(f"x{ext}") == "config", ext
     result = chunk_file_result("src/Messages.resx", (FIXTURES / "Messages.resx").read_bytes())
