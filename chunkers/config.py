@@ -433,6 +433,7 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
         # A .resx image or serialized object: its text says how much data, not the data.
         binary = top.binary or "base64" in attrs.get("mimetype", "").lower()
         attrs = {a: v for a, v in attrs.items() if a != "xml:space"}  # a parser directive, not a setting
+        naming = None  # the attribute that names the element: shown, never redacted as its value
         # .NET appSettings: <add key="X" value="Y"/> means X = Y.
         if tag in ("add", "setting") and "value" in attrs and ("key" in attrs or "name" in attrs):
             name = attrs.pop("key", None) or attrs.pop("name")

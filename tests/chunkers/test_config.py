@@ -172,6 +172,11 @@ def test_an_element_named_like_a_secret_holds_a_secret():
     assert body.split("\n") == ["L1 root:data[StripeApiKey]:@name = StripeApiKey",
                                  "L1 root:data[StripeApiKey]:value = [REDACTED]",
                                  "L1 root:data[Greeting]:@name = Greeting", "L1 root:data[Greeting]:value = Hello"]
+    # A secret <add> with more attributes than key and value: they are the secret's too.
+    add = b'<configuration><appSettings><add key="ApiKey" value="abc123" description="prod" /></appSettings></configuration>'
+    result = chunk_file_result("web.config", add)
+    assert not result.notes and result.pieces[0].body.split("\n") == [
+        "L1 configuration:appSettings:ApiKey = [REDACTED]", "L1 configuration:appSettings:ApiKey:@description = [REDACTED]"]
     config = (b'<configuration><applicationSettings><Shop.Settings>'
               b'<setting name="AuthToken" serializeAs="String"><value>tok_abc123</value></setting>'
               b'</Shop.Settings></applicationSettings></configuration>')
