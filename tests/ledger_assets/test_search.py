@@ -194,6 +194,15 @@ def test_name_lane_ranks_candidates_by_how_much_of_a_name_the_query_spells_out()
     assert [(p.id, p.score) for p in ranked] == [(1, 1.0), (2, 0.5)]  # plural "texts" meets `Text`
     assert name_lane("the of a", lanes, depth=10) == []
     assert [p.id for p in name_lane("command", lanes, depth=1)] == [1]
+    # A doc's third-person verb and an -ies plural meet the name's own word ("consum" and
+    # "propert" did not); -es goes only after a sibilant ("indexes" meets `Index`).
+    consume = _point(4, "cs_member", 32, 40, [["ConsumeResultSet", "method", "Batch", 32, 40]])
+    prop = _point(5, "cs_member", 42, 44, [["FindProperty", "method", "Entity", 42, 44]])
+    index = _point(6, "cs_member", 46, 48, [["GetIndex", "method", "Entity", 46, 48]])
+    lanes = {"code": [consume, prop, index]}
+    assert [(p.id, p.score) for p in name_lane("Consumes result sets", lanes, depth=10)] == [(4, 1.0)]
+    assert [(p.id, p.score) for p in name_lane("finds the properties", lanes, depth=10)] == [(5, 1.0)]
+    assert [(p.id, p.score) for p in name_lane("gets the indexes", lanes, depth=10)] == [(6, 1.0)]
 
 
 # ------------------------------------------------------------ real queries ---
