@@ -9,7 +9,10 @@ Two strengths, because the same pass sees config files and source code:
   of every format. It only touches *literal* values: a quoted string assigned
   to a secret-shaped name (`apiKey = "…"`, `"Password": "…"`), a config-shaped
   line (`DB_PASSWORD=…`, `password: …`), credential parts of connection
-  strings (`Password=…;`, `User ID=…;Pwd=…`) and user:password in URLs. Code
+  strings (`Password=…;`, `User ID=…;Pwd=…`), user:password in URLs, the
+  value of an XML pair with a secret-shaped key (`<add key="ApiKey"
+  value="…"/>`), a secret command-line flag's argument (`--api-key …`,
+  `--password=…`) and an .npmrc credential (`:_authToken=…`). Code
   such as `var key = dict[key];` or `password = input()` is left alone: in
   code the bare word "key" is far more often a dictionary key than a secret,
   so free text needs a compound name (`api_key`, `SigningKey`) to redact.
@@ -62,7 +65,7 @@ _CONFIG_START = re.compile(r"(?i)[ \t]*(?:export[ \t]+|-[ \t]+)?[\w.$@-]+(?:=|:[
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
     r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|count|limit|len|length|name|header|field|expir|ttl|"
-    r"lifetime|usage|kind)|max[_-]?tokens|key[_.-]?(name|id|type|path|file|vault|size|length)|"
+    r"lifetime|usage|kind)|max[_-]?tokens|key[_.-]?(name|id|type|path|file|vault|size|length|header)|"
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input))"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.
@@ -90,6 +93,22 @@ def _has_secret_word(text: str) -> bool:
     return any(word in low for word in _SECRET_WORDS)
 # scheme://user:password@host
 _URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^\s:/@\"'<>]+):([^\s@/\"'<>]+)@")
+# An XML key/value pair whose key is secret-shaped: .NET's `<add key="ApiKey" value="…"/>`,
+# `<setting name="AuthToken" value="…">`, other attributes between them allowed.
+_XML_PAIR = re.compile(
+    r"(?i)(?P<head>\b(?:key|name)\s*=\s*(?P<k>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=k)"
+    r"(?:\s+[\w:.-]+\s*=\s*(?:\"[^\"\n]*\"|'[^'\n]*'))*?\s+value\s*=\s*)"
+    r"(?P<q>[\"'])(?P<value>[^\"'\n]*)(?P=q)"
+)
+# A command-line flag that takes a secret: `--api-key abc123`, `--password=hunter2` (in a
+# script, an MSBuild `Exec Command`, a README). Double-dash only: `-token 1` is also code. A
+# value that is a variable (`$KEY`, `%KEY%`, `$(Key)`, `{{ key }}`) or a redirect is not one.
+_CLI_FLAG = re.compile(
+    r"(?i)(?P<flag>(?<![\w-])--(?:[\w-]*[_-])?(?:api[_-]?key|access[_-]?key|client[_-]?secret|secret|"
+    r"token|passw(?:or)?d|pwd))(?P<op>[ \t]+|=)(?P<q>[\"']?)(?P<value>[\w./+:@][^\s\"'`<>;|&]*)(?P=q)"
+)
+# An .npmrc registry credential: `//registry.npmjs.org/:_authToken=npm_…` (also `_auth`, `_password`).
+_NPMRC_CRED = re.compile(r"(?i)(?P<head>:_(?:authtoken|auth|password)[ \t]*=[ \t]*)(?P<value>[^\s$\"'][^\s]*)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -130,6 +149,30 @@ def _quoted(match: re.Match[str]) -> str:
     return f"{match.group('name')}{match.group('op')}{q}{REDACTED}{q}"
 
 
+def _xml_pair(match: re.Match[str]) -> str:
+    if not match.group("value") or match.group("value") == REDACTED or _NOT_SECRET_NAME.search(match.group("name")):
+        return match.group(0)
+    q = match.group("q")
+    return f"{match.group('head')}{q}{REDACTED}{q}"
+
+
+# Words that follow a flag in prose ("the --password option is required"), not its value.
+_PROSE_AFTER_FLAG = frozenset(
+    "a an and are as be by can flag flags for if in instead is it must not of on option options or "
+    "parameter requires should switch the then to was when will with".split())
+
+
+def _cli_flag(match: re.Match[str]) -> str:
+    if match.group("value") == REDACTED or match.group("value").lower() in _PROSE_AFTER_FLAG:
+        return match.group(0)
+    q = match.group("q")
+    return f"{match.group('flag')}{match.group('op')}{q}{REDACTED}{q}"
+
+
+def _npmrc(match: re.Match[str]) -> str:
+    return match.group(0) if match.group("value") == REDACTED else match.group("head") + REDACTED
+
+
 def _config_line(match: re.Match[str]) -> str:
     if _NOT_A_VALUE.search(match.group("value").strip()) or _NOT_SECRET_NAME.search(match.group("name")):
         return match.group(0)
@@ -164,6 +207,12 @@ def _redact_line(line: str) -> str:
             line = _QUOTED_ASSIGN.sub(_quoted, line)
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
+        if "value" in line.lower():
+            line = _XML_PAIR.sub(_xml_pair, line)
+    if "-" in line and _has_secret_word(line):
+        line = _CLI_FLAG.sub(_cli_flag, line)
+    if ":_" in line and "=" in line:
+        line = _NPMRC_CRED.sub(_npmrc, line)
     return line
 
 
@@ -176,7 +225,7 @@ def _redact_line(line: str) -> str:
 # end of its line so that a line is found once per search: measured ~0.02 s
 # per search over 26 MB, faster than a loop of str.find calls.
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
-    "secret", "p(?:assw|wd)", "token", "c(?:onnection|redential)", "key", "://"))
+    "secret", "p(?:assw|wd)", "token", "c(?:onnection|redential)", "key", "://", ":_auth"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 
 
@@ -238,7 +287,7 @@ def redact_text(text: str) -> str:
     Python visit of every line at ~3 MB/s, the scan for candidate lines of
     `_line_changes` at ~35 MB/s. The result is `_redact_line` of every line.
     """
-    if "=" not in text and ":" not in text:  # every pattern needs one (names, qualifiers)
+    if "=" not in text and ":" not in text and "-" not in text:  # every pattern needs one
         return text
     changes = _line_changes(text)
     return _apply(text, changes) if changes else text

@@ -68,6 +68,16 @@ def test_secret_keys_follow_the_spec_pattern():
     ('public string ApiKey { get; init; } = "sk_live_51H";', 'public string ApiKey { get; init; } = "[REDACTED]";'),
     ('internal static string SigningKey { get; private set; } = "k3y";',
      'internal static string SigningKey { get; private set; } = "[REDACTED]";'),
+    # .NET app.config pairs, other attributes in between
+    ('<add key="ApiKey" value="abc123" description="x"/>', '<add key="ApiKey" value="[REDACTED]" description="x"/>'),
+    ("<setting name='StripeSecret' serializeAs='String' value='sk_live'/>",
+     "<setting name='StripeSecret' serializeAs='String' value='[REDACTED]'/>"),
+    # command-line flags, quoted or not, and an .npmrc credential
+    ("dotnet nuget push a.nupkg --api-key oy2abc --source https://api.nuget.org/v3/index.json",
+     "dotnet nuget push a.nupkg --api-key [REDACTED] --source https://api.nuget.org/v3/index.json"),
+    ('twine upload --password "pypi-AgEI" dist/*', 'twine upload --password "[REDACTED]" dist/*'),
+    ("mytool --client-secret=s3cr3t", "mytool --client-secret=[REDACTED]"),
+    ("//registry.npmjs.org/:_authToken=npm_abc123", "//registry.npmjs.org/:_authToken=[REDACTED]"),
 ])
 def test_free_text_redacts_literal_secrets(line, expected):
     assert redact_text(line) == expected
@@ -93,6 +103,16 @@ def test_free_text_redacts_literal_secrets(line, expected):
     "https://example.com/path?x=1",
     'public string ApiKeyName { get; init; } = "X-Api-Key";',
     "public string Password { get; set; } = string.Empty;",
+    '<add key="Timeout" value="30"/>',
+    '<add key="ApiKeyHeader" value="X-Api-Key"/>',
+    'parser.add_argument("--password", help="the password")',
+    "mytool --password-file /etc/pw --max-tokens 100",
+    '<Exec Command="dotnet nuget push --api-key $(NuGetApiKey)" />',
+    "gh auth login --with-token < token.txt",
+    "tool --token $TOKEN --api-key %API_KEY%",
+    "x = -token + 1",
+    "Pass --token for a non-interactive login; the --password option is required",
+    "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
 ])
 def test_free_text_leaves_ordinary_code_alone(code):
     assert redact_text(code) == code

@@ -16,8 +16,9 @@ from chunkers import ChunkOptions, chunk_file
 from chunkers.csharp import chunk_csharp
 from chunkers.model import ChunkPiece, ChunkSymbol
 from chunkers.redact import (
-    _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _QUOTED_ASSIGN, _URL_CRED, REDACTED, _config_line,
-    _conn_string, _has_secret_word, _quoted, _redact_line, redact_pieces, redact_text,
+    _CLI_FLAG, _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _NPMRC_CRED, _QUOTED_ASSIGN, _URL_CRED, _XML_PAIR,
+    REDACTED, _cli_flag, _config_line, _conn_string, _has_secret_word, _npmrc, _quoted, _redact_line, _xml_pair,
+    redact_pieces, redact_text,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
@@ -123,11 +124,14 @@ def _redact_line_without_hints(line: str) -> str:
             line = _QUOTED_ASSIGN.sub(_quoted, line)
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
-    return line
+        line = _XML_PAIR.sub(_xml_pair, line)
+    line = _CLI_FLAG.sub(_cli_flag, line)
+    return _NPMRC_CRED.sub(_npmrc, line)
 
 
 TOKENS = ["password", "ApiKey", "Token", "key", "Server", "User ID", "Pwd", "db", "x1", "=", ":", ":=", ";", '"',
-          "'", "`", " ", "\t", "-", ".", "@", "://", "(", ")", "{", "}", "<", "\\", "\u00a0"]
+          "'", "`", " ", "\t", "-", ".", "@", "://", "(", ")", "{", "}", "<", "\\", "\u00a0",
+          "--", "value", "Value", "name", ":_auth", "$"]
 
 
 @settings(max_examples=150, deadline=None)
