@@ -37,13 +37,13 @@ SECRET_KEY = re.compile(r"(?i)(secret|password|passwd|pwd|key|token|connectionst
 # Ancestors under which every value is secret (`ConnectionStrings:Default`).
 SECRET_SECTION = re.compile(r"(?i)(secret|password|connectionstring|credential)")
 # Names that mark a secret in free text (source code, prose, code blocks).
-_CODE_SECRET_NAME = (
-    r"(?:[A-Za-z_$@][\w.$@-]*?)?"
+# The secret word itself (`Password`, `ApiKey`, `account-key`), without a name's prefix or suffix.
+_SECRET_CORE = (
     r"(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credentials?|"
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|"
     r"shared[_-]?access|storage|license|app)[_-]?key)"
-    r"[\w.$@-]*"
 )
+_CODE_SECRET_NAME = r"(?:[A-Za-z_$@][\w.$@-]*?)?" + _SECRET_CORE + r"[\w.$@-]*"
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
 # initializer: `ApiKey { get; init; } = "literal"`
@@ -64,8 +64,10 @@ _CONFIG_LINE = re.compile(
 _CONFIG_START = re.compile(r"(?i)[ \t]*(?:export[ \t]+|-[ \t]+)?[\w.$@-]+(?:=|:[ \t])")
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
-    r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|count|limit|len|length|name|header|field|expir|ttl|"
-    r"lifetime|usage|kind)|max[_-]?tokens|key[_.-]?(name|id|type|path|file|vault|size|length|header)|"
+    r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|count|limit|len|length|name|field|expir|ttl|"
+    r"lifetime|usage|kind)|max[_-]?tokens|key[_.-]?(name|id|type|path|file|vault|size|length)|"
+    # the name of the header that carries a key (`ApiKeyHeader`), not `ApiKeyHeaderValue`
+    r"(key|tokens?)[_.-]?header([_.-]?name)?(?!\w)|"
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input))"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.
@@ -93,22 +95,43 @@ def _has_secret_word(text: str) -> bool:
     return any(word in low for word in _SECRET_WORDS)
 # scheme://user:password@host
 _URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^\s:/@\"'<>]+):([^\s@/\"'<>]+)@")
-# An XML key/value pair whose key is secret-shaped: .NET's `<add key="ApiKey" value="…"/>`,
-# `<setting name="AuthToken" value="…">`, other attributes between them allowed.
-_XML_PAIR = re.compile(
-    r"(?i)(?P<head>\b(?:key|name)\s*=\s*(?P<k>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=k)"
-    r"(?:\s+[\w:.-]+\s*=\s*(?:\"[^\"\n]*\"|'[^'\n]*'))*?\s+value\s*=\s*)"
-    r"(?P<q>[\"'])(?P<value>[^\"'\n]*)(?P=q)"
-)
-# A command-line flag that takes a secret: `--api-key abc123`, `--password=hunter2` (in a
-# script, an MSBuild `Exec Command`, a README). Double-dash only: `-token 1` is also code. A
-# value that is a variable (`$KEY`, `%KEY%`, `$(Key)`, `{{ key }}`) or a redirect is not one.
+# An XML key/value pair whose key is secret-shaped, either order, other attributes between:
+# .NET's `<add key="ApiKey" value="…"/>`, `<add key="AzureAd:ClientSecret" …>`, `<setting
+# name="AuthToken" value="…">`. One branch per quote, so `value="ab'c"` is one value.
+_XML_NAME = r"""(?:"(?P<n1>[^"\n]*?{core}[^"\n]*)"|'(?P<n2>[^'\n]*?{core}[^'\n]*)')"""
+_XML_VALUE = r"""(?:"(?P<v1>[^"\n]*)"|'(?P<v2>[^'\n]*)')"""
+_XML_ATTRS = r"""(?:\s+[\w:.-]+\s*=\s*(?:"[^"\n]*"|'[^'\n]*'))*?"""
+_XML_PAIRS = tuple(re.compile("(?i)" + pattern.replace("{core}", _SECRET_CORE)) for pattern in (
+    r"\b(?:key|name)\s*=\s*" + _XML_NAME + _XML_ATTRS + r"\s+value\s*=\s*" + _XML_VALUE,
+    r"\bvalue\s*=\s*" + _XML_VALUE + _XML_ATTRS + r"\s+(?:key|name)\s*=\s*" + _XML_NAME,
+))
+# A settings value that names where the secret comes from, not the secret.
+_PLACEHOLDER = re.compile(r"(?i)^(?:\$[({]|\{\{|#\{|%\w+%$|true$|false$)")
+# A command-line flag that takes a secret: `--api-key abc123`, `--password=hunter2`,
+# `--account-key "…"`, PowerShell's `-ApiKey abc` / `nuget push -ApiKey abc` (after a space or
+# a quote: `x -token` alone is also code). A variable (`$KEY`, `%KEY%`, `$(Key)`), a redirect,
+# an ALL-CAPS metavar (`--token TEXT`) or a prose word ("the --password option") is not a value.
 _CLI_FLAG = re.compile(
-    r"(?i)(?P<flag>(?<![\w-])--(?:[\w-]*[_-])?(?:api[_-]?key|access[_-]?key|client[_-]?secret|secret|"
-    r"token|passw(?:or)?d|pwd))(?P<op>[ \t]+|=)(?P<q>[\"']?)(?P<value>[\w./+:@][^\s\"'`<>;|&]*)(?P=q)"
+    r"(?i)(?P<flag>(?:(?<![\w-])--(?!no[_-])(?:[\w-]*[_-])?|(?<![^\s\"'])-[a-z]*)" + _SECRET_CORE + r")"
+    r"(?P<op>[ \t]+|=)"
+    r"(?:(?P<q>[\"'])(?P<qv>(?![$%{])[^\"'\n]+)(?P=q)|(?P<v>[\w./:@!][^\s\"'`<>;|&]*))"
 )
-# An .npmrc registry credential: `//registry.npmjs.org/:_authToken=npm_…` (also `_auth`, `_password`).
-_NPMRC_CRED = re.compile(r"(?i)(?P<head>:_(?:authtoken|auth|password)[ \t]*=[ \t]*)(?P<value>[^\s$\"'][^\s]*)")
+# Words that follow a flag in prose or help text, not its value.
+_PROSE_AFTER_FLAG = frozenset(
+    "a above an and are as be below by can else false flag flags for from given here if in instead is it "
+    "must no none not null of on only option options or parameter requires see should switch the then "
+    "to true value values was when will with yes".split())
+# An .npmrc registry credential: `//registry.npmjs.org/:_authToken=npm_…`, `_auth=…`, `_password=…`;
+# not `${NPM_TOKEN}`, and never past a closing quote (`echo '…:_authToken=x' > .npmrc`).
+_NPMRC_CRED = re.compile(
+    r"(?i)(?P<head>:_(?:authtoken|auth|password)[ \t]*=[ \t]*)(?P<value>[^\s$\"'{%`][^\s\"'`]*)"
+    # at a line's start only the whole line `_auth=…`: `_password = string.Empty;` is code
+    r"|^(?P<lead>[ \t]*_(?:authtoken|auth|password)=)(?P<bare>[^\s$\"'{%`;,()][^\s\"'`;,()]*)[ \t]*$")
+
+
+def may_hold_secret(text: str) -> bool:
+    """Can any free-text pattern match? Each needs an `=`, a `:` or a flag's `-`."""
+    return "=" in text or ":" in text or "-" in text
 
 
 @functools.lru_cache(maxsize=4096)
@@ -149,28 +172,34 @@ def _quoted(match: re.Match[str]) -> str:
     return f"{match.group('name')}{match.group('op')}{q}{REDACTED}{q}"
 
 
+def _replace(match: re.Match[str], group: str) -> str:
+    """The match with one group's text replaced by REDACTED."""
+    start, end = match.span(group)
+    whole = match.start()
+    return match.group(0)[:start - whole] + REDACTED + match.group(0)[end - whole:]
+
+
 def _xml_pair(match: re.Match[str]) -> str:
-    if not match.group("value") or match.group("value") == REDACTED or _NOT_SECRET_NAME.search(match.group("name")):
+    name = match.group("n1") if match.group("n1") is not None else match.group("n2")
+    group = "v1" if match.group("v1") is not None else "v2"
+    value = match.group(group)
+    if not value or value == REDACTED or _PLACEHOLDER.search(value) or _NOT_SECRET_NAME.search(name):
         return match.group(0)
-    q = match.group("q")
-    return f"{match.group('head')}{q}{REDACTED}{q}"
-
-
-# Words that follow a flag in prose ("the --password option is required"), not its value.
-_PROSE_AFTER_FLAG = frozenset(
-    "a an and are as be by can flag flags for if in instead is it must not of on option options or "
-    "parameter requires should switch the then to was when will with".split())
+    return _replace(match, group)
 
 
 def _cli_flag(match: re.Match[str]) -> str:
-    if match.group("value") == REDACTED or match.group("value").lower() in _PROSE_AFTER_FLAG:
+    group = "qv" if match.group("qv") is not None else "v"
+    value = match.group(group)
+    if value == REDACTED or value.lower() in _PROSE_AFTER_FLAG or (
+            group == "v" and re.fullmatch(r"[A-Z][A-Z_]*", value)) or _NOT_SECRET_NAME.search(match.group("flag")):
         return match.group(0)
-    q = match.group("q")
-    return f"{match.group('flag')}{match.group('op')}{q}{REDACTED}{q}"
+    return _replace(match, group)
 
 
 def _npmrc(match: re.Match[str]) -> str:
-    return match.group(0) if match.group("value") == REDACTED else match.group("head") + REDACTED
+    group = "value" if match.group("value") is not None else "bare"
+    return match.group(0) if match.group(group) == REDACTED else _replace(match, group)
 
 
 def _config_line(match: re.Match[str]) -> str:
@@ -208,10 +237,11 @@ def _redact_line(line: str) -> str:
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
         if "value" in line.lower():
-            line = _XML_PAIR.sub(_xml_pair, line)
+            for pattern in _XML_PAIRS:
+                line = pattern.sub(_xml_pair, line)
     if "-" in line and _has_secret_word(line):
         line = _CLI_FLAG.sub(_cli_flag, line)
-    if ":_" in line and "=" in line:
+    if "_" in line and "=" in line:
         line = _NPMRC_CRED.sub(_npmrc, line)
     return line
 
@@ -225,7 +255,7 @@ def _redact_line(line: str) -> str:
 # end of its line so that a line is found once per search: measured ~0.02 s
 # per search over 26 MB, faster than a loop of str.find calls.
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
-    "secret", "p(?:assw|wd)", "token", "c(?:onnection|redential)", "key", "://", ":_auth"))
+    "secret", "p(?:assw|wd)", "token", "c(?:onnection|redential)", "key", "://", "_auth"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 
 
@@ -287,7 +317,7 @@ def redact_text(text: str) -> str:
     Python visit of every line at ~3 MB/s, the scan for candidate lines of
     `_line_changes` at ~35 MB/s. The result is `_redact_line` of every line.
     """
-    if "=" not in text and ":" not in text and "-" not in text:  # every pattern needs one
+    if not may_hold_secret(text):
         return text
     changes = _line_changes(text)
     return _apply(text, changes) if changes else text
@@ -422,8 +452,8 @@ def _redact_meta(value: Any) -> Any:
 
 
 def _redact_symbol(s: ChunkSymbol, red=redact_text) -> ChunkSymbol:
-    if "=" not in s.name and ":" not in s.name and "=" not in s.parent and ":" not in s.parent:
-        return s  # as redact_text: every pattern needs one
+    if not may_hold_secret(s.name) and not may_hold_secret(s.parent):
+        return s
     name, parent = red(s.name), red(s.parent)
     if (name, parent) == (s.name, s.parent):
         return s
@@ -456,10 +486,10 @@ def redact_piece(piece: ChunkPiece, memo: _Memo | None = None) -> ChunkPiece:
     skeleton = red(raw_skeleton) if raw_skeleton else raw_skeleton
     symbols = raw_symbols = piece.symbols
     if symbols:
-        # _redact_symbol keeps every symbol without `=` or `:` (most lists): one
+        # _redact_symbol keeps every symbol that cannot hold a secret (most lists): one
         # test over the joined names and parents instead of a loop.
         names = "".join(map(_NAME, symbols)) + "".join(map(_PARENT, symbols))
-        if "=" in names or ":" in names:
+        if may_hold_secret(names):
             # A file's pieces share their symbol objects (a type's list rides every part).
             done = red.symbols
             out = []

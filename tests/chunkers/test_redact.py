@@ -78,6 +78,19 @@ def test_secret_keys_follow_the_spec_pattern():
     ('twine upload --password "pypi-AgEI" dist/*', 'twine upload --password "[REDACTED]" dist/*'),
     ("mytool --client-secret=s3cr3t", "mytool --client-secret=[REDACTED]"),
     ("//registry.npmjs.org/:_authToken=npm_abc123", "//registry.npmjs.org/:_authToken=[REDACTED]"),
+    # from the review: a name that only starts like a header's name, colon keys, value first,
+    # a quote of the other kind inside, more key flags, PowerShell flags, spaces, line-start _auth
+    ('public const string ApiKeyHeaderValue = "sk_live_abc";', 'public const string ApiKeyHeaderValue = "[REDACTED]";'),
+    ('<add key="AzureAd:ClientSecret" value="s3cr3t"/>', '<add key="AzureAd:ClientSecret" value="[REDACTED]"/>'),
+    ('<add value="abc123" key="ApiKey"/>', '<add value="[REDACTED]" key="ApiKey"/>'),
+    ('<add key="ApiKey" value="ab\'c123"/>', '<add key="ApiKey" value="[REDACTED]"/>'),
+    ("az storage blob upload --account-key abcDEF== -f x", "az storage blob upload --account-key [REDACTED] -f x"),
+    ("s3cmd --secret_key=abc123 ls", "s3cmd --secret_key=[REDACTED] ls"),
+    ("nuget push x.nupkg -ApiKey oy2abc -Source nuget.org", "nuget push x.nupkg -ApiKey [REDACTED] -Source nuget.org"),
+    ("Publish-Module -Name X -NuGetApiKey oy2abc", "Publish-Module -Name X -NuGetApiKey [REDACTED]"),
+    ('twine upload --password "hunter 2"', 'twine upload --password "[REDACTED]"'),
+    ("_auth=Ym9iOnNlY3JldA==", "_auth=[REDACTED]"),
+    ("echo '//r/:_authToken=npm_abc' > .npmrc", "echo '//r/:_authToken=[REDACTED]' > .npmrc"),
 ])
 def test_free_text_redacts_literal_secrets(line, expected):
     assert redact_text(line) == expected
@@ -112,6 +125,14 @@ def test_free_text_redacts_literal_secrets(line, expected):
     "tool --token $TOKEN --api-key %API_KEY%",
     "x = -token + 1",
     "Pass --token for a non-interactive login; the --password option is required",
+    '<add key="ApiKey" value="$(ApiKey)"/>',
+    '<add key="ApiKeyEnabled" value="true"/>',
+    "Options: --token TEXT  the token to use; pass --password only once",
+    "mytool --no-password build --show-token false",
+    "y = -secret if f else 2",
+    "f'//r/:_authToken={token}'",
+    "        _password = string.Empty;",
+    "_auth = auth",
     "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
 ])
 def test_free_text_leaves_ordinary_code_alone(code):
@@ -127,3 +148,12 @@ def test_code_files_keep_their_code_but_lose_literal_secrets():
     )
     [piece] = chunk_file("conn.txt", source.encode())
     assert piece.text == source.rstrip("\n").replace("tok-live-123456", REDACTED)
+
+
+def test_a_heading_that_holds_a_secret_flag_is_redacted_in_its_symbol_too():
+    # A symbol name is redacted by the same rule as text: it needs an `=`, a `:` or a `-`.
+    source = "# Release\n\n## Publish with --api-key oy2SECRETMD\n\nRun it from CI.\n"
+    pieces = chunk_file("RELEASING.md", source.encode())
+    names = [s.name for p in pieces for s in p.symbols]
+    assert "Publish with --api-key [REDACTED]" in names
+    assert not any("oy2SECRETMD" in repr(p) for p in pieces)

@@ -16,7 +16,7 @@ from chunkers import ChunkOptions, chunk_file
 from chunkers.csharp import chunk_csharp
 from chunkers.model import ChunkPiece, ChunkSymbol
 from chunkers.redact import (
-    _CLI_FLAG, _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _NPMRC_CRED, _QUOTED_ASSIGN, _URL_CRED, _XML_PAIR,
+    _CLI_FLAG, _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _NPMRC_CRED, _QUOTED_ASSIGN, _URL_CRED, _XML_PAIRS,
     REDACTED, _cli_flag, _config_line, _conn_string, _has_secret_word, _npmrc, _quoted, _redact_line, _xml_pair,
     redact_pieces, redact_text,
 )
@@ -124,7 +124,8 @@ def _redact_line_without_hints(line: str) -> str:
             line = _QUOTED_ASSIGN.sub(_quoted, line)
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
-        line = _XML_PAIR.sub(_xml_pair, line)
+        for pattern in _XML_PAIRS:
+            line = pattern.sub(_xml_pair, line)
     line = _CLI_FLAG.sub(_cli_flag, line)
     return _NPMRC_CRED.sub(_npmrc, line)
 
@@ -138,3 +139,18 @@ TOKENS = ["password", "ApiKey", "Token", "key", "Server", "User ID", "Pwd", "db"
 @given(st.lists(st.sampled_from(TOKENS), max_size=14).map("".join))
 def test_pre_checks_never_skip_a_redaction(line):
     assert _redact_line(line) == _redact_line_without_hints(line)
+
+
+# Fragments of the lines the XML-pair, flag and .npmrc patterns are for, so that random
+# lines reach them (the tokens above rarely spell a whole `key="…" value="…"`).
+SHAPED = ['<add ', 'key=', 'value=', 'name=', '"ApiKey"', "'AzureAd:ClientSecret'", '"abc1"', "'x y'",
+          '"$(K)"', "'true'", ' ', '--api-key', '-ApiKey', '--password', '--no-password', '--token-file', '=',
+          '"', "'", 'abc1', 'TEXT', 'only', ':_authToken', '_auth', '$T', '/>', '-', ';', 'x']
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(SHAPED), max_size=12).map("".join))
+def test_pre_checks_never_skip_a_redaction_of_pairs_flags_and_npmrc(line):
+    once = _redact_line(line)
+    assert once == _redact_line_without_hints(line)
+    assert redact_text(line) == once and redact_text(once) == once
