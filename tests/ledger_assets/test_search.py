@@ -161,11 +161,13 @@ def test_weights_and_named_symbols_parse():
         parse_weights("vibes=1")
     assert named_symbols("BookingService.Cancel") == ["BookingService.Cancel"]
     assert named_symbols("Cancel()") == ["Cancel"]
-    assert named_symbols("who calls BookingService.Cancel on checkout") == ["BookingService.Cancel"]
     assert named_symbols("cancel a booking") == []
-    assert named_symbols("who calls Reconcile() on close") == ["Reconcile"]
-    # A short keyword query names its bare identifiers; a sentence only mentions them.
+    # A short keyword query names its identifiers; a sentence only mentions them, qualified,
+    # called or bare: there they are the object, not the answer.
     assert named_symbols("find StockLedger") == ["StockLedger"]
+    assert named_symbols("BookingService.Cancel Reconcile()") == ["BookingService.Cancel", "Reconcile"]
+    assert named_symbols("who calls BookingService.Cancel on checkout") == []
+    assert named_symbols("who calls Reconcile() on close") == []
     assert named_symbols("Creates instances of the StockLedger class") == []
 
 
