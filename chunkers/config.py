@@ -449,7 +449,8 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
                 name = attrs.pop(naming)
                 path, rpath = parent + (name,), rparent + (name,)
             elif naming:
-                path, rpath = parent + (f"{tag}[{attrs[naming]}]",), rparent + (f"{tag}[{attrs[naming]}]",)
+                step = f"{tag}[{attrs[naming]}]"
+                path, rpath = parent + (step,), rparent + (step,)
                 # <data name="StripeApiKey"><value>…</value></data> (.resx, app.config <setting>):
                 # the name is the key, so what the element holds is that key's value.
                 secret = secret or is_secret_key(attrs[naming])

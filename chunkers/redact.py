@@ -116,6 +116,8 @@ _CLI_FLAG = re.compile(
     r"(?P<op>[ \t]+|=)"
     r"(?:(?P<q>[\"'])(?P<qv>(?![$%{])[^\"'\n]+)(?P=q)|(?P<v>[\w./:@!][^\s\"'`<>;|&]*))"
 )
+# A help text's placeholder for the value (`--token TEXT`, `--password PASSWORD`).
+_METAVAR = re.compile(r"[A-Z][A-Z_]*")
 # Words that follow a flag in prose or help text, not its value.
 _PROSE_AFTER_FLAG = frozenset(
     "a above an and are as be below by can else false flag flags for from given here if in instead is it "
@@ -192,7 +194,7 @@ def _cli_flag(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
     if value == REDACTED or value.lower() in _PROSE_AFTER_FLAG or (
-            group == "v" and re.fullmatch(r"[A-Z][A-Z_]*", value)) or _NOT_SECRET_NAME.search(match.group("flag")):
+            group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")):
         return match.group(0)
     return _replace(match, group)
 
@@ -230,7 +232,10 @@ def _redact_line(line: str) -> str:
         line = _URL_CRED.sub(lambda m: f"{m.group(1)}{REDACTED}:{REDACTED}@", line)
     if ";" in line and "=" in line and _CONN_HINT.search(line):
         line = _CONN_STRING.sub(_conn_string, line)
-    if ("=" in line or ":" in line) and _has_secret_word(line):
+    # Read once, before the substitutions below: they replace values, never the names that
+    # hold these words, so the test stays true of the line they rewrite.
+    secret = _has_secret_word(line)
+    if ("=" in line or ":" in line) and secret:
         if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
                 "{" in line or _QUOTED_NEED.search(line)):  # `{`: an accessor list may sit in between
             line = _QUOTED_ASSIGN.sub(_quoted, line)
@@ -239,7 +244,7 @@ def _redact_line(line: str) -> str:
         if "value" in line.lower():
             for pattern in _XML_PAIRS:
                 line = pattern.sub(_xml_pair, line)
-    if "-" in line and _has_secret_word(line):
+    if "-" in line and secret:
         line = _CLI_FLAG.sub(_cli_flag, line)
     if "_" in line and "=" in line:
         line = _NPMRC_CRED.sub(_npmrc, line)
