@@ -205,6 +205,12 @@ def test_name_lane_ranks_candidates_by_how_much_of_a_name_the_query_spells_out()
     assert [(p.id, p.score) for p in name_lane("Consumes result sets", lanes, depth=10)] == [(4, 1.0)]
     assert [(p.id, p.score) for p in name_lane("finds the properties", lanes, depth=10)] == [(5, 1.0)]
     assert [(p.id, p.score) for p in name_lane("gets the indexes", lanes, depth=10)] == [(6, 1.0)]
+    # ... and an -ses verb or plural, whose stem keeps or drops the e on both sides alike.
+    dispose = _point(7, "cs_member", 50, 52, [["DisposeAsync", "method", "Batch", 50, 52]])
+    status = _point(8, "cs_member", 54, 56, [["GetStatus", "method", "Entity", 54, 56]])
+    lanes = {"code": [dispose, status]}
+    assert [(p.id, p.score) for p in name_lane("Disposes it, async", lanes, depth=10)] == [(7, 1.0)]
+    assert [(p.id, p.score) for p in name_lane("gets the statuses", lanes, depth=10)] == [(8, 1.0)]
 
 
 # ------------------------------------------------------------ real queries ---
