@@ -1,7 +1,8 @@
 """The chunking library: bytes in, `ChunkPiece`s out. No Dagster, no database, no network."""
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol, TRANSFORMED_TYPES
-from .registry import chunk_file, chunk_file_result, chunker_name, extension_of
+from .extensions import extension_of
+from .registry import chunk_file, chunk_file_result, chunker_name
 
 # Bumped whenever a chunker's output for the same input may change: stored
 # files chunked by an older version are re-chunked on the next ingest.

@@ -45,7 +45,7 @@ from .config import (
 )
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
 from .redact import REDACTED, SECRET_KEY, redact_text
-from .registry import extension_of
+from .extensions import extension_of
 from .text import split_lines
 from .windows import line_windows
 

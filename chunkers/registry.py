@@ -11,18 +11,14 @@ the reason kept in `ChunkResult.notes`.
 from __future__ import annotations
 
 import importlib
-import os
 from typing import Callable
 
+from .extensions import XML_EXTENSIONS, extension_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult
 from .plain import chunk_plain
 from .redact import redact_pieces
 from .text import BinaryContent, decode
 
-# XML read as settings by the config chunker: .NET config, MSBuild projects and props/targets,
-# NuGet specs, .resx resources (`root:data[OrderNotFound]:value = Order {id} was not found.`).
-XML_EXTENSIONS = frozenset({".xml", ".config", ".csproj", ".fsproj", ".vbproj", ".props", ".targets",
-                            ".nuspec", ".resx"})
 # extension -> "module:function" (module relative to this package)
 TEXT_CHUNKERS: dict[str, str] = {}
 BYTES_CHUNKERS: dict[str, str] = {}
@@ -48,13 +44,6 @@ _register(TEXT_CHUNKERS, "openapi:chunk_structured", ".json", ".yaml", ".yml")
 _register(TEXT_CHUNKERS, "config:chunk_config",
           ".toml", ".ini", ".cfg", ".env", ".properties", *sorted(XML_EXTENSIONS))
 _register(BYTES_CHUNKERS, "pdf:chunk_pdf", ".pdf")
-
-
-def extension_of(path: str) -> str:
-    name = os.path.basename(path).lower()
-    if name == ".env" or name.startswith(".env."):
-        return ".env"
-    return os.path.splitext(name)[1]
 
 
 def _resolve(target: str) -> Callable:

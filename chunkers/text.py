@@ -96,8 +96,3 @@ class LineIndex:
 
     def offset_of(self, line: int) -> int:
         return self.starts[line - 1]
-
-
-def byte_to_line_index(text: str) -> LineIndex:
-    """Line index over the UTF-8 encoding of `text` (tree-sitter reports byte offsets)."""
-    return LineIndex.of(text.encode("utf-8").decode("latin-1"))
