@@ -8,9 +8,9 @@ import os
 import subprocess
 from pathlib import Path
 
-from ledger_assets import pipeline
-from ledger_assets.core import Ledger
-from ledger_assets.embedder import Embedder
+from ledger_assets.ingest import pipeline, points
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.encode.embedder import Embedder
 
 LOG = logging.getLogger("benchmarks")
 
@@ -29,4 +29,4 @@ def ingest_direct(ledger: Ledger, repo_id: str, run_id: str, embedder: Embedder)
     for stage in (pipeline.snapshot_stage, pipeline.chunk_stage, pipeline.intent_stage):
         stage(ledger, repo_id, run_id, LOG)
     pipeline.embedding_stage(ledger, repo_id, run_id, LOG, embedder)
-    pipeline.points_stage(ledger, repo_id, run_id, LOG)
+    points.points_stage(ledger, repo_id, run_id, LOG)

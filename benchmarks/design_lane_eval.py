@@ -27,10 +27,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from _direct import commit_folder, ingest_direct  # noqa: E402
-from ledger_assets.core import Ledger  # noqa: E402
-from ledger_assets.embedder import Embedder  # noqa: E402
-from ledger_assets.search import search  # noqa: E402
-from ledger_assets.settings import LedgerSettings  # noqa: E402
+from ledger_assets.store.ledger import Ledger  # noqa: E402
+from ledger_assets.encode.embedder import Embedder  # noqa: E402
+from ledger_assets.retrieval.search import search  # noqa: E402
+from ledger_assets.store.settings import LedgerSettings  # noqa: E402
 
 FIXTURE_DIRS = ("csharp", "python", "typescript", "treesitter", "sql", "retrieval")
 

@@ -23,8 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from ledger_assets.embedder import Embedder, embed_with_cache, normalize_text, resolve_device, text_hash  # noqa: E402
-from ledger_assets.store import LedgerDB  # noqa: E402
+from ledger_assets.encode.embedder import Embedder, embed_with_cache, normalize_text, resolve_device, text_hash  # noqa: E402
+from ledger_assets.store.db import LedgerDB  # noqa: E402
 
 WORDS = ("invoice", "order", "customer", "total", "price", "ledger", "stock", "quantity", "warehouse", "tax",
          "amount", "line", "payment", "refund", "discount", "currency", "account", "balance", "period")

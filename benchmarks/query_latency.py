@@ -32,14 +32,15 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np  # noqa: E402
 from qdrant_client import models  # noqa: E402
 
-from ledger_assets import lexical, local_index  # noqa: E402
-from ledger_assets.core import Ledger  # noqa: E402
-from ledger_assets.embedder import Embedder  # noqa: E402
-from ledger_assets.qdrant_store import (  # noqa: E402
+from ledger_assets.encode import lexical  # noqa: E402
+from ledger_assets.retrieval import local_index  # noqa: E402
+from ledger_assets.store.ledger import Ledger  # noqa: E402
+from ledger_assets.encode.embedder import Embedder  # noqa: E402
+from ledger_assets.store.qdrant import (  # noqa: E402
     CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, point_id,
 )
-from ledger_assets.search import Searcher, SearchOptions  # noqa: E402
-from ledger_assets.settings import EMBED_DIM, QUALITY_DIM, LedgerSettings  # noqa: E402
+from ledger_assets.retrieval.search import Searcher, SearchOptions  # noqa: E402
+from ledger_assets.store.settings import EMBED_DIM, QUALITY_DIM, LedgerSettings  # noqa: E402
 
 NOUNS = ("Booking", "Invoice", "Customer", "Order", "Payment", "Stock", "Ledger", "Room", "Guest", "Shipment",
          "Account", "Report", "Schedule", "Price", "Tax", "Discount", "Warehouse", "Supplier", "Refund", "Token")

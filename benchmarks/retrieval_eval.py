@@ -35,11 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from _direct import commit_folder, ingest_direct  # noqa: E402
-from ledger_assets.core import Ledger  # noqa: E402
-from ledger_assets.embedder import Embedder  # noqa: E402
-from ledger_assets.evaluate import evaluate, format_report  # noqa: E402
-from ledger_assets.golden import build_golden  # noqa: E402
-from ledger_assets.settings import LedgerSettings  # noqa: E402
+from ledger_assets.store.ledger import Ledger  # noqa: E402
+from ledger_assets.encode.embedder import Embedder  # noqa: E402
+from ledger_assets.evaluation.evaluate import evaluate, format_report  # noqa: E402
+from ledger_assets.evaluation.golden import build_golden  # noqa: E402
+from ledger_assets.store.settings import LedgerSettings  # noqa: E402
 
 def slug(subtree: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", subtree.lower()).strip("-")[:60] or "root"

@@ -15,9 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from .core import Ledger
-from .repos import RegistryError
-from .settings import LedgerSettings
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.store.registry import RegistryError
+from ledger_assets.store.settings import DETAILS, FORMATS, LANES, LedgerSettings
 
 
 # Dagster's per-event DEBUG lines drown the progress lines the stages log at INFO.
@@ -26,10 +26,6 @@ QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
 
 class UsageError(Exception):
     """Bad usage or bad input: exit 2."""
-
-
-class WorkFailed(Exception):
-    """The work itself failed: exit 1."""
 
 
 def _registered(ledger: Ledger) -> dict:
@@ -65,7 +61,7 @@ def dagster_instance(settings: LedgerSettings):
 
 
 def _ensure_partitions(instance, repo_ids: list[str]) -> None:
-    from .partitions import repos_partitions
+    from ledger_assets.defs.partitions import repos_partitions
 
     known = set(instance.get_dynamic_partitions(repos_partitions.name))
     missing = [r for r in repo_ids if r not in known]
@@ -110,7 +106,7 @@ def cmd_add_repo(args) -> int:
 
 
 def cmd_ingest(args) -> int:
-    from .definitions import build_defs
+    from ledger_assets.definitions import build_defs
 
     ledger = _ledger()
     repos = _registered(ledger)
@@ -159,7 +155,7 @@ def cmd_ingest(args) -> int:
 def cmd_chunk(args) -> int:
     from chunkers import chunk_file_result
 
-    from .embedder import text_hash
+    from ledger_assets.encode.embedder import text_hash
 
     paths: list[tuple[str, Path]] = []
     for raw in args.paths:
@@ -211,13 +207,15 @@ def _split_list(values) -> tuple[str, ...]:
 
 
 def _embedder(ledger: Ledger):
-    from .embedder import query_embedder
+    from ledger_assets.encode.embedder import query_embedder
 
     return query_embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
 
 
 def cmd_query(args) -> int:
-    from .search import QueryError, Searcher, SearchOptions, format_hits
+    from ledger_assets.retrieval.hits import format_hits
+    from ledger_assets.retrieval.fusion import QueryError
+    from ledger_assets.retrieval.search import Searcher, SearchOptions
 
     ledger = _ledger()
 
@@ -252,7 +250,7 @@ def cmd_query(args) -> int:
 
 
 def cmd_read_span(args) -> int:
-    from .tools import ToolInputError, format_span, read_span
+    from ledger_assets.retrieval.tools import ToolInputError, format_span, read_span
 
     try:
         span = read_span(_ledger(), args.file, args.start, args.end, args.repo, args.max_lines)
@@ -263,7 +261,7 @@ def cmd_read_span(args) -> int:
 
 
 def cmd_symbol(args) -> int:
-    from .tools import ToolInputError, format_symbols, symbol_lookup
+    from ledger_assets.retrieval.symbols import ToolInputError, format_symbols, symbol_lookup
 
     try:
         matches = symbol_lookup(_ledger(), args.name, args.repo)
@@ -277,7 +275,7 @@ def cmd_symbol(args) -> int:
 
 
 def cmd_drift(args) -> int:
-    from .tools import ToolInputError, drift, format_drift
+    from ledger_assets.retrieval.tools import ToolInputError, drift, format_drift
 
     try:
         report = drift(_ledger(), args.repo, args.since, args.move_threshold)
@@ -288,8 +286,8 @@ def cmd_drift(args) -> int:
 
 
 def cmd_similar(args) -> int:
-    from .search import format_hits
-    from .tools import ToolInputError, similar
+    from ledger_assets.retrieval.hits import format_hits
+    from ledger_assets.retrieval.tools import ToolInputError, similar
 
     try:
         hits = similar(_ledger(), args.location, args.mode, args.repo, args.k)
@@ -300,7 +298,7 @@ def cmd_similar(args) -> int:
 
 
 def cmd_golden(args) -> int:
-    from .golden import GoldenError, build_golden
+    from ledger_assets.evaluation.golden import GoldenError, build_golden
 
     try:
         report = build_golden(args.repo_path, args.out_dir)
@@ -317,11 +315,11 @@ def cmd_golden(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    from .evaluate import EvalError, evaluate, format_report
+    from ledger_assets.evaluation.evaluate import EvalError, evaluate, format_report
 
     ledger = _ledger()
     try:
-        from .embedder import Embedder
+        from ledger_assets.encode.embedder import Embedder
 
         # eval embeds thousands of baseline windows: keep torch's threads for batches.
         report = evaluate(ledger, Embedder(ledger.settings.embed_device, ledger.settings.embed_batch), args.golden, args.repo, baselines=not args.no_baselines,
@@ -333,16 +331,16 @@ def cmd_eval(args) -> int:
 
 
 def cmd_mcp(args) -> int:
-    from .mcp_server import serve
+    from ledger_assets.mcp_server import serve
 
     serve()
     return 0
 
 
 def cmd_status(args) -> int:
-    from .enrich import stale_files
-    from .repos import read_indexed_head
-    from .snapshot import SnapshotError, read_head
+    from ledger_assets.enrich.stages import stale_files
+    from ledger_assets.store.registry import read_indexed_head
+    from ledger_assets.ingest.snapshot import SnapshotError, read_head
 
     ledger = _ledger()
     repos = _registered(ledger)
@@ -403,9 +401,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*")
     p.add_argument("--repo")
     p.add_argument("--k", type=int, default=10)
-    p.add_argument("--lane", choices=("hybrid", "code", "design", "sparse", "symbol"), default="hybrid")
-    p.add_argument("--format", choices=("text", "json", "toon", "jsonl"), default="text")
-    p.add_argument("--detail", choices=("snippet", "skeleton", "full"), default="snippet")
+    p.add_argument("--lane", choices=("hybrid", *LANES), default="hybrid")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--detail", choices=DETAILS, default="snippet")
     p.add_argument("--type", action="append", help="only these chunk types (repeat or comma-separate)")
     p.add_argument("--language", action="append", help="only these languages (repeat or comma-separate)")
     p.add_argument("--path", help="only files under this path prefix")
@@ -474,9 +472,6 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"ledger {args.command}: {exc}", file=sys.stderr)
         return 2
-    except WorkFailed as exc:
-        print(f"ledger {args.command}: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # the work failed: one line, not a traceback

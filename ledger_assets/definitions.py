@@ -2,11 +2,11 @@
 
 from dagster import Definitions
 
-from .assets import ALL_ASSETS
-from .jobs import ingest_job
-from .resources import EmbedderResource, LedgerResource
-from .sensors import git_head_sensor
-from .settings import LedgerSettings
+from ledger_assets.defs.assets import ALL_ASSETS
+from ledger_assets.defs.jobs import ingest_job
+from ledger_assets.defs.resources import EmbedderResource, LedgerResource
+from ledger_assets.defs.sensors import git_head_sensor
+from ledger_assets.store.settings import LedgerSettings
 
 
 def build_defs(settings: LedgerSettings) -> Definitions:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from .core import Ledger
-from .embedder import Embedder, query_embedder
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.encode.embedder import Embedder, query_embedder
 
 try:  # mcp >= 2 renamed FastMCP to MCPServer
     from mcp.server.mcpserver import MCPServer as _Server
@@ -32,8 +32,10 @@ INSTRUCTIONS = (
 
 
 def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None):
-    from . import tools
-    from .search import QueryError, Searcher, SearchOptions, format_hits
+    from ledger_assets.retrieval import symbols, tools
+    from ledger_assets.retrieval.hits import format_hits
+    from ledger_assets.retrieval.fusion import QueryError
+    from ledger_assets.retrieval.search import Searcher, SearchOptions
 
     ledger = ledger or Ledger.from_env()
     embedder = embedder or query_embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
@@ -43,7 +45,7 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None)
     def guard(fn, *args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except (QueryError, tools.ToolInputError, ValueError) as exc:
+        except (QueryError, symbols.ToolInputError, ValueError) as exc:
             raise ToolError(str(exc)) from exc
 
     @server.tool(structured_output=False)
@@ -66,7 +68,7 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None)
     @server.tool(structured_output=False)
     def symbol_lookup(name: str, repo: str | None = None) -> str:
         """Where a symbol is defined: exact, case-insensitive; `Type.Member` qualifies. JSON list."""
-        return json.dumps([m.to_dict() for m in guard(tools.symbol_lookup, ledger, name, repo)])
+        return json.dumps([m.to_dict() for m in guard(symbols.symbol_lookup, ledger, name, repo)])
 
     @server.tool(structured_output=False)
     def drift_since(repo: str, since: str, move_threshold: int | None = None) -> str:

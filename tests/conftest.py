@@ -12,9 +12,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from ledger_assets.core import Ledger  # noqa: E402
-from ledger_assets.embedder import Embedder  # noqa: E402
-from ledger_assets.settings import LedgerSettings  # noqa: E402
+from ledger_assets.store.ledger import Ledger  # noqa: E402
+from ledger_assets.encode.embedder import Embedder  # noqa: E402
+from ledger_assets.store.settings import LedgerSettings  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LOG = logging.getLogger("ledger-tests")
@@ -83,7 +83,8 @@ def embedder() -> Embedder:
 def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = "test-run",
                 with_enrichment: bool = True) -> dict:
     """Run every stage of the pipeline without Dagster; returns the run summary."""
-    from ledger_assets import enrich, pipeline
+    from ledger_assets.enrich import stages as enrich
+    from ledger_assets.ingest import pipeline, points
 
     pipeline.snapshot_stage(ledger, repo_id, run_id, LOG)
     chunk_report = pipeline.chunk_stage(ledger, repo_id, run_id, LOG)
@@ -93,6 +94,6 @@ def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = 
     pipeline.embedding_stage(ledger, repo_id, run_id, LOG, embedder)
     if with_enrichment:
         enrich.enrich_stage(ledger, repo_id, run_id, LOG)
-    points = pipeline.points_stage(ledger, repo_id, run_id, LOG)
-    assert all(c.passed for c in points.checks), points.checks
+    written = points.points_stage(ledger, repo_id, run_id, LOG)
+    assert all(c.passed for c in written.checks), written.checks
     return ledger.db.summary([run_id])

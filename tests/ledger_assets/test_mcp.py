@@ -11,7 +11,7 @@ import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from tests.ledger_assets.test_search import FIXTURES, ingest
+from tests.ledger_assets.retrieval.test_search import FIXTURES, ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 

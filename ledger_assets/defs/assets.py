@@ -1,0 +1,290 @@
+"""The asset graph, one partition per repo:
+
+repo_snapshot -> chunks -> intents -> embeddings -> qdrant_points, with chunk_quality,
+git_history and code_graph between chunks and qdrant_points.
+
+Each asset calls one core function (ingest/pipeline.py and ingest/points.py for the
+stages, enrich/stages.py for the enrichment) and turns its report into metadata a
+person reads in the UI; blocking checks (ingest/checks.py) on `chunks` and
+`qdrant_points` stop the run before bad data travels further.
+"""
+
+import json
+
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetCheckSpec,
+    AssetExecutionContext,
+    Failure,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+)
+
+from ledger_assets.enrich import stages as enrich
+from ledger_assets.ingest import checks, pipeline, points
+from ledger_assets.defs.partitions import repos_partitions
+from ledger_assets.store.registry import RegistryError
+from ledger_assets.defs.resources import EmbedderResource, LedgerResource
+from ledger_assets.store.qdrant import CollectionMismatch, QdrantBusy
+from ledger_assets.ingest.snapshot import SnapshotError
+from ledger_assets.store.db import LedgerLockTimeout
+
+GROUP = "ledger"
+
+
+def _table(rows: dict, key: str, value: str) -> MetadataValue:
+    lines = [f"| {key} | {value} |", "| --- | ---: |"] + [f"| {k} | {v} |" for k, v in rows.items()]
+    return MetadataValue.md("\n".join(lines) if rows else f"_no {key}s_")
+
+
+def _check_results(asset_key: str, outcomes: list[checks.CheckOutcome]) -> list[AssetCheckResult]:
+    return [
+        AssetCheckResult(check_name=o.name, asset_key=asset_key, passed=o.passed,
+                         severity=AssetCheckSeverity.ERROR, description=o.description,
+                         metadata={k: (MetadataValue.json(json.loads(v)) if k == "offenders" else v)
+                                   for k, v in o.metadata.items()})
+        for o in outcomes
+    ]
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"git", "duckdb"},
+    description="The repo at HEAD: its sha (a content hash for a plain folder) and the manifest of tracked "
+                "files with size, blob hash and language; binary, vendored and over-size files are skipped "
+                "with a recorded reason.",
+)
+def repo_snapshot(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    try:
+        report = pipeline.snapshot_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    except (RegistryError, SnapshotError, LedgerLockTimeout) as exc:
+        raise Failure(description=str(exc)) from exc
+    return MaterializeResult(metadata={
+        "head_sha": report.head_sha,
+        "source": report.source,
+        "files_total": report.files_total,
+        "files_indexable": report.files_indexable,
+        "files_skipped": sum(report.skipped.values()),
+        "skipped_by_reason": _table(report.skipped, "reason", "files"),
+        "languages": _table(dict(sorted(report.languages.items(), key=lambda kv: -kv[1])), "language", "files"),
+        "elapsed_s": round(report.elapsed_s, 3),
+    })
+
+
+CHUNK_CHECKS = [
+    AssetCheckSpec("line_coverage", asset="chunks", blocking=True,
+                   description="Every indexed file has 100% of its lines inside some chunk; no truncation marker."),
+    AssetCheckSpec("member_symbols", asset="chunks", blocking=True,
+                   description="Every per-member chunk (cs_member, py_function, sql_proc, ...) carries its own symbol."),
+    AssetCheckSpec("idempotent", asset="chunks", blocking=True,
+                   description="Re-chunking the snapshot reproduces the stored chunk ids and content hashes."),
+]
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"python", "duckdb"},
+    deps=[repo_snapshot],
+    check_specs=CHUNK_CHECKS,
+    description="Language-aware chunks of every indexable file (chunkers/), in DuckDB. Only new or changed "
+                "files are re-chunked (by blob hash); rows of removed files are deleted; ledger_id survives renames.",
+)
+def chunks(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    report = pipeline.chunk_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    summary = (
+        f"**{report.files_changed}** files chunked, **{report.files_removed}** removed, "
+        f"**{report.files_unchanged}** unchanged; **{report.chunk_rows_written}** chunk rows written, "
+        f"**{report.chunk_rows_deleted}** deleted; **{report.total_chunks}** chunks in the repo."
+    )
+    return MaterializeResult(
+        metadata={
+            "summary": MetadataValue.md(summary),
+            "files_changed": report.files_changed,
+            "files_removed": report.files_removed,
+            "chunk_rows_written": report.chunk_rows_written,
+            "chunk_rows_deleted": report.chunk_rows_deleted,
+            "total_chunks": report.total_chunks,
+            "chunk_types": _table(report.chunk_types, "chunk_type", "chunks"),
+            "files_skipped_by_chunker": MetadataValue.json(report.files_skipped_by_chunker),
+            "chunker_notes": MetadataValue.json(dict(list(report.notes.items())[:100])),
+            "elapsed_s": round(report.elapsed_s, 3),
+        },
+        check_results=_check_results("chunks", report.checks),
+    )
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"groq", "duckdb"},
+    deps=[chunks],
+    pool="groq",
+    description="Each chunk's intent, layer and pattern, written by an LLM (Groq) when a key is set, else by "
+                "the keyless analyser; cached by the hash of (model, prompt version, analysis input). "
+                "intent_source says where every intent came from.",
+)
+def intents(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    report = pipeline.intent_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    skipped = report.intent_skipped
+    summary = (f"**{report.analysed}** chunks analysed: {report.llm_requests} LLM requests "
+               f"(${report.cost_usd:.4f}), {report.cache_hits} from the cache, **{skipped}** without an LLM "
+               "intent (intent_skipped)." + (" See intent_sources for why." if skipped else ""))
+    return MaterializeResult(metadata={
+        "summary": MetadataValue.md(summary),
+        "chunks_analysed": report.analysed,
+        "llm_requests": report.llm_requests,
+        "cache_hits": report.cache_hits,
+        "intent_skipped": skipped,
+        "llm_cost_usd": round(report.cost_usd, 6),
+        "intent_sources": _table(report.by_source, "intent_source", "chunks"),
+        "repo_intent_sources": _table(report.repo_sources, "intent_source", "chunks"),
+        "llm_errors": MetadataValue.json(report.errors[:20]),
+    })
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"pytorch", "duckdb"},
+    deps=[intents],
+    description="code_vector = embed(text without its imports, led by its symbols' names), design_vector = "
+                "embed('[repo/layer] intent') and one symbol sentence per owned symbol, with "
+                "all-MiniLM-L6-v2 (offline), cached by (model, normalised text hash): unchanged text is "
+                "never embedded twice.",
+)
+def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder: EmbedderResource) -> MaterializeResult:
+    report = pipeline.embedding_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log,
+                                      embedder.embedder())
+    return MaterializeResult(metadata={
+        "chunks": report.chunks,
+        "distinct_texts": report.texts,
+        "embeddings_computed": report.embeddings_computed,
+        "cache_hits": report.cache_hits,
+        "elapsed_s": round(report.elapsed_s, 3),
+    })
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"qdrant"},
+    deps=[embeddings, "chunk_quality", "git_history", "code_graph"],
+    check_specs=[AssetCheckSpec("qdrant_in_sync", asset="qdrant_points", blocking=True,
+                                description="Latest points = latest chunk rows; no orphan or duplicate points.")],
+    description="Points in the Qdrant collection (code_vector, design_vector, quality_vector, the sparse lexical "
+                "lane, symbol_vector: one vector per owned symbol): only new or changed chunks are upserted, "
+                "unchanged ones get an indexed_sha refresh, points of removed chunks are deleted (or demoted, "
+                "with versioning on).",
+)
+def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    core = ledger.ledger()
+    try:
+        report = points.points_stage(core, context.partition_key, context.run.run_id, context.log)
+    except (CollectionMismatch, QdrantBusy, LedgerLockTimeout) as exc:
+        raise Failure(description=str(exc)) from exc
+    summary = core.db.summary([context.run.run_id])
+    md = "\n".join(["| counter | value |", "| --- | ---: |"] + [f"| {k} | {v} |" for k, v in summary.items()])
+    return MaterializeResult(
+        metadata={
+            "collection": core.qdrant.collection,
+            "qdrant_mode": core.qdrant.mode,
+            "points_total": report.points_total,
+            "points_written": report.written,
+            "points_refreshed": report.refreshed,
+            "points_deleted": report.deleted,
+            "points_demoted": report.demoted,
+            "run_summary": MetadataValue.md(md),
+            "elapsed_s": round(report.elapsed_s, 3),
+        },
+        check_results=_check_results("qdrant_points", report.checks),
+    )
+
+
+
+
+# ------------------------------------------------------- payload enrichment ---
+def _skipped_note(skipped: bool, what: str) -> str:
+    return f"_Inputs unchanged since the last run: {what} reused, nothing recomputed._\n\n" if skipped else ""
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"python", "duckdb"},
+    deps=[chunks],
+    description="Structural quality of each code chunk from its tree-sitter tree (C#, TypeScript/JavaScript, "
+                "Python; SQL from tokens): q_cyclomatic, q_cognitive, q_loc, q_comment_density, q_max_nesting, "
+                "q_param_count, q_error_emission, q_dup_hash (clones share it), and q_test_coverage from a "
+                "Cobertura/lcov report in the repo. Cached per chunk content hash; payload fields via payload_extras.",
+)
+def chunk_quality(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    r = enrich.quality_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    lines = ["| language | chunks | mean q_cyclomatic | max q_cognitive |", "| --- | ---: | ---: | ---: |"]
+    lines += [f"| {lang} | {v['chunks']} | {v['mean_cyclomatic']} | {v['max_cognitive']} |"
+              for lang, v in r.by_language.items()]
+    return MaterializeResult(metadata={
+        "summary": MetadataValue.md(_skipped_note(r.skipped, "metrics") + (
+            f"**{r.chunks_with_metrics}** chunks with metrics: **{r.metrics_computed}** computed, "
+            f"**{r.metrics_cached}** from the cache; coverage on **{r.chunks_with_coverage}** chunks.")),
+        "by_language": MetadataValue.md("\n".join(lines) if r.by_language else "_no metrics computed this run_"),
+        "metrics_computed": r.metrics_computed,
+        "metrics_cached": r.metrics_cached,
+        "coverage_reports": MetadataValue.json(r.coverage_reports),
+        "chunks_with_coverage": r.chunks_with_coverage,
+        "skipped": r.skipped,
+        "elapsed_s": round(r.elapsed_s, 3),
+    })
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"git", "duckdb"},
+    deps=[repo_snapshot],
+    description="Per-file git history folded across renames, from one `git log` pass (only PREVIOUS..HEAD when "
+                "HEAD moved forward; nothing when it did not): git_last_modified_utc, git_author_count, "
+                "git_churn_90d (commits in the 90 days before HEAD), git_last_sha, git_last_msg.",
+)
+def git_history(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    r = enrich.git_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    return MaterializeResult(metadata={
+        "mode": r.mode,
+        "files": r.files,
+        "commits_read": r.commits_read,
+        "top_churn_90d": _table(dict(r.top_churn), "file", "commits in 90 days"),
+        "elapsed_s": round(r.elapsed_s, 3),
+    })
+
+
+@asset(
+    partitions_def=repos_partitions,
+    group_name=GROUP,
+    kinds={"python", "duckdb"},
+    deps=[chunks],
+    description="The code graph: imports/usings, calls and type references resolved against the repo's symbols, "
+                "and SQL references (EXEC, FROM, JOIN, INSERT, UPDATE, MERGE), as the DuckDB table code_graph; "
+                "per chunk graph_in, graph_out, graph_cluster (Louvain), graph_centrality (PageRank) and "
+                "blast_radius (transitive dependents). Recomputed only when a code chunk changed.",
+)
+def code_graph(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    r = enrich.graph_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    central = ["| chunk | PageRank | blast radius |", "| --- | ---: | ---: |"]
+    central += [f"| {label} | {rank} | {blast} |" for label, rank, blast in r.top_central]
+    return MaterializeResult(metadata={
+        "summary": MetadataValue.md(_skipped_note(r.skipped, "the graph") + (
+            f"**{r.edges}** edges; **{r.nodes}** chunks in the graph in **{r.clusters}** clusters.")),
+        "edges": r.edges,
+        "edge_kinds": _table(r.edge_kinds, "kind", "edges"),
+        "chunks_in_graph": r.nodes,
+        "clusters": r.clusters,
+        "top_central": MetadataValue.md("\n".join(central) if r.top_central else "_graph unchanged_"),
+        "skipped": r.skipped,
+        "elapsed_s": round(r.elapsed_s, 3),
+    })
+
+
+ALL_ASSETS = [repo_snapshot, chunks, intents, embeddings, chunk_quality, git_history, code_graph, qdrant_points]

@@ -1,0 +1,1 @@
+"""Payload enrichment: code metrics, git history and the code graph, computed per repo between chunks and points."""

@@ -1,0 +1,357 @@
+"""The code graph of one repo: who references whom, and what that makes of each chunk.
+
+Definitions come from the `symbols` table (the chunkers' symbols); references
+are found lexically in each chunk body with comments and strings removed:
+type names anywhere, functions and methods where called, imports/usings per
+file, and SQL objects after EXEC, FROM, JOIN, INSERT INTO, UPDATE, MERGE,
+DELETE FROM and REFERENCES. A reference is attributed to the smallest chunk
+holding its line, and resolves to the smallest chunk defining the symbol —
+preferring the same file, then imported files / used namespaces, and dropping
+names defined in too many places to tell.
+
+Per chunk then: graph_in / graph_out (distinct chunks referencing / referenced),
+graph_centrality (PageRank: being referenced by central chunks counts most),
+blast_radius (how many chunks reach this one through references, i.e. may
+break when it changes) and graph_cluster (Louvain community).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ledger_assets.enrich.metrics import sql_tokens
+
+# Bumped whenever edges or per-chunk fields may change for the same chunks.
+GRAPH_VERSION = "1"
+
+CODE_LANGUAGES = frozenset({"csharp", "typescript", "javascript", "python", "sql", "razor"})
+TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "record", "record struct", "record class",
+                        "delegate", "type", "trait"})
+CALLABLE_KINDS = frozenset({"function", "method"})
+SQL_KINDS = frozenset({"sql_procedure", "sql_function", "sql_view", "sql_table"})
+# Framework member names too common to resolve lexically to one repo method.
+COMMON_MEMBERS = frozenset("""
+tostring equals gethashcode dispose add remove get set contains clear count map filter reduce push pop
+then catch finally init main run start stop close open read write send update delete insert create
+""".split())
+# References resolve only within one language family (a TS `total()` is not a Python `total`).
+LANGUAGE_FAMILY = {"csharp": "dotnet", "razor": "dotnet", "typescript": "js", "javascript": "js"}
+MAX_DEFINITIONS = 3
+MIN_NAME_LEN = 3
+
+_C_LIKE_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|@"(?:[^"]|"")*"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`',
+                           re.S)
+_PY_NOISE = re.compile(r'#[^\n]*|[rbuRBUfF]{0,2}("""|\'\'\')(?:.|\n)*?\1|[rbuRBUfF]{0,2}"(?:\\.|[^"\\\n])*"'
+                       r'|[rbuRBUfF]{0,2}\'(?:\\.|[^\'\\\n])*\'')
+_IDENT = re.compile(r"(?<![\w$@])([A-Za-z_][A-Za-z0-9_]*)(\s*(?:<[\w\s,.<>\[\]?]*>)?\s*\()?")
+_PY_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w\s,.*()]+)|import\s+([\w.]+(?:\s*,\s*[\w.]+)*))", re.M)
+_TS_IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"'\n]+)["']""")
+_CS_USING = re.compile(r"^\s*(?:global\s+)?using\s+(?:static\s+)?(?:\w+\s*=\s*)?([\w.]+)\s*;", re.M)
+_CS_NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
+TS_EXTENSIONS = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts",
+                 "/index.ts", "/index.tsx", "/index.js", "/index.jsx")
+
+
+@dataclass(frozen=True)
+class GraphChunk:
+    file_path: str
+    chunk_index: int
+    language: str
+    start_line: int
+    end_line: int
+    body: str
+
+
+@dataclass(frozen=True)
+class GraphSymbol:
+    file_path: str
+    chunk_index: int
+    name: str
+    kind: str
+    parent: str
+    start_line: int
+
+
+@dataclass(frozen=True)
+class Edge:
+    src_file: str
+    src_chunk: int       # -1 = the file (imports/usings)
+    dst_file: str        # "" = unresolved (a namespace a file uses)
+    dst_chunk: int       # -1 = the file
+    dst_symbol: str
+    kind: str            # import | using | call | type | sql_exec | sql_read | sql_write | sql_ref
+
+
+@dataclass
+class GraphResult:
+    edges: list[Edge]
+    fields: dict[tuple[str, int], dict]
+    centrality_top: list[tuple[str, float, int]] = field(default_factory=list)  # (label, pagerank, blast)
+
+
+def _strip_noise(language: str, text: str) -> str:
+    """Comments and string literals blanked out, newlines kept (line numbers stay right)."""
+    pattern = _PY_NOISE if language == "python" else _C_LIKE_NOISE
+    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def sql_name(raw: str) -> str:
+    parts = [p.strip('[]"` ').lower() for p in raw.split(".")]
+    return ".".join(p for p in parts if p)
+
+
+def sql_references(text: str) -> list[tuple[str, str, int]]:
+    """(kind, normalised object name, 0-based line) of each SQL object a body reads, writes or executes."""
+    words = [(k, t, line) for k, t, line in sql_tokens(text) if k != "comment"]
+    refs = []
+    i, n = 0, len(words)
+
+    def qualified(j: int) -> tuple[str, int]:
+        parts = []
+        while j < n and words[j][0] == "name" and not words[j][1].startswith("@"):
+            parts.append(words[j][1])
+            if j + 1 < n and words[j + 1][1] == ".":
+                j += 2
+                continue
+            j += 1
+            break
+        return sql_name(".".join(parts)), j
+
+    while i < n:
+        w = words[i][1].lower()
+        prev = words[i - 1][1].lower() if i else ""
+        kind = ""
+        j = i + 1
+        if w in ("exec", "execute"):
+            kind = "sql_exec"
+            if j + 1 < n and words[j][1].startswith("@") and words[j + 1][1] == "=":
+                j += 2  # EXEC @rc = dbo.proc
+        elif w == "from":
+            kind = "sql_write" if prev == "delete" else "sql_read"
+        elif w == "join" or (w == "apply" and prev in ("cross", "outer")):
+            kind = "sql_read"
+        elif w == "into" and prev in ("insert", "merge"):
+            kind = "sql_write"
+        elif w in ("update", "merge") and (j < n and words[j][1].lower() not in ("into", "statistics")):
+            kind = "sql_write"
+        elif w == "references":
+            kind = "sql_ref"
+        elif w == "table" and prev == "truncate":
+            kind = "sql_write"
+        if kind and j < n and words[j][0] == "name" and not words[j][1].startswith("@"):
+            name, _ = qualified(j)
+            if name and name.split(".")[-1] not in ("select", "set", "values", "output"):
+                refs.append((kind, name, words[i][2]))
+        i += 1
+    return refs
+
+
+def _py_module_files(module: str, importer: str, files: set[str]) -> list[str]:
+    dots = len(module) - len(module.lstrip("."))
+    rest = module[dots:].replace(".", "/")
+    if dots:
+        base = posixpath.dirname(importer)
+        for _ in range(dots - 1):
+            base = posixpath.dirname(base)
+        stem = posixpath.join(base, rest) if rest else base
+        cands = [stem + ".py", posixpath.join(stem, "__init__.py")]
+        return [c for c in cands if c in files]
+    if not rest:
+        return []
+    tails = (rest + ".py", rest + "/__init__.py")
+    # Absolute imports match wherever the package root is (src/ layouts, monorepos).
+    return [f for f in files for t in tails if f == t or f.endswith("/" + t)]
+
+
+def _ts_module_files(spec: str, importer: str, files: set[str]) -> list[str]:
+    if not spec.startswith("."):
+        return []
+    stem = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+    for ext in TS_EXTENSIONS:
+        if stem + ext in files:
+            return [stem + ext]
+    return []
+
+
+def file_imports(language: str, path: str, text: str, files: set[str]) -> tuple[list[str], list[str]]:
+    """(repo files imported, C# namespaces used) by one file's text."""
+    if language == "python":
+        found = []
+        for m in _PY_IMPORT.finditer(text):
+            if m.group(1) is not None:
+                found += _py_module_files(m.group(1), path, files)
+                if m.group(1).strip("."):
+                    for name in re.findall(r"\w+", m.group(2)):
+                        found += _py_module_files(f"{m.group(1)}.{name}", path, files)
+            else:
+                for mod in m.group(3).split(","):
+                    found += _py_module_files(mod.strip(), path, files)
+        return sorted(set(found) - {path}), []
+    if language in ("typescript", "javascript"):
+        found = [f for m in _TS_IMPORT.finditer(text) for f in _ts_module_files(m.group(1), path, files)]
+        return sorted(set(found) - {path}), []
+    if language in ("csharp", "razor"):
+        return [], sorted(set(_CS_USING.findall(text)))
+    return [], []
+
+
+def _minimal_owner(chunks: list[GraphChunk]) -> dict[int, int]:
+    """Line -> index in `chunks` of the smallest chunk holding it (ties: the earlier chunk)."""
+    owner: dict[int, int] = {}
+    order = sorted(range(len(chunks)), key=lambda k: (chunks[k].end_line - chunks[k].start_line, chunks[k].chunk_index),
+                   reverse=True)
+    for k in order:  # largest first, so smaller chunks overwrite
+        c = chunks[k]
+        for line in range(c.start_line, c.end_line + 1):
+            owner[line] = k
+    return owner
+
+
+def build_graph(chunks: list[GraphChunk], symbols: list[GraphSymbol]) -> GraphResult:
+    by_file: dict[str, list[GraphChunk]] = defaultdict(list)
+    for c in chunks:
+        if c.language in CODE_LANGUAGES and c.start_line > 0:
+            by_file[c.file_path].append(c)
+    files = set(by_file)
+    ranges = {(c.file_path, c.chunk_index): (c.start_line, c.end_line) for c in chunks}
+    family = {c.file_path: LANGUAGE_FAMILY.get(c.language, c.language) for c in chunks}
+
+    def rank(s: GraphSymbol) -> tuple[int, int]:
+        # A class chunk lists its members' symbols too: prefer a chunk that holds the definition's line.
+        lo, hi = ranges.get((s.file_path, s.chunk_index), (0, 1 << 30))
+        return (0 if lo <= s.start_line <= hi else 1, hi - lo)
+
+    # Definitions: each symbol in the smallest chunk that holds it.
+    best: dict[tuple[str, str, str, int], GraphSymbol] = {}
+    for s in symbols:
+        if s.file_path not in files or not (s.kind in TYPE_KINDS or s.kind in CALLABLE_KINDS or s.kind in SQL_KINDS):
+            continue
+        key = (s.file_path, s.name, s.kind, s.start_line)
+        cur = best.get(key)
+        if cur is None or rank(s) < rank(cur):
+            best[key] = s
+    code_defs: dict[str, list[GraphSymbol]] = defaultdict(list)
+    sql_full: dict[str, list[GraphSymbol]] = defaultdict(list)
+    sql_last: dict[str, list[GraphSymbol]] = defaultdict(list)
+    for s in best.values():
+        if s.kind in SQL_KINDS:
+            full = sql_name(s.name)
+            sql_full[full].append(s)
+            sql_last[full.split(".")[-1]].append(s)
+        else:
+            short = s.name.split(".")[-1]
+            if len(short) >= MIN_NAME_LEN:
+                code_defs[short].append(s)
+
+    edges: set[Edge] = set()
+    imports: dict[str, set[str]] = {}
+    usings: dict[str, set[str]] = {}
+    namespaces: dict[str, set[str]] = {}
+    for path, fchunks in by_file.items():
+        text_by_line: dict[int, str] = {}
+        for c in sorted(fchunks, key=lambda c: c.end_line - c.start_line, reverse=True):
+            for k, line in enumerate(c.body.split("\n")):
+                if c.start_line + k <= c.end_line:
+                    text_by_line.setdefault(c.start_line + k, line)
+        whole = "\n".join(text_by_line.get(n, "") for n in range(1, max(text_by_line, default=0) + 1))
+        language = fchunks[0].language
+        imported, used = file_imports(language, path, whole, files)
+        imports[path] = set(imported)
+        usings[path] = set(used)
+        namespaces[path] = set(_CS_NAMESPACE.findall(whole)) if language in ("csharp", "razor") else set()
+        edges.update(Edge(path, -1, f, -1, "", "import") for f in imported)
+        edges.update(Edge(path, -1, "", -1, ns, "using") for ns in used)
+
+    def resolve(cands: list[GraphSymbol], src_path: str) -> list[GraphSymbol]:
+        cands = [s for s in cands if family.get(s.file_path) == family.get(src_path)]
+        same = [s for s in cands if s.file_path == src_path]
+        if same:
+            return same
+        near = [s for s in cands if s.file_path in imports.get(src_path, ())
+                or (s.parent and any(s.parent == ns or s.parent.startswith(ns + ".")
+                                     for ns in usings.get(src_path, set()) | namespaces.get(src_path, set())))]
+        if near:
+            return near[:MAX_DEFINITIONS]
+        return cands if len(cands) <= MAX_DEFINITIONS else []
+
+    for path, fchunks in by_file.items():
+        owner = _minimal_owner(fchunks)
+        for c in fchunks:
+            def add(line0: int, targets: list[GraphSymbol], kind: str) -> None:
+                src = fchunks[owner.get(c.start_line + line0, 0)] if owner else c
+                if src.chunk_index != c.chunk_index:
+                    return  # a smaller chunk holds this line: the reference is its own
+                for t in targets:
+                    if (t.file_path, t.chunk_index) != (c.file_path, c.chunk_index):
+                        edges.add(Edge(c.file_path, c.chunk_index, t.file_path, t.chunk_index, t.name, kind))
+
+            if c.language == "sql":
+                for kind, name, line0 in sql_references(c.body):
+                    cands = sql_full.get(name) or sql_last.get(name.split(".")[-1], [])
+                    add(line0, resolve(cands, path), kind)
+                continue
+            clean = _strip_noise(c.language, c.body)
+            for line0, line in enumerate(clean.split("\n")):
+                for m in _IDENT.finditer(line):
+                    name, called = m.group(1), bool(m.group(2))
+                    cands = code_defs.get(name)
+                    if not cands:
+                        continue
+                    types = [s for s in cands if s.kind in TYPE_KINDS]
+                    calls = [s for s in cands if s.kind in CALLABLE_KINDS] if called and name.lower() not in COMMON_MEMBERS else []
+                    if types:
+                        add(line0, resolve(types, path), "type")
+                    if calls:
+                        add(line0, resolve(calls, path), "call")
+    ordered = sorted(edges, key=lambda e: (e.src_file, e.src_chunk, e.dst_file, e.dst_chunk, e.kind, e.dst_symbol))
+    fields, top = chunk_metrics([(e.src_file, e.src_chunk, e.dst_file, e.dst_chunk) for e in ordered if e.src_chunk >= 0
+                                 and e.dst_chunk >= 0])
+    return GraphResult(ordered, fields, top)
+
+
+def chunk_metrics(pairs: list[tuple[str, int, str, int]], top_n: int = 10
+                  ) -> tuple[dict[tuple[str, int], dict], list[tuple[str, float, int]]]:
+    """graph_in/out, graph_centrality, blast_radius and graph_cluster for every chunk with an edge."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_edges_from(((a, b), (c, d)) for a, b, c, d in pairs if (a, b) != (c, d))
+    if g.number_of_nodes() == 0:
+        return {}, []
+    rank = nx.pagerank(g, alpha=0.85)
+    blast = blast_radius(g)
+    communities = nx.community.louvain_communities(g.to_undirected(), seed=7)
+    labelled = sorted((sorted(c) for c in communities), key=lambda c: (-len(c), c[0]))
+    cluster = {node: k for k, members in enumerate(labelled) for node in members}
+    fields = {
+        node: {"graph_in": g.in_degree(node), "graph_out": g.out_degree(node),
+               "graph_centrality": round(rank[node], 6), "blast_radius": blast[node],
+               "graph_cluster": cluster[node]}
+        for node in g.nodes
+    }
+    top = sorted(g.nodes, key=lambda n: (-rank[n], n))[:top_n]
+    return fields, [(f"{n[0]}#{n[1]}", round(rank[n], 6), blast[n]) for n in top]
+
+
+def blast_radius(g) -> dict:
+    """Per node, how many other nodes reach it (its transitive dependents), in one pass over the SCC DAG."""
+    import networkx as nx
+
+    dag = nx.condensation(g)
+    members = dag.graph["mapping"]  # node -> scc id
+    bits: dict[int, int] = {}
+    index = {node: k for k, node in enumerate(g.nodes)}
+    member_bits: dict[int, int] = defaultdict(int)
+    size: dict[int, int] = defaultdict(int)
+    for node, scc in members.items():
+        member_bits[scc] |= 1 << index[node]
+        size[scc] += 1
+    for scc in nx.topological_sort(dag):
+        acc = 0
+        for pred in dag.predecessors(scc):
+            acc |= bits[pred] | member_bits[pred]
+        bits[scc] = acc
+    return {node: bits[scc].bit_count() + size[scc] - 1 for node, scc in members.items()}

@@ -1,0 +1,269 @@
+"""`ledger eval`: recall@1/5/10 and MRR@10 per lane, for the fusion, and for the baselines.
+
+golden.jsonl -> for each query: the four stored lanes once (depth 50), and the
+name lane over their candidates -> each lane alone, and the fusion, ranked as
+`ledger query` ranks them -> in the same run
+the baselines a user would try first: fixed 3,000-character windows of every
+indexed file, embedded with the same model, and BM25 over the same windows
+(plain word tokens, and the ledger's identifier-aware tokens).
+
+A hit counts when its file matches the target's and the line ranges overlap.
+`sweep()` re-fuses the same lane lists under other RRF k / lane weights /
+plain priors, which is how the defaults in retrieval/search.py were chosen.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ledger_assets.encode import lexical
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.encode.embedder import Embedder, embed_with_cache, fetch_vectors, text_hash
+from ledger_assets.retrieval.fusion import FUSED_LANES
+from ledger_assets.retrieval.hits import Hit
+from ledger_assets.retrieval.search import Searcher, SearchOptions, latest_filter
+from ledger_assets.ingest.snapshot import ManifestEntry, read_blobs
+
+K_MAX = 10
+LANE_DEPTH = 50
+WINDOW_CHARS = 3000
+_WORD = re.compile(r"\w+")
+
+
+class EvalError(ValueError):
+    """Bad eval input (unreadable golden file, a malformed line, unknown repo): exit 2."""
+
+
+@dataclass(frozen=True)
+class Target:
+    query: str
+    file: str
+    start_line: int
+    end_line: int
+
+
+def load_golden(path: str | Path) -> list[Target]:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise EvalError(f"{path}: {exc.strerror or exc}") from exc
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            t = Target(str(obj["query"]), str(obj["file"]), int(obj["start_line"]), int(obj["end_line"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise EvalError(f"{path}:{n}: want {{\"query\", \"file\", \"start_line\", \"end_line\"}}: {exc}") from exc
+        if not t.query.strip() or t.start_line < 1 or t.end_line < t.start_line:
+            raise EvalError(f"{path}:{n}: empty query or bad line range")
+        out.append(t)
+    if not out:
+        raise EvalError(f"{path}: no golden lines")
+    return out
+
+
+def first_relevant(ranked: list[tuple[str, int, int]], t: Target) -> int | None:
+    """1-based rank of the first (file, start, end) that overlaps the target, within K_MAX."""
+    for rank, (file, start, end) in enumerate(ranked[:K_MAX], 1):
+        if file == t.file and start <= t.end_line and t.start_line <= end:
+            return rank
+    return None
+
+
+def metrics(ranks: list[int | None]) -> dict:
+    n = len(ranks) or 1
+    return {
+        "recall@1": round(sum(1 for r in ranks if r and r <= 1) / n, 4),
+        "recall@5": round(sum(1 for r in ranks if r and r <= 5) / n, 4),
+        "recall@10": round(sum(1 for r in ranks if r and r <= 10) / n, 4),
+        "mrr@10": round(sum(1.0 / r for r in ranks if r) / n, 4),
+        "queries": len(ranks),
+    }
+
+
+def _coords(hits: list[Hit]) -> list[tuple[str, int, int]]:
+    return [(h.payload.get("file_path", ""), int(h.payload.get("start_line") or 0),
+             int(h.payload.get("end_line") or 0)) for h in hits]
+
+
+# ------------------------------------------------------------- baselines ---
+@dataclass
+class Windows:
+    coords: list[tuple[str, int, int]]
+    texts: list[str]
+
+
+def fixed_windows(ledger: Ledger, repo_id: str, chars: int = WINDOW_CHARS) -> Windows:
+    """Every indexed file of the repo's snapshot, cut into consecutive `chars`-character windows."""
+    from chunkers.text import BinaryContent, decode
+
+    with ledger.db.connect() as con:
+        snap = con.execute("SELECT source, repo_path FROM snapshots WHERE repo_id = ?", [repo_id]).fetchone()
+        entries = [ManifestEntry(*r) for r in con.execute(
+            "SELECT m.file_path, m.blob_hash, m.size, m.language, m.skip_reason FROM manifest m "
+            "JOIN files f USING (repo_id, file_path) WHERE m.repo_id = ? AND coalesce(m.skip_reason, '') = '' "
+            "AND coalesce(f.skip_reason, '') = '' AND m.language <> 'pdf' ORDER BY m.file_path", [repo_id]).fetchall()]
+    if snap is None:
+        raise EvalError(f"repo {repo_id!r} has no snapshot: run `ledger ingest {repo_id}` first")
+    coords, texts = [], []
+    for entry, data in read_blobs(snap[1], snap[0], entries):
+        try:
+            text = decode(data)
+        except BinaryContent:
+            continue
+        for start in range(0, len(text), chars):
+            piece = text[start:start + chars]
+            if not piece.strip():
+                continue
+            first = text.count("\n", 0, start) + 1
+            last = first + piece.rstrip("\n").count("\n")
+            coords.append((entry.file_path, first, last))
+            texts.append(piece)
+    return Windows(coords, texts)
+
+
+class BM25:
+    """Okapi BM25 over token lists. Each term's postings hold its documents and their
+    saturated, length-normalised weights, so a query is a few numpy adds (3,078 queries
+    over 5,000 windows took many minutes one posting at a time)."""
+
+    def __init__(self, docs: list[list[str]], k1: float = 1.2, b: float = 0.75):
+        self.k1, self.b = k1, b
+        self.n = len(docs)
+        lengths = np.array([len(d) for d in docs], dtype=np.float64)
+        avg = float(lengths.mean()) if self.n else 1.0
+        rows: dict[str, tuple[list[int], list[int]]] = {}
+        for i, d in enumerate(docs):
+            for t, f in Counter(d).items():
+                ids, tfs = rows.setdefault(t, ([], []))
+                ids.append(i)
+                tfs.append(f)
+        self.postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for t, (ids, tfs) in rows.items():
+            idx = np.array(ids, dtype=np.int64)
+            f = np.array(tfs, dtype=np.float64)
+            idf = math.log(1 + (self.n - len(ids) + 0.5) / (len(ids) + 0.5))
+            self.postings[t] = (idx, idf * f * (k1 + 1) / (f + k1 * (1 - b + b * lengths[idx] / avg)))
+
+    def top(self, query: list[str], k: int) -> list[int]:
+        scores = np.zeros(self.n)
+        for t in sorted(set(query)):  # one summation order in every run: near-equal scores never swap
+            posting = self.postings.get(t)
+            if posting is not None:
+                scores[posting[0]] += posting[1]
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [int(i) for i in order if scores[i] > 0]
+
+
+def word_tokens(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+# ------------------------------------------------------------------ eval ---
+def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_id: str,
+             baselines: bool = True, sweep_grid: bool = False, log=None) -> dict:
+    targets = load_golden(golden_path)
+    try:
+        ledger.registry.get(repo_id)
+    except Exception as exc:
+        raise EvalError(str(exc)) from exc
+    t0 = time.monotonic()
+    say = log or (lambda msg: None)
+    searcher = Searcher(ledger, embedder)
+    queries = [t.query for t in targets]
+    dense = embedder.encode(queries)
+    say(f"embedded {len(queries)} queries in {time.monotonic() - t0:.1f}s")
+    flt = latest_filter(repo_id)
+    per_query: list[tuple[dict, list[Hit]]] = []
+    with searcher.session():
+        with searcher.client() as client:
+            if not client.collection_exists(ledger.qdrant.collection):
+                raise EvalError(f"no Qdrant collection {ledger.qdrant.collection!r}: ingest {repo_id} first")
+            opts = SearchOptions(repo=repo_id, k=K_MAX)
+            for i, q in enumerate(queries):
+                results = searcher.lane_results(client, q, FUSED_LANES, flt, LANE_DEPTH, dense[i].tolist())
+                per_query.append((results, searcher.symbol_hits(client, q, opts, flt)))
+    if sum(len(r.get("code", [])) for r, _ in per_query) == 0:
+        raise EvalError(f"repo {repo_id!r} has no points in the collection: ingest it first")
+    systems: dict[str, list[int | None]] = {}
+    for lane in FUSED_LANES:
+        systems[f"lane:{lane}"] = [first_relevant(_coords(searcher.combine({lane: r[lane]}, [], K_MAX)), t)
+                                   for (r, _), t in zip(per_query, targets)]
+    systems["fusion"] = [first_relevant(_coords(searcher.combine(r, s, K_MAX)), t)
+                         for (r, s), t in zip(per_query, targets)]
+    report: dict = {"repo_id": repo_id, "golden": str(golden_path), "queries": len(targets),
+                    "rrf_k": searcher.rrf_k, "weights": searcher.weights, "plain_prior": searcher.plain_prior}
+    if baselines:
+        t1 = time.monotonic()
+        windows = fixed_windows(ledger, repo_id)
+        by_hash = {text_hash(w): w for w in windows.texts}
+        computed = embed_with_cache(embedder, ledger.db, by_hash)
+        vectors = fetch_vectors(ledger.db, embedder.model_name, list(by_hash))
+        matrix = np.stack([vectors[text_hash(w)] for w in windows.texts]) if windows.texts else np.zeros((0, 384))
+        sims = dense @ matrix.T if len(matrix) else np.zeros((len(queries), 0))
+        order = np.argsort(-sims, axis=1, kind="stable")[:, :K_MAX]
+        systems["baseline:minilm_windows"] = [first_relevant([windows.coords[j] for j in order[i]], t)
+                                              for i, t in enumerate(targets)]
+        for name, tok in (("baseline:bm25_windows", word_tokens), ("baseline:bm25_ident_windows", lexical.tokenize)):
+            index = BM25([tok(w) for w in windows.texts])
+            systems[name] = [first_relevant([windows.coords[j] for j in index.top(tok(t.query), K_MAX)], t)
+                             for t in targets]
+        report["windows"] = {"count": len(windows.texts), "chars": WINDOW_CHARS, "embedded_now": computed,
+                             "elapsed_s": round(time.monotonic() - t1, 2)}
+    report["systems"] = {name: metrics(ranks) for name, ranks in systems.items()}
+    bases = {n.removeprefix("baseline:"): m["recall@1"] for n, m in report["systems"].items() if n.startswith("baseline:")}
+    if bases:
+        f = report["systems"]["fusion"]["recall@1"]
+        best_base = max(bases.values())
+        report["fusion_vs_best_baseline_r1"] = round(f / best_base, 2) if best_base else None
+        report["fusion_vs_baseline_r1"] = {n: (round(f / b, 2) if b else None) for n, b in bases.items()}
+    if sweep_grid:
+        report["sweep"] = sweep(searcher, per_query, targets)
+    report["misses"] = [t.query for t, r in zip(targets, systems["fusion"]) if r is None][:20]
+    report["elapsed_s"] = round(time.monotonic() - t0, 2)
+    return report
+
+
+def sweep(searcher: Searcher, per_query: list, targets: list[Target]) -> list[dict]:
+    """The fusion re-ranked under a grid of RRF k, lane weights and plain priors (same lane lists)."""
+    stored = ((1, 1, 1, 1), (1, 1, 1, 0), (1, 1, 1, 0.5), (1, 1, 1, 1.5), (1, 1, 1, 2), (0.25, 1, 1, 2),
+              (0.5, 0.5, 1, 1), (0.5, 0.5, 1, 1.5), (0.5, 1, 1, 1), (1, 0.5, 1, 1), (1, 1, 0.5, 1),
+              (0.5, 0.5, 0.5, 1), (1, 0.5, 0.5, 1), (0, 0, 0, 1), (1, 0, 0, 0), (0, 0, 1, 0))
+    rows = []
+    for rrf_k, (wc, wd, ws, wy), wn, prior in itertools.product((5, 10, 30, 60), stored, (0, 0.5, 1), (1.0, 0.5)):
+        weights = {"code": wc, "design": wd, "sparse": ws, "symbol": wy, "name": wn}
+        ranks = [first_relevant(_coords(searcher.combine(r, s, K_MAX, weights, rrf_k, prior)), t)
+                 for (r, s), t in zip(per_query, targets)]
+        rows.append({"rrf_k": rrf_k, "weights": weights, "plain_prior": prior, **metrics(ranks)})
+    rows.sort(key=lambda r: (-r["mrr@10"], -r["recall@5"]))
+    return rows
+
+
+def format_report(report: dict) -> str:
+    out = [f"eval {report['golden']} on {report['repo_id']}: {report['queries']} queries, "
+           f"rrf k={report['rrf_k']} weights={report['weights']} plain_prior={report['plain_prior']}"]
+    out.append(f"{'system':<30} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR@10':>7}")
+    for name, m in report["systems"].items():
+        out.append(f"{name:<30} {m['recall@1']:>6.3f} {m['recall@5']:>6.3f} {m['recall@10']:>6.3f} {m['mrr@10']:>7.3f}")
+    if "fusion_vs_best_baseline_r1" in report:
+        out.append(f"fusion R@1 / best baseline R@1 = {report['fusion_vs_best_baseline_r1']}"
+                   + "".join(f"; / {n} {r}" for n, r in report.get("fusion_vs_baseline_r1", {}).items()))
+    if "windows" in report:
+        w = report["windows"]
+        out.append(f"baselines over {w['count']} windows of {w['chars']} chars ({w['embedded_now']} embedded now)")
+    for row in report.get("sweep", [])[:10]:
+        out.append(f"  sweep k={row['rrf_k']:<3} w={row['weights']} prior={row['plain_prior']}: "
+                   f"R@1 {row['recall@1']:.3f} R@5 {row['recall@5']:.3f} MRR {row['mrr@10']:.3f}")
+    out.append(f"elapsed {report['elapsed_s']}s")
+    return "\n".join(out)

@@ -1,0 +1,1 @@
+"""The ingest stages: snapshot -> chunks -> intents -> embeddings -> points, and the checks that gate them."""

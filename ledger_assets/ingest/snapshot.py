@@ -1,0 +1,225 @@
+"""repo_snapshot's core: HEAD and the file manifest of a repo.
+
+A git repo is read at HEAD (`git ls-tree -r -l HEAD`: tracked files only, so
+.gitignore is honoured, with blob hashes and sizes for free); content comes
+from `git cat-file --batch` by blob hash, so what is chunked is exactly the
+snapshot, whatever the work tree holds. A plain folder is walked, and its
+snapshot id is a hash over the manifest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from chunkers.extensions import XML_EXTENSIONS, extension_of
+
+VENDORED_DIRS = frozenset({
+    "node_modules", "vendor", "third_party", "third-party", "bower_components",
+    ".venv", "venv", "site-packages", "dist", "obj", "__pycache__", ".git",
+})
+VENDORED_SUFFIXES = (".min.js", ".min.css", ".map", "-lock.json", ".lock")
+VENDORED_NAMES = frozenset({"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "Cargo.lock"})
+BINARY_EXTENSIONS = frozenset({
+    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tif", ".tiff", ".psd",
+    ".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".jar", ".war", ".nupkg", ".whl",
+    ".dll", ".exe", ".so", ".dylib", ".a", ".o", ".obj", ".pdb", ".class", ".pyc", ".wasm",
+    ".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3", ".mp4", ".wav", ".ogg", ".avi", ".mov",
+    ".sqlite", ".db", ".duckdb", ".parquet", ".bin", ".dat", ".snk", ".pfx", ".p12",
+})
+LANGUAGES = {
+    ".cs": "csharp", ".razor": "razor", ".cshtml": "razor", ".ts": "typescript", ".tsx": "typescript",
+    ".mts": "typescript", ".cts": "typescript", ".js": "javascript", ".jsx": "javascript",
+    ".mjs": "javascript", ".cjs": "javascript", ".vue": "vue", ".svelte": "svelte", ".sql": "sql",
+    ".py": "python", ".pyi": "python", ".java": "java", ".go": "go", ".rs": "rust", ".kt": "kotlin",
+    ".kts": "kotlin", ".php": "php", ".rb": "ruby", ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp",
+    ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".swift": "swift", ".scala": "scala",
+    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".pdf": "pdf", ".json": "json",
+    ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini", ".env": "dotenv",
+    ".properties": "properties", ".txt": "text", **dict.fromkeys(XML_EXTENSIONS, "xml"),
+}
+
+
+class SnapshotError(RuntimeError):
+    """The repo cannot be snapshotted (path gone, not readable, git failed)."""
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    file_path: str
+    blob_hash: str
+    size: int
+    language: str
+    skip_reason: str = ""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    head_sha: str
+    source: str  # "git" or "folder"
+    entries: list[ManifestEntry]
+
+    @property
+    def indexable(self) -> list[ManifestEntry]:
+        return [e for e in self.entries if not e.skip_reason]
+
+
+def language_of(path: str) -> str:
+    return LANGUAGES.get(extension_of(path), "text")
+
+
+def static_skip_reason(path: str, size: int, max_file_bytes: int, max_pdf_bytes: int) -> str:
+    parts = path.split("/")
+    for part in parts[:-1]:
+        if part in VENDORED_DIRS:
+            return f"vendored ({part}/)"
+    name = parts[-1]
+    if name in VENDORED_NAMES or name.endswith(VENDORED_SUFFIXES):
+        return "vendored or generated (lock/minified/map file)"
+    ext = extension_of(path)
+    if ext in BINARY_EXTENSIONS:
+        return f"binary ({ext})"
+    limit = max_pdf_bytes if ext == ".pdf" else max_file_bytes
+    if size > limit:
+        return f"over size ({size} bytes > {limit})"
+    return ""
+
+
+def git_bytes(repo: str | Path, *args: str, input: bytes | None = None) -> bytes:
+    """`git -C repo ARGS` stdout; SnapshotError (with git's message) when it cannot run or fails."""
+    try:
+        out = subprocess.run(["git", "-C", str(repo), *args], input=input, capture_output=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SnapshotError(f"git {' '.join(args)} failed in {repo}: {exc}") from exc
+    if out.returncode != 0:
+        raise SnapshotError(f"git {' '.join(args)} failed in {repo}: {out.stderr.decode(errors='replace').strip()}")
+    return out.stdout
+
+
+def read_head(repo_path: str | Path, kind: str = "git") -> str:
+    """HEAD's sha (git) or a cheap stat signature (folder): what the sensor compares."""
+    root = Path(repo_path)
+    if not root.is_dir():
+        raise SnapshotError(f"{root}: directory not found")
+    if kind == "git":
+        return git_bytes(root, "rev-parse", "HEAD").decode().strip()
+    digest = hashlib.sha1()
+    for rel, full in _walk_folder(root):
+        st = full.stat()
+        digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return "stat-" + digest.hexdigest()
+
+
+def _walk_folder(root: Path) -> Iterator[tuple[str, Path]]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            full = Path(dirpath) / name
+            if full.is_symlink() or not full.is_file():
+                continue
+            yield full.relative_to(root).as_posix(), full
+
+
+def git_blob_hash(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf_bytes: int) -> Snapshot:
+    root = Path(repo_path)
+    if not root.is_dir():
+        raise SnapshotError(f"{root}: directory not found (was the repo moved or deleted?)")
+    entries: list[ManifestEntry] = []
+    if kind == "git":
+        head = read_head(root, "git")
+        raw = git_bytes(root, "ls-tree", "-r", "-l", "-z", "--full-tree", "HEAD")
+        for record in raw.split(b"\0"):
+            if not record:
+                continue
+            meta, _, path_b = record.partition(b"\t")
+            mode, otype, sha, size = meta.decode().split()
+            path = path_b.decode("utf-8", errors="surrogateescape")
+            if otype != "blob":
+                entries.append(ManifestEntry(path, sha, 0, "", f"not a file ({otype}: submodule)"))
+                continue
+            nbytes = int(size) if size != "-" else 0
+            reason = "symlink" if mode == "120000" else static_skip_reason(path, nbytes, max_file_bytes, max_pdf_bytes)
+            entries.append(ManifestEntry(path, sha, nbytes, language_of(path), reason))
+        return Snapshot(head, "git", entries)
+    digest = hashlib.sha1()
+    for rel, full in _walk_folder(root):
+        size = full.stat().st_size
+        reason = static_skip_reason(rel, size, max_file_bytes, max_pdf_bytes)
+        blob = git_blob_hash(full.read_bytes()) if not reason else ""
+        entries.append(ManifestEntry(rel, blob, size, language_of(rel), reason))
+        digest.update(f"{rel}\0{blob}\n".encode())
+    return Snapshot("content-" + digest.hexdigest(), "folder", entries)
+
+
+def read_blobs(repo_path: str | Path, kind: str, entries: Iterable[ManifestEntry]) -> Iterator[tuple[ManifestEntry, bytes]]:
+    """Content of each entry, streamed: `git cat-file --batch` for git, the file for folders."""
+    root = Path(repo_path)
+    entries = list(entries)
+    if kind != "git":
+        for e in entries:
+            data = (root / e.file_path).read_bytes()
+            yield e, data
+        return
+    proc = subprocess.Popen(["git", "-C", str(root), "cat-file", "--batch"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        for e in entries:
+            proc.stdin.write(e.blob_hash.encode() + b"\n")
+            proc.stdin.flush()
+            header = proc.stdout.readline().split()
+            if len(header) < 3 or header[1] != b"blob":
+                raise SnapshotError(f"git cat-file could not read {e.file_path} ({e.blob_hash})")
+            size = int(header[2])
+            data = proc.stdout.read(size)
+            proc.stdout.read(1)  # the LF after each object
+            yield e, data
+    finally:
+        proc.stdin.close()
+        proc.stdout.close()
+        proc.wait(timeout=30)
+
+
+def last_commit_times(repo_path: str | Path, paths: Iterable[str]) -> dict[str, int]:
+    """Unix time of the last commit touching each path, from one `git log` pass."""
+    wanted = set(paths)
+    found: dict[str, int] = {}
+    if not wanted:
+        return found
+    proc = subprocess.Popen(["git", "-C", str(repo_path), "log", "--format=@%ct", "--name-only", "--no-renames", "HEAD"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, errors="replace")
+    current = 0
+    try:
+        for line in proc.stdout:
+            line = line.rstrip("\n")
+            if line.startswith("@"):
+                current = int(line[1:] or 0)
+            elif line and line in wanted and line not in found:
+                found[line] = current
+                if len(found) == len(wanted):
+                    break
+    finally:
+        proc.kill()
+        proc.wait()
+    return found
+
+
+def stored_manifest(con, repo_id: str) -> tuple[dict[str, ManifestEntry], dict[str, tuple], tuple]:
+    """The snapshot stored for a repo: manifest entries, chunked files (blob, chunker version), (head, source, path)."""
+    entries = {
+        r[0]: ManifestEntry(*r)
+        for r in con.execute(
+            "SELECT file_path, blob_hash, size, language, skip_reason FROM manifest WHERE repo_id = ?",
+            [repo_id]).fetchall()
+    }
+    files = {r[0]: (r[1], r[2]) for r in con.execute(
+        "SELECT file_path, blob_hash, chunker_version FROM files WHERE repo_id = ?", [repo_id]).fetchall()}
+    snap = con.execute("SELECT head_sha, source, repo_path FROM snapshots WHERE repo_id = ?", [repo_id]).fetchone()
+    return entries, files, snap

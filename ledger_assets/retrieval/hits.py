@@ -1,0 +1,106 @@
+"""A search hit and how it is shown: the JSON object, the TOON row, the text listing."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger_assets.store.settings import SNIPPET_CHARS
+
+
+@dataclass
+class Hit:
+    rank: int
+    score: float
+    payload: dict[str, Any]
+    lane_ranks: dict[str, int] = field(default_factory=dict)
+    freshness: dict[str, Any] = field(default_factory=dict)
+    collapsed: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple:
+        p = self.payload
+        return (p.get("repo_id"), p.get("file_path"), p.get("chunk_index"))
+
+    def to_dict(self, detail: str = "snippet") -> dict[str, Any]:
+        p = self.payload
+        out = {
+            "rank": self.rank,
+            "score": round(self.score, 6),
+            "repo_id": p.get("repo_id"),
+            "file_path": p.get("file_path"),
+            "start_line": p.get("start_line"),
+            "end_line": p.get("end_line"),
+            "chunk_type": p.get("chunk_type"),
+            "symbols": symbol_names(p),
+            "snippet": render_body(p, detail),
+            "intent": p.get("intent", ""),
+            "intent_source": p.get("intent_source", ""),
+            "stale": bool(self.freshness.get("stale", False)),
+            "lane_ranks": dict(self.lane_ranks),
+        }
+        for extra in ("stale_reason", "live_start_line", "live_end_line"):
+            if extra in self.freshness:
+                out[extra] = self.freshness[extra]
+        if self.collapsed:
+            out["collapsed"] = list(self.collapsed)
+        out["payload"] = dict(p)
+        return out
+
+
+def symbol_names(payload: dict) -> list[str]:
+    try:
+        return [s[0] for s in json.loads(payload.get("chunk_symbols") or "[]")]
+    except (TypeError, ValueError):
+        return []
+
+
+def render_body(payload: dict, detail: str = "snippet") -> str:
+    if detail == "skeleton" and payload.get("skeleton"):
+        return payload["skeleton"]
+    content = payload.get("content", "")
+    if detail in ("full", "skeleton"):
+        return content
+    return content if len(content) <= SNIPPET_CHARS else content[:SNIPPET_CHARS] + "…"
+
+
+def toon_row(h: Hit, detail: str = "snippet") -> str:
+    p = h.payload
+    body = render_body(p, detail).replace("\r", "").replace("\n", "⏎").replace("|", "¦")
+    if detail == "snippet":
+        body = body[:SNIPPET_CHARS]
+    start, end = p.get("start_line"), p.get("end_line")
+    if h.freshness.get("live_start_line") is not None:
+        start, end = h.freshness["live_start_line"], h.freshness["live_end_line"]
+    flag = "!stale " if h.freshness.get("stale") else ""
+    return (f"{p.get('repo_id')}|{p.get('layer', '')}|{p.get('pattern', '')}|{p.get('file_path')}|"
+            f"L{start}-L{end}⟫{flag}{body}")
+
+
+TOON_LEGEND = "repo|layer|pattern|path|Lstart-Lend⟫snippet"
+
+
+def format_hits(hits: list[Hit], fmt: str = "text", detail: str = "snippet") -> str:
+    if fmt == "json":
+        return json.dumps([h.to_dict(detail) for h in hits], indent=2, ensure_ascii=False)
+    if fmt == "jsonl":
+        return json.dumps([h.to_dict(detail) for h in hits], ensure_ascii=False)
+    if fmt == "toon":
+        return "\n".join([TOON_LEGEND] + [toon_row(h, detail) for h in hits])
+    out = []
+    for h in hits:
+        d = h.to_dict(detail)
+        syms = ", ".join(d["symbols"][:5])
+        lanes = " ".join(f"{k}#{v}" for k, v in sorted(d["lane_ranks"].items()))
+        stale = ""
+        if d["stale"]:
+            stale = f"  STALE ({d.get('stale_reason', '')}"
+            stale += f"; now L{d['live_start_line']}-L{d['live_end_line']})" if "live_start_line" in d else ")"
+        out.append(f"{d['rank']:>2}. {d['repo_id']}:{d['file_path']}:{d['start_line']}-{d['end_line']} "
+                   f"[{d['chunk_type']}] score={d['score']:.4f} ({lanes})" + (f"  {syms}" if syms else "") + stale)
+        if d["intent"]:
+            out.append(f"    intent: {d['intent']}")
+        limit = None if detail != "snippet" else 12
+        out.extend("    " + line for line in d["snippet"].splitlines()[:limit])
+    return "\n".join(out) if out else "no hits"

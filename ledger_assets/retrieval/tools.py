@@ -1,0 +1,314 @@
+"""The agent tools beside query: read-span, symbol lookup, drift, find-similar.
+
+Each is a plain function over a `Ledger` returning plain data; the CLI and the
+MCP server (mcp_server.py) call these same functions. Bad input raises
+`ToolInputError` (exit 2 on the command line, a tool error over MCP).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from chunkers import chunk_file
+from chunkers.text import BinaryContent, decode, split_lines
+from qdrant_client import models
+
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR
+from ledger_assets.retrieval.hits import Hit
+from ledger_assets.retrieval.search import fetch_chunk_payload, latest_filter
+from ledger_assets.retrieval.symbols import ToolInputError
+from ledger_assets.store.registry import RegistryError, Repo
+from ledger_assets.store.settings import MAX_K, SIMILAR_EXTRA
+
+SIMILAR_MODES = {"code": CODE_VECTOR, "design": DESIGN_VECTOR, "quality": QUALITY_VECTOR}
+
+
+def _repo(ledger: Ledger, repo_id: str) -> Repo:
+    try:
+        return ledger.registry.get(repo_id)
+    except RegistryError as exc:
+        raise ToolInputError(str(exc)) from exc
+
+
+# --------------------------------------------------------------- read-span ---
+def safe_repo_path(root: str | Path, rel: str) -> Path:
+    """`rel` resolved inside `root`, or ToolInputError: no absolute paths, no `..`, no symlink escapes."""
+    if not rel or "\0" in rel:
+        raise ToolInputError("file path is empty")
+    norm = rel.replace("\\", "/")
+    if norm.startswith("/") or PurePosixPath(norm).is_absolute() or re.match(r"^[A-Za-z]:", norm):
+        raise ToolInputError(f"{rel}: absolute paths are refused; give a path relative to the repo root")
+    if ".." in PurePosixPath(norm).parts:
+        raise ToolInputError(f"{rel}: '..' is refused; give a path inside the repo")
+    root_real = Path(os.path.realpath(root))
+    target = Path(os.path.realpath(root_real / norm))
+    if target != root_real and root_real not in target.parents:
+        raise ToolInputError(f"{rel}: resolves outside the repo root (symlink)")
+    return target
+
+
+def read_span(ledger: Ledger, file: str, start: int, end: int, repo: str | None = None,
+              max_lines: int | None = None) -> dict:
+    """Lines start..end (1-based, inclusive) of a file in a registered repo, clamped to EOF and capped."""
+    cap = max_lines or ledger.settings.read_span_max_lines
+    if start < 1:
+        raise ToolInputError(f"START must be >= 1, got {start}")
+    if end < start:
+        raise ToolInputError(f"END ({end}) is before START ({start})")
+    try:
+        repos = ledger.registry.load()
+    except RegistryError as exc:
+        raise ToolInputError(str(exc)) from exc
+    if repo:
+        candidates = [_repo(ledger, repo)]
+    else:
+        if not repos:
+            raise ToolInputError("no repos registered; add one with `ledger add-repo PATH`")
+        candidates = list(repos.values())
+    found: list[tuple[Repo, Path]] = []
+    for r in candidates:
+        target = safe_repo_path(r.path, file)
+        if target.is_file():
+            found.append((r, target))
+    if not found:
+        where = repo or ", ".join(sorted(repos))
+        raise ToolInputError(f"{file}: no such file in repo(s) {where}")
+    if len(found) > 1:
+        raise ToolInputError(f"{file} exists in several repos ({', '.join(r.repo_id for r, _ in found)}); "
+                             "choose one with --repo")
+    r, target = found[0]
+    try:
+        lines = split_lines(decode(target.read_bytes()))
+    except BinaryContent as exc:
+        raise ToolInputError(f"{file}: {exc}") from exc
+    total = len(lines)
+    if start > total:
+        raise ToolInputError(f"{file} has {total} lines; START {start} is past the end")
+    clamped = min(end, total)
+    capped = min(clamped, start + cap - 1)
+    return {
+        "repo_id": r.repo_id, "file_path": PurePosixPath(file.replace("\\", "/")).as_posix(),
+        "start_line": start, "end_line": capped, "total_lines": total,
+        "clamped": clamped < end, "truncated": capped < clamped, "max_lines": cap,
+        "text": "\n".join(lines[start - 1:capped]),
+    }
+
+
+def format_span(span: dict) -> str:
+    width = len(str(span["end_line"]))
+    out = [f"{span['repo_id']}:{span['file_path']}:{span['start_line']}-{span['end_line']} "
+           f"(of {span['total_lines']} lines)"]
+    for i, line in enumerate(span["text"].split("\n") if span["text"] else [], span["start_line"]):
+        out.append(f"{i:>{width}}  {line}")
+    if span["truncated"]:
+        out.append(f"… capped at {span['max_lines']} lines; ask for the rest with START {span['end_line'] + 1}")
+    return "\n".join(out)
+
+
+# -------------------------------------------------------------------- drift ---
+@dataclass(frozen=True)
+class SymbolAt:
+    kind: str
+    qualified_name: str
+    file_path: str
+    start_line: int
+    end_line: int
+    signature: str
+
+
+def _git(root: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    out = subprocess.run(["git", "-C", root, *args], capture_output=True, timeout=120)
+    if check and out.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} failed: {out.stderr.decode(errors='replace').strip()}")
+    return out
+
+
+def signature_of(lines: list[str], start: int, end: int) -> str:
+    """The declaration of a symbol: from its first line up to its body, whitespace-collapsed."""
+    parts = []
+    for line in lines[max(start, 1) - 1:min(end, start + 7)]:
+        stripped = line.strip()
+        if stripped.startswith(("///", "//", "#", "/*", "*", "[", "@")) and not parts:
+            continue  # doc comments, attributes, decorators sit before the declaration proper
+        cut = len(stripped)
+        for stop in ("{", "=>"):
+            pos = stripped.find(stop)
+            if pos != -1:
+                cut = min(cut, pos)
+        parts.append(stripped[:cut])
+        if cut < len(stripped) or stripped.endswith((":", ";")):
+            break
+    return re.sub(r"\s+", " ", " ".join(parts)).strip().rstrip(":;").strip()
+
+
+def symbols_of_file(rel: str, data: bytes) -> list[SymbolAt]:
+    try:
+        lines = split_lines(decode(data))
+    except BinaryContent:
+        return []
+    seen: dict[tuple, SymbolAt] = {}
+    for piece in chunk_file(rel, data):
+        for s in piece.symbols:
+            qname = f"{s.parent}.{s.name}" if s.parent else s.name
+            key = (s.kind, qname, s.start_line, s.end_line)
+            if key not in seen:
+                seen[key] = SymbolAt(s.kind, qname, rel, s.start_line, s.end_line,
+                                     signature_of(lines, s.start_line, s.end_line))
+    return list(seen.values())
+
+
+def drift(ledger: Ledger, repo_id: str, since: str, move_threshold: int | None = None) -> dict:
+    """Symbols at `since` against the work tree now, by kind-qualified name.
+
+    Only files that differ are parsed (`git diff --name-only SHA`), at SHA via
+    `git show SHA:path` and now from the work tree. A symbol whose signature is
+    unchanged counts as Moved when it changed file or shifted by more than
+    `move_threshold` lines: edits above it shift it by a few lines, which is
+    noise to an agent.
+    """
+    threshold = ledger.settings.drift_move_threshold if move_threshold is None else move_threshold
+    repo = _repo(ledger, repo_id)
+    if repo.kind != "git":
+        raise ToolInputError(f"repo {repo_id!r} is a plain folder: drift needs git history")
+    if not re.match(r"^[\w./~^@{}-]+$", since or "") or since.startswith("-"):
+        raise ToolInputError(f"{since!r} is not a commit")
+    resolved = _git(repo.path, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}", check=False)
+    if resolved.returncode != 0:
+        raise ToolInputError(f"{since!r} is not a commit in repo {repo_id!r}")
+    sha = resolved.stdout.decode().strip()
+    changed = [p for p in _git(repo.path, "diff", "--name-only", "--no-renames", "-z", sha).stdout.decode(
+        "utf-8", "surrogateescape").split("\0") if p]
+    untracked = [p for p in _git(repo.path, "ls-files", "--others", "--exclude-standard", "-z").stdout.decode(
+        "utf-8", "surrogateescape").split("\0") if p]
+    old: list[SymbolAt] = []
+    new: list[SymbolAt] = []
+    for rel in sorted(set(changed) | set(untracked)):
+        shown = _git(repo.path, "show", f"{sha}:{rel}", check=False)
+        if shown.returncode == 0:
+            old.extend(symbols_of_file(rel, shown.stdout))
+        live = Path(repo.path) / rel
+        if live.is_file() and not live.is_symlink():
+            new.extend(symbols_of_file(rel, live.read_bytes()))
+    by_old: dict[tuple, list[SymbolAt]] = defaultdict(list)
+    by_new: dict[tuple, list[SymbolAt]] = defaultdict(list)
+    for s in old:
+        by_old[(s.kind, s.qualified_name)].append(s)
+    for s in new:
+        by_new[(s.kind, s.qualified_name)].append(s)
+    added, removed, changed_sig, moved = [], [], [], []
+    for key in sorted(set(by_old) | set(by_new)):
+        before, after = list(by_old.get(key, [])), list(by_new.get(key, []))
+        # Overloads share a name: pair identical signatures first, then what is left in order.
+        pairs = []
+        for s in list(before):
+            twin = next((t for t in after if t.signature == s.signature), None)
+            if twin is not None:
+                pairs.append((s, twin))
+                before.remove(s)
+                after.remove(twin)
+        for s, t in zip(list(before), list(after)):
+            changed_sig.append({"kind": s.kind, "name": s.qualified_name, "file_path": t.file_path,
+                                "start_line": t.start_line, "end_line": t.end_line,
+                                "old_signature": s.signature, "new_signature": t.signature})
+            before.remove(s)
+            after.remove(t)
+        for s, t in pairs:
+            if s.file_path != t.file_path or abs(t.start_line - s.start_line) > threshold:
+                moved.append({"kind": s.kind, "name": s.qualified_name, "from_file": s.file_path,
+                              "from_start_line": s.start_line, "file_path": t.file_path,
+                              "start_line": t.start_line, "end_line": t.end_line})
+        removed += [{"kind": s.kind, "name": s.qualified_name, "file_path": s.file_path,
+                     "start_line": s.start_line, "end_line": s.end_line} for s in before]
+        added += [{"kind": t.kind, "name": t.qualified_name, "file_path": t.file_path,
+                   "start_line": t.start_line, "end_line": t.end_line} for t in after]
+    return {"repo_id": repo_id, "since": sha, "files_changed": len(set(changed) | set(untracked)),
+            "move_threshold": threshold, "added": added, "removed": removed,
+            "signature_changed": changed_sig, "moved": moved}
+
+
+def format_drift(report: dict) -> str:
+    out = [f"{report['repo_id']} since {report['since'][:12]}: {report['files_changed']} files changed; "
+           f"{len(report['added'])} added, {len(report['removed'])} removed, "
+           f"{len(report['signature_changed'])} signature changed, {len(report['moved'])} moved"]
+    for s in report["added"]:
+        out.append(f"+ {s['kind']} {s['name']}  {s['file_path']}:{s['start_line']}-{s['end_line']}")
+    for s in report["removed"]:
+        out.append(f"- {s['kind']} {s['name']}  (was {s['file_path']}:{s['start_line']}-{s['end_line']})")
+    for s in report["signature_changed"]:
+        out.append(f"~ {s['kind']} {s['name']}  {s['file_path']}:{s['start_line']}  "
+                   f"{s['old_signature']}  ->  {s['new_signature']}")
+    for s in report["moved"]:
+        out.append(f"> {s['kind']} {s['name']}  {s['from_file']}:{s['from_start_line']} -> "
+                   f"{s['file_path']}:{s['start_line']}-{s['end_line']}")
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------ similar ---
+def parse_location(target: str) -> tuple[str, int]:
+    file, sep, line = (target or "").rpartition(":")
+    if not sep or not file or not line.isdigit() or int(line) < 1:
+        raise ToolInputError(f"{target!r}: give FILE:LINE, e.g. src/Booking.cs:42")
+    return file, int(line)
+
+
+def chunk_at(ledger: Ledger, file: str, line: int, repo: str | None = None) -> tuple[str, int]:
+    """(repo_id, chunk_index) of the most specific indexed chunk holding FILE:LINE."""
+    norm = file.replace("\\", "/").removeprefix("./")
+    sql = ("SELECT repo_id, chunk_index FROM chunks WHERE file_path = ? AND start_line <= ? AND end_line >= ? ")
+    params: list = [norm, line, line]
+    if repo:
+        sql += "AND repo_id = ? "
+        params.append(repo)
+    sql += "ORDER BY (end_line - start_line), chunk_index"
+    with ledger.db.connect() as con:
+        rows = con.execute(sql, params).fetchall()
+    if not rows:
+        raise ToolInputError(f"{file}:{line} is in no indexed chunk" + (f" of repo {repo!r}" if repo else ""))
+    repos = {r[0] for r in rows}
+    if len(repos) > 1:
+        raise ToolInputError(f"{file} is indexed in several repos ({', '.join(sorted(repos))}); choose one with --repo")
+    return rows[0][0], rows[0][1]
+
+
+def similar(ledger: Ledger, target: str, mode: str = "code", repo: str | None = None, k: int = 10,
+            client=None) -> list:
+    """Chunks nearest to the chunk at FILE:LINE by its code, design or quality vector."""
+    if mode not in SIMILAR_MODES:
+        raise ToolInputError(f"unknown mode {mode!r}: use code, design or quality")
+    if not 1 <= k <= MAX_K:
+        raise ToolInputError(f"k must be between 1 and {MAX_K}, got {k}")
+    file, line = parse_location(target)
+    repo_id, idx = chunk_at(ledger, file, line, repo)
+    using = SIMILAR_MODES[mode]
+    norm = file.replace("\\", "/").removeprefix("./")
+
+    def run(c) -> list:
+        me = fetch_chunk_payload(ledger, c, repo_id, norm, idx, with_vectors=[using])
+        if me is None:
+            raise ToolInputError(f"{target}: the chunk is not in the Qdrant collection yet; run `ledger ingest`")
+        vector = me.vector[using] if isinstance(me.vector, dict) else me.vector
+        res = c.query_points(ledger.qdrant.collection, query=vector, using=using, limit=k + SIMILAR_EXTRA, with_payload=True).points
+        # Local mode filters in Python per point: over-fetch, then drop itself and non-latest points.
+        res = [p for p in res if p.id != me.id and (p.payload or {}).get("is_latest", True)]
+        if len(res) < k:
+            res = c.query_points(ledger.qdrant.collection, query=vector, using=using,
+                                 query_filter=models.Filter(must=latest_filter(None).must,
+                                                            must_not=[models.HasIdCondition(has_id=[me.id])]),
+                                 limit=k, with_payload=True).points
+        return [Hit(rank, float(p.score), p.payload or {}, {mode: rank}) for rank, p in enumerate(res[:k], 1)]
+
+    if client is not None:
+        return run(client)
+    with ledger.qdrant.open() as c:
+        return run(c)
+
+
+def to_json(obj) -> str:
+    return json.dumps(obj, indent=2, ensure_ascii=False)

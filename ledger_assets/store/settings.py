@@ -1,0 +1,158 @@
+"""Every setting of the ledger, read once from the environment into one typed object.
+
+The Dagster resources (resources.py) carry the same fields, so the UI's
+launchpad can override them per run; the CLI and the core read this.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+EMBED_DIM = 384
+QUALITY_DIM = 8
+EMBED_MODEL = "all-MiniLM-L6-v2"
+
+# Retrieval: fusion defaults chosen by `ledger eval --sweep` (the figures are in retrieval/search.py).
+RRF_K = 5
+DEFAULT_LANE_WEIGHTS = {"code": 0.25, "design": 1.0, "sparse": 1.0, "symbol": 2.0, "name": 0.5}
+PLAIN_PRIOR = 0.5
+MAX_K = 200  # the most hits one query or similar-call may ask for
+SNIPPET_CHARS = 600
+# A resolved symbol outranks any fused hit: the largest possible RRF sum is 4/(k+1).
+SYMBOL_BONUS = 1.0
+# A bare name matching more members than this is ambiguous: it joins the fusion as a lane, not as a pin.
+SYMBOL_PIN_MAX = 3
+# Local mode: how many times the lane depth to fetch unfiltered before filtering client-side.
+LOCAL_OVERFETCH = 4
+# `ledger similar`: extra neighbours fetched, since the target's own shapes are dropped from the list.
+SIMILAR_EXTRA = 8
+LANES = ("code", "design", "sparse", "symbol")  # the stored lanes; the name lane reranks them
+FORMATS = ("text", "json", "toon", "jsonl")
+DETAILS = ("snippet", "skeleton", "full")
+
+# Writing points: Qdrant batches (points per upsert, operations per batch_update, ids per payload refresh).
+UPSERT_BATCH = 128
+UPDATE_OPS_BATCH = 256
+REFRESH_BATCH = 1024
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    return raw.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "")
+    try:
+        return int(raw) if raw.strip() else default
+    except ValueError as exc:
+        raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "")
+    try:
+        return float(raw) if raw.strip() else default
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+
+
+@dataclass(frozen=True)
+class LedgerSettings:
+    home: str = "./.ledger"
+    collection: str = "ledger_chunks"
+    qdrant_url: str = ""
+    qdrant_api_key: str = field(default="", repr=False)
+    versioning: bool = False
+    max_file_bytes: int = 2_000_000
+    max_pdf_bytes: int = 50_000_000
+    embed_batch: int = 64
+    embed_device: str = ""  # "" = CUDA when present, else CPU
+    lock_timeout_s: float = 120.0
+    upsert_batch: int = UPSERT_BATCH
+    # Analysis (Groq); see intents/analysis.py.
+    groq_api_key: str = field(default="", repr=False)
+    groq_base_url: str = ""
+    groq_model: str = "llama-3.1-8b-instant"
+    groq_budget_usd: float = 1.0
+    groq_concurrency: int = 4
+    groq_timeout_s: float = 30.0
+    analysis_file_cap: int = 200
+    keyless_analyser: str = "heuristic"
+    # Retrieval (retrieval/search.py, retrieval/tools.py); defaults chosen by measurement, see search.py.
+    rrf_k: int = RRF_K
+    lane_weights: str = ""  # "code=1,design=0.5,sparse=1,symbol=2"; "" = DEFAULT_LANE_WEIGHTS
+    plain_prior: float = PLAIN_PRIOR
+    check_stale: bool = True
+    read_span_max_lines: int = 400
+    drift_move_threshold: int = 10
+    groq_max_retries: int = 4
+    groq_backoff_s: float = 1.0
+    groq_price: str = ""  # "input,output" USD per million tokens; "" = the table in groq_client.py
+    # q_dup_hash only for chunks of at least this many tokens: tiny bodies (getters) are all "clones".
+    dup_min_tokens: int = 24
+
+    @classmethod
+    def from_env(cls, **overrides) -> "LedgerSettings":
+        d = cls()
+        values = dict(
+            home=os.environ.get("LEDGER_HOME") or d.home,
+            collection=os.environ.get("LEDGER_COLLECTION") or d.collection,
+            qdrant_url=os.environ.get("QDRANT_URL", ""),
+            qdrant_api_key=os.environ.get("QDRANT_API_KEY", ""),
+            versioning=_env_bool("LEDGER_VERSIONING", d.versioning),
+            max_file_bytes=_env_int("LEDGER_MAX_FILE_BYTES", d.max_file_bytes),
+            embed_batch=_env_int("LEDGER_EMBED_BATCH", d.embed_batch),
+            embed_device=os.environ.get("LEDGER_EMBED_DEVICE", ""),
+            lock_timeout_s=_env_float("LEDGER_LOCK_TIMEOUT_S", d.lock_timeout_s),
+            groq_api_key=os.environ.get("GROQ_API_KEY", ""),
+            groq_base_url=os.environ.get("GROQ_BASE_URL", ""),
+            groq_model=os.environ.get("LEDGER_GROQ_MODEL") or d.groq_model,
+            groq_budget_usd=_env_float("LEDGER_GROQ_BUDGET_USD", d.groq_budget_usd),
+            groq_concurrency=_env_int("LEDGER_GROQ_CONCURRENCY", d.groq_concurrency),
+            groq_timeout_s=_env_float("LEDGER_GROQ_TIMEOUT_S", d.groq_timeout_s),
+            groq_max_retries=_env_int("LEDGER_GROQ_MAX_RETRIES", d.groq_max_retries),
+            groq_backoff_s=_env_float("LEDGER_GROQ_BACKOFF_S", d.groq_backoff_s),
+            groq_price=os.environ.get("LEDGER_GROQ_PRICE", ""),
+            analysis_file_cap=_env_int("LEDGER_ANALYSIS_FILE_CAP", d.analysis_file_cap),
+            keyless_analyser=os.environ.get("LEDGER_KEYLESS_ANALYSER") or d.keyless_analyser,
+            rrf_k=_env_int("LEDGER_RRF_K", d.rrf_k),
+            lane_weights=os.environ.get("LEDGER_LANE_WEIGHTS", ""),
+            plain_prior=_env_float("LEDGER_PLAIN_PRIOR", d.plain_prior),
+            check_stale=_env_bool("LEDGER_CHECK_STALE", d.check_stale),
+            read_span_max_lines=_env_int("LEDGER_READ_SPAN_MAX_LINES", d.read_span_max_lines),
+            drift_move_threshold=_env_int("LEDGER_DRIFT_MOVE_THRESHOLD", d.drift_move_threshold),
+            dup_min_tokens=_env_int("LEDGER_DUP_MIN_TOKENS", d.dup_min_tokens),
+        )
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def with_(self, **changes) -> "LedgerSettings":
+        return replace(self, **changes)
+
+    @property
+    def home_path(self) -> Path:
+        return Path(self.home).expanduser().resolve()
+
+    @property
+    def duckdb_path(self) -> Path:
+        return self.home_path / "ledger.duckdb"
+
+    @property
+    def qdrant_path(self) -> Path:
+        return self.home_path / "qdrant"
+
+    @property
+    def registry_path(self) -> Path:
+        return self.home_path / "repos.json"
+
+    @property
+    def dagster_home(self) -> Path:
+        return self.home_path / "dagster"
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}

