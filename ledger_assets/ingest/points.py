@@ -1,4 +1,9 @@
-"""The points stage: declare the Qdrant points that should exist for a repo, write the difference."""
+"""The points stage: declare the Qdrant points that should exist for a repo, write the difference.
+
+desired (from DuckDB) + existing (from Qdrant) -> a `PointsPlan` (one planner per policy:
+`plan_replace` with versioning off, `plan_versioned` with it on) -> `apply_plan` writes it ->
+the qdrant_in_sync check reads the collection back.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ from ledger_assets.store.registry import write_indexed_head
 from ledger_assets.store.settings import EMBED_MODEL, REFRESH_BATCH, UPDATE_OPS_BATCH
 
 MAX_PAYLOAD_SYMBOLS = 64
+
 
 @dataclass
 class PointsReport:
@@ -72,10 +78,25 @@ def _same_vectors(fp_a: str | None, fp_b: str | None) -> bool:
     return bool(fp_a and fp_b) and fp_a.split(":")[0] == fp_b.split(":")[0]
 
 
-def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport:
-    t0 = time.monotonic()
-    s = ledger.settings
-    now = utcnow().isoformat(timespec="seconds") + "Z"
+@dataclass
+class Existing:
+    """What the collection holds for a repo, read in one scroll."""
+    latest: dict[tuple[str, int], tuple[str, str | None, str | None]]  # slot -> (id, fingerprint, content hash)
+    doubled: list[str]  # a second latest point for a slot: retired
+    since: dict[str, str]  # point id -> when its content first entered
+    content_of: dict[str, str | None]  # point id -> its content hash
+
+
+@dataclass
+class PointsPlan:
+    upsert: list[tuple[str, dict]] = field(default_factory=list)  # new vectors
+    overwrite: list[tuple[str, dict]] = field(default_factory=list)  # same vectors, new payload
+    refresh: list[str] = field(default_factory=list)  # unchanged: indexed_sha/indexed_utc only
+    retire: list[str] = field(default_factory=list)  # replaced or gone: deleted, or demoted with versioning
+
+
+def _desired(ledger: Ledger, repo_id: str) -> tuple[str, dict[tuple[str, int], dict]]:
+    """HEAD and the points that should exist: payload, quality vector and symbol hashes per chunk row."""
     with ledger.db.connect() as con:
         head_sha = con.execute("SELECT head_sha FROM snapshots WHERE repo_id = ?", [repo_id]).fetchone()[0]
         cur = con.execute(
@@ -103,124 +124,151 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
         payload["fingerprint"] = fp
         desired[(row["file_path"], row["chunk_index"])] = {"row": row, "payload": payload, "quality": quality,
                                                            "symbol_hashes": symbol_hashes}
+    return head_sha, desired
 
-    written = refreshed = deleted = demoted = 0
+
+def _existing(ledger: Ledger, client, repo_id: str) -> Existing:
+    found = Existing({}, [], {}, {})
+    for rec in ledger.qdrant.scroll(client, repo_filter(repo_id),
+                                    ["file_path", "chunk_index", "fingerprint", "content_hash", "is_latest",
+                                     "system_from_utc"]):
+        p = rec.payload or {}
+        if p.get("system_from_utc"):
+            found.since[str(rec.id)] = p["system_from_utc"]
+            found.content_of[str(rec.id)] = p.get("content_hash")
+        if p.get("is_latest", True) is False:
+            continue
+        key = (p.get("file_path"), p.get("chunk_index"))
+        if key in found.latest:  # two latest points for one slot: keep one, retire the other
+            found.doubled.append(str(rec.id))
+            continue
+        found.latest[key] = (str(rec.id), p.get("fingerprint"), p.get("content_hash"))
+    return found
+
+
+def _same_or_overwrite(plan: PointsPlan, pid: str, have_fp: str | None, want: dict) -> bool:
+    """Refresh an identical point, overwrite the payload of one with the same vectors; False: neither."""
+    if have_fp == want["payload"]["fingerprint"]:
+        plan.refresh.append(pid)
+    elif _same_vectors(have_fp, want["payload"]["fingerprint"]):
+        plan.overwrite.append((pid, want))
+    else:
+        return False
+    return True
+
+
+def plan_replace(repo_id: str, desired: dict, existing: Existing) -> PointsPlan:
+    """Versioning off: one point per slot at its deterministic id; a replaced or gone point is deleted."""
+    plan = PointsPlan(retire=list(existing.doubled))
+    for key, want in desired.items():
+        have = existing.latest.get(key)
+        pid = point_id(repo_id, key[0], key[1])
+        if have and have[0] == pid and _same_or_overwrite(plan, pid, have[1], want):
+            continue
+        plan.upsert.append((pid, want))
+        if have and have[0] != pid:
+            plan.retire.append(have[0])
+    plan.retire += [have[0] for key, have in existing.latest.items() if key not in desired]
+    return plan
+
+
+def plan_versioned(repo_id: str, desired: dict, existing: Existing, ticks: int) -> PointsPlan:
+    """Versioning on: the same content is refreshed in place; new content is a new point (id from `ticks`)
+    and the point it replaces is demoted (is_latest false), as is a point whose slot is gone."""
+    plan = PointsPlan(retire=list(existing.doubled))
+    for key, want in desired.items():
+        have = existing.latest.get(key)
+        if have and have[2] == want["payload"]["content_hash"]:
+            if not _same_or_overwrite(plan, have[0], have[1], want):
+                plan.upsert.append((have[0], want))
+        else:
+            plan.upsert.append((point_id(repo_id, key[0], key[1], ticks), want))
+            if have:
+                plan.retire.append(have[0])
+    plan.retire += [have[0] for key, have in existing.latest.items() if key not in desired]
+    return plan
+
+
+def apply_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, head_sha: str, now: str,
+               symbol_lane: bool, log) -> int:
+    """Write the plan; returns the points written (upserted or payload-overwritten)."""
+    s = ledger.settings
+    written = 0
+    since, content_of = existing.since, existing.content_of
+    if plan.upsert:
+        hashes = [h for _, w in plan.upsert
+                  for h in (w["row"]["code_hash"], w["row"]["design_hash"], *w["symbol_hashes"])]
+        vectors = fetch_vectors(ledger.db, EMBED_MODEL, hashes)
+        batch: list[models.PointStruct] = []
+        for pid, want in plan.upsert:
+            row = want["row"]
+            sym_hashes = want["symbol_hashes"] if symbol_lane else []
+            missing = [h for h in (row["code_hash"], row["design_hash"], *sym_hashes) if h not in vectors]
+            if missing:
+                raise RuntimeError(f"no cached embedding for {row['file_path']}#{row['chunk_index']}: "
+                                   "materialize `embeddings` first")
+            # A cosmetic change keeps the content hash, and with it when this content entered.
+            first = since.get(pid, now) if content_of.get(pid) == want["payload"]["content_hash"] else now
+            payload = dict(want["payload"], is_latest=True, indexed_sha=head_sha, indexed_utc=now,
+                           ingested_utc=first, system_from_utc=first)
+            sparse = lexical.document_vector(f"{row['file_path']}\n{row['text']}\n{payload.get('intent', '')}")
+            vec: dict = {CODE_VECTOR: vectors[row["code_hash"]].tolist(),
+                         DESIGN_VECTOR: vectors[row["design_hash"]].tolist(),
+                         QUALITY_VECTOR: want["quality"]}
+            if sparse.indices:
+                vec[SPARSE_VECTOR] = sparse
+            if sym_hashes:
+                vec[SYMBOL_VECTOR] = [vectors[h].tolist() for h in sym_hashes]
+            batch.append(models.PointStruct(id=pid, vector=vec, payload=payload))
+            if len(batch) >= s.upsert_batch:
+                client.upsert(ledger.qdrant.collection, batch, wait=True)
+                written += len(batch)
+                batch = []
+                log.info(f"upserted {written}/{len(plan.upsert)} points")
+        if batch:
+            client.upsert(ledger.qdrant.collection, batch, wait=True)
+            written += len(batch)
+    # Same vectors, new payload: overwrite the payload only, keeping when this content entered.
+    ops = [models.OverwritePayloadOperation(overwrite_payload=models.SetPayload(
+        payload=dict(want["payload"], is_latest=True, indexed_sha=head_sha, indexed_utc=now,
+                     ingested_utc=since.get(pid, now), system_from_utc=since.get(pid, now)),
+        points=[pid])) for pid, want in plan.overwrite]
+    for i in range(0, len(ops), UPDATE_OPS_BATCH):
+        client.batch_update_points(ledger.qdrant.collection, ops[i:i + UPDATE_OPS_BATCH], wait=True)
+    written += len(plan.overwrite)
+    for i in range(0, len(plan.refresh), REFRESH_BATCH):
+        client.set_payload(ledger.qdrant.collection, {"indexed_sha": head_sha, "indexed_utc": now},
+                           points=plan.refresh[i:i + REFRESH_BATCH], wait=True)
+    if plan.retire:
+        if s.versioning:
+            client.set_payload(ledger.qdrant.collection, {"is_latest": False, "system_to_utc": now},
+                               points=plan.retire, wait=True)
+        else:
+            client.delete(ledger.qdrant.collection, points_selector=models.PointIdsList(points=plan.retire),
+                          wait=True)
+    return written
+
+
+def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport:
+    t0 = time.monotonic()
+    s = ledger.settings
+    now = utcnow().isoformat(timespec="seconds") + "Z"
+    head_sha, desired = _desired(ledger, repo_id)
     with ledger.qdrant.open() as client:
         created = ledger.qdrant.ensure_collection(client)
         symbol_lane = ledger.qdrant.has_symbol_lane(client)
         if not symbol_lane:
             log.warning(f"collection {ledger.qdrant.collection!r} predates the symbol lane (no {SYMBOL_VECTOR!r}): "
                         "points are written without it; point LEDGER_COLLECTION at a new name to enable it")
-        existing = {}  # (file, index) -> (id, fingerprint, content_hash) of the latest point
-        stale_ids = []
-        since: dict[str, str] = {}  # point id -> when its content first entered
-        same_content: dict[str, str] = {}  # point id -> its content hash
-        for rec in ledger.qdrant.scroll(client, repo_filter(repo_id),
-                                        ["file_path", "chunk_index", "fingerprint", "content_hash", "is_latest",
-                                         "system_from_utc"]):
-            p = rec.payload or {}
-            if p.get("system_from_utc"):
-                since[str(rec.id)] = p["system_from_utc"]
-                same_content[str(rec.id)] = p.get("content_hash")
-            if p.get("is_latest", True) is False:
-                continue
-            key = (p.get("file_path"), p.get("chunk_index"))
-            if key in existing:  # two latest points for one slot: keep one, retire the other
-                stale_ids.append(str(rec.id))
-                continue
-            existing[key] = (str(rec.id), p.get("fingerprint"), p.get("content_hash"))
-
-        to_upsert: list[tuple[str, dict]] = []
-        to_overwrite: list[tuple[str, dict]] = []
-        to_refresh: list[str] = []
-        to_demote: list[str] = list(stale_ids)
-        ticks = time.time_ns() // 100
-        for key, want in desired.items():
-            have = existing.get(key)
-            if not s.versioning:
-                pid = point_id(repo_id, key[0], key[1])
-                if have and have[0] == pid and have[1] == want["payload"]["fingerprint"]:
-                    to_refresh.append(pid)
-                elif have and have[0] == pid and _same_vectors(have[1], want["payload"]["fingerprint"]):
-                    to_overwrite.append((pid, want))
-                else:
-                    to_upsert.append((pid, want))
-                    if have and have[0] != pid:
-                        to_demote.append(have[0])
-                continue
-            if have and have[2] == want["payload"]["content_hash"]:
-                # Same content: refresh the current latest in place, no new version.
-                if have[1] == want["payload"]["fingerprint"]:
-                    to_refresh.append(have[0])
-                elif _same_vectors(have[1], want["payload"]["fingerprint"]):
-                    to_overwrite.append((have[0], want))
-                else:
-                    to_upsert.append((have[0], want))
-            else:
-                to_upsert.append((point_id(repo_id, key[0], key[1], ticks), want))
-                if have:
-                    to_demote.append(have[0])
-        gone = [have[0] for key, have in existing.items() if key not in desired]
-
-        if to_upsert:
-            hashes = [h for _, w in to_upsert
-                      for h in (w["row"]["code_hash"], w["row"]["design_hash"], *w["symbol_hashes"])]
-            vectors = fetch_vectors(ledger.db, EMBED_MODEL, hashes)
-            batch: list[models.PointStruct] = []
-            for pid, want in to_upsert:
-                row = want["row"]
-                sym_hashes = want["symbol_hashes"] if symbol_lane else []
-                missing = [h for h in (row["code_hash"], row["design_hash"], *sym_hashes) if h not in vectors]
-                if missing:
-                    raise RuntimeError(f"no cached embedding for {row['file_path']}#{row['chunk_index']}: "
-                                       "materialize `embeddings` first")
-                # A cosmetic change keeps the content hash, and with it when this content entered.
-                first = since.get(pid, now) if same_content.get(pid) == want["payload"]["content_hash"] else now
-                payload = dict(want["payload"], is_latest=True, indexed_sha=head_sha, indexed_utc=now,
-                               ingested_utc=first, system_from_utc=first)
-                sparse = lexical.document_vector(
-                    f"{row['file_path']}\n{row['text']}\n{payload.get('intent', '')}")
-                vec: dict = {CODE_VECTOR: vectors[row["code_hash"]].tolist(),
-                             DESIGN_VECTOR: vectors[row["design_hash"]].tolist(),
-                             QUALITY_VECTOR: want["quality"]}
-                if sparse.indices:
-                    vec[SPARSE_VECTOR] = sparse
-                if sym_hashes:
-                    vec[SYMBOL_VECTOR] = [vectors[h].tolist() for h in sym_hashes]
-                batch.append(models.PointStruct(id=pid, vector=vec, payload=payload))
-                if len(batch) >= s.upsert_batch:
-                    client.upsert(ledger.qdrant.collection, batch, wait=True)
-                    written += len(batch)
-                    batch = []
-                    log.info(f"upserted {written}/{len(to_upsert)} points")
-            if batch:
-                client.upsert(ledger.qdrant.collection, batch, wait=True)
-                written += len(batch)
-        # Same vectors, new payload: overwrite the payload only, keeping when this content entered.
-        ops = [models.OverwritePayloadOperation(overwrite_payload=models.SetPayload(
-            payload=dict(want["payload"], is_latest=True, indexed_sha=head_sha, indexed_utc=now,
-                         ingested_utc=since.get(pid, now), system_from_utc=since.get(pid, now)),
-            points=[pid])) for pid, want in to_overwrite]
-        for i in range(0, len(ops), UPDATE_OPS_BATCH):
-            client.batch_update_points(ledger.qdrant.collection, ops[i:i + UPDATE_OPS_BATCH], wait=True)
-        written += len(to_overwrite)
-        if to_refresh:
-            for i in range(0, len(to_refresh), REFRESH_BATCH):
-                client.set_payload(ledger.qdrant.collection, {"indexed_sha": head_sha, "indexed_utc": now},
-                                   points=to_refresh[i:i + REFRESH_BATCH], wait=True)
-            refreshed = len(to_refresh)
+        existing = _existing(ledger, client, repo_id)
         if s.versioning:
-            retire = to_demote + gone
-            if retire:
-                client.set_payload(ledger.qdrant.collection, {"is_latest": False, "system_to_utc": now},
-                                   points=retire, wait=True)
-            demoted = len(retire)
+            plan = plan_versioned(repo_id, desired, existing, time.time_ns() // 100)
         else:
-            retire = to_demote + gone
-            if retire:
-                client.delete(ledger.qdrant.collection, points_selector=models.PointIdsList(points=retire), wait=True)
-            deleted = len(retire)
+            plan = plan_replace(repo_id, desired, existing)
+        written = apply_plan(ledger, client, plan, existing, head_sha, now, symbol_lane, log)
         check = check_qdrant_in_sync_with(client, ledger, repo_id, desired)
+    refreshed = len(plan.refresh)
+    deleted, demoted = (0, len(plan.retire)) if s.versioning else (len(plan.retire), 0)
     if check.passed:
         write_indexed_head(s.home_path, repo_id, head_sha)
     elapsed = time.monotonic() - t0
