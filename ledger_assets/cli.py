@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.registry import RegistryError
-from ledger_assets.store.settings import DETAILS, FORMATS, LANES, LedgerSettings
+from ledger_assets.store.settings import DETAILS, FORMATS, LANES, LedgerSettings, SettingsError
 
 
 # Dagster's per-event DEBUG lines drown the progress lines the stages log at INFO.
@@ -469,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except UsageError as exc:
+    except (UsageError, SettingsError) as exc:
         print(f"ledger {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
