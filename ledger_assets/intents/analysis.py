@@ -43,6 +43,7 @@ from datetime import datetime, timezone
 
 from chunkers.redact import redact_text
 
+from ledger_assets.encode.embedder import normalize_text
 from ledger_assets.intents.groq_client import PROMPT_VERSION, Analysis, Budget, GroqAnalyser, LLMOutcome, RetryPolicy
 from ledger_assets.intents.heuristic import HEURISTIC_VERSION, analyse_chunk
 from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, temp_keys
@@ -75,7 +76,11 @@ class AnalysisReport:
 
 
 def analysis_key(model: str, prompt_version: str, analysis_input: str) -> str:
-    return hashlib.sha256(f"{model}\0{prompt_version}\0{analysis_input}".encode("utf-8")).hexdigest()
+    """Keyed on the normalised input (CRLF, trailing whitespace, blank edges: encode.embedder.normalize_text),
+    so a reformat that keeps the content hash is served from the cache. An input without such whitespace
+    normalises to itself, so keys written before this rule still hit."""
+    text = normalize_text(analysis_input)
+    return hashlib.sha256(f"{model}\0{prompt_version}\0{text}".encode("utf-8")).hexdigest()
 
 
 def analysis_input(analysis_text: str | None, text: str | None) -> str:

@@ -232,6 +232,24 @@ def test_rerun_with_nothing_changed_sends_no_request_and_other_repos_share_the_c
         assert len(server.requests) == sent
 
 
+def test_a_whitespace_only_change_is_served_from_the_cache(tmp_path, make_repo):
+    with GroqTestServer() as server:
+        ledger = Ledger(_settings(tmp_path, server))
+        repo = _billing_repo(make_repo)
+        repo_id = _chunked(ledger, repo)
+        first = analyse_repo(ledger, repo_id, "run-1", LOG)
+        sent = len(server.requests)
+        assert sent > 0 and first.llm_requests == sent
+        # Trailing blanks on every line and CRLF endings: the same content, re-chunked.
+        repo.write("billing/billing.py", "\r\n".join(line + "   " for line in BILLING_PY.split("\n")))
+        repo.commit("reformat")
+        pipeline.snapshot_stage(ledger, repo_id, "run-2", LOG)
+        assert pipeline.chunk_stage(ledger, repo_id, "run-2", LOG).files_changed == 1
+        again = analyse_repo(ledger, repo_id, "run-2", LOG)
+        assert again.llm_requests == 0 and len(server.requests) == sent
+        assert {r["intent_source"] for r in _chunks(ledger, repo_id)} == {"llm"}
+
+
 def test_budget_cap_reached_midway_falls_back_and_warns_once(tmp_path, make_repo, caplog):
     # Each answer reports 100k prompt tokens = $0.005 at the 8b price; the cap allows three.
     with GroqTestServer(ok(prompt_tokens=100_000, completion_tokens=0)) as server:
