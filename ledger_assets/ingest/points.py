@@ -16,7 +16,7 @@ from qdrant_client import models
 
 from ledger_assets.encode import lexical
 from ledger_assets.encode.embedder import fetch_vectors, text_hash
-from ledger_assets.encode.quality import quality_vector
+from ledger_assets.encode.quality import RUBRIC_FIELDS, quality_vector
 from ledger_assets.ingest.checks import CheckOutcome, check_qdrant_in_sync_with
 from ledger_assets.ingest.pipeline import utcnow
 from ledger_assets.store.db import dict_rows
@@ -108,9 +108,11 @@ def _desired(ledger: Ledger, repo_id: str) -> tuple[str, dict[tuple[str, int], d
                 "SELECT file_path, chunk_index, fields FROM payload_extras WHERE repo_id = ? "
                 "ORDER BY file_path, chunk_index, source", [repo_id]).fetchall():
             extras[(path, idx)].update(json.loads(fields_json or "{}"))
-        rubrics = dict(con.execute(
-            "SELECT a.analysis_key, a.rubric FROM analyses a JOIN chunks c ON c.analysis_key = a.analysis_key "
-            "WHERE c.repo_id = ?", [repo_id]).fetchall())
+        rubrics, risks = {}, {}
+        for key, rubric, risk in con.execute(
+                "SELECT DISTINCT a.analysis_key, a.rubric, a.risk_note FROM analyses a "
+                "JOIN chunks c ON c.analysis_key = a.analysis_key WHERE c.repo_id = ?", [repo_id]).fetchall():
+            rubrics[key], risks[key] = rubric, risk
     desired: dict[tuple[str, int], dict] = {}
     for row in rows:
         payload = _payload(row, repo_id)
@@ -118,6 +120,10 @@ def _desired(ledger: Ledger, repo_id: str) -> tuple[str, dict[tuple[str, int], d
             if extra:
                 payload.update({k: v for k, v in extra.items() if v not in (None, "", [], {}) and k not in payload})
         rubric = json.loads(rubrics.get(row["analysis_key"]) or "{}")
+        if row["intent_source"] == "llm":  # the LLM's scores, filterable (`ledger query --where q_testability<=2`)
+            payload.update({f"q_{name}": int(rubric[name]) for name in RUBRIC_FIELDS if name in rubric})
+            if risks.get(row["analysis_key"]):
+                payload["q_risk_note"] = risks[row["analysis_key"]]
         quality = quality_vector(row["text"], rubric)
         symbol_hashes = json.loads(row["symbol_hashes"] or "[]")
         fp = _fingerprint(payload, row["code_hash"], row["design_hash"], quality, symbol_hashes)
