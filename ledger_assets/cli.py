@@ -105,6 +105,29 @@ def cmd_add_repo(args) -> int:
     return 0
 
 
+def cmd_remove_repo(args) -> int:
+    from ledger_assets.defs.partitions import repos_partitions
+
+    ledger = _ledger()
+    try:
+        repo = ledger.registry.remove(args.id)
+    except RegistryError as exc:
+        raise UsageError(str(exc)) from exc
+    instance = dagster_instance(ledger.settings)
+    if instance.has_dynamic_partition(repos_partitions.name, args.id):
+        instance.delete_dynamic_partition(repos_partitions.name, args.id)
+    removed = ledger.purge(args.id) if args.purge else {}
+    if args.format == "json":
+        print(json.dumps({"repo_id": args.id, "path": repo.path, "purged": args.purge, "removed": removed}))
+    elif args.purge:
+        rows = sum(n for table, n in removed.items() if table != "points")
+        print(f"removed {args.id} ({repo.path}): partition, {rows} DuckDB rows, {removed.get('points', 0)} points")
+    else:
+        print(f"removed {args.id} ({repo.path}): registry entry and partition; its rows and points stay "
+              "(`ledger remove-repo ID --purge` deletes them)")
+    return 0
+
+
 def cmd_ingest(args) -> int:
     from ledger_assets.definitions import build_defs
 
@@ -385,6 +408,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--id", help="repo id (default: a slug of the folder name)")
     p.add_argument("--exist-ok", action="store_true", help="succeed if the same path is already registered under this id")
     p.set_defaults(func=cmd_add_repo)
+
+    p = sub.add_parser("remove-repo", help="unregister a repo and drop its partition; --purge deletes its data")
+    p.add_argument("id")
+    p.add_argument("--purge", action="store_true", help="also delete its DuckDB rows and Qdrant points")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_remove_repo)
 
     p = sub.add_parser("ingest", help="materialize the asset graph for repos, through Dagster")
     p.add_argument("ids", nargs="*")

@@ -106,6 +106,15 @@ class RepoRegistry:
         return repo
 
 
+    def remove(self, repo_id: str) -> Repo:
+        """Unregister a repo (its data stays until purged: Ledger.purge)."""
+        repos = self.load()
+        repo = self.get(repo_id)
+        del repos[repo_id]
+        self._save(repos)
+        return repo
+
+
 def indexed_head_path(home: Path, repo_id: str) -> Path:
     return Path(home) / "heads" / f"{repo_id}.txt"
 
