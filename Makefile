@@ -29,10 +29,11 @@ test: setup browser
 browser:
 	@scripts/ensure_chromium.sh
 
+# The Dagster UI on the ledger's instance, with the project's dagster.yaml (copied each time, so edits reach it).
 dev: setup
 	mkdir -p $(LEDGER_HOME)/dagster
-	cp -n dagster.yaml $(LEDGER_HOME)/dagster/dagster.yaml || true
-	DAGSTER_HOME=$(LEDGER_HOME)/dagster $(BIN)/dagster dev -w workspace.yaml
+	cp dagster.yaml $(LEDGER_HOME)/dagster/dagster.yaml
+	DAGSTER_HOME=$(LEDGER_HOME)/dagster $(BIN)/dg dev
 
 bench: setup
 	$(BIN)/pip install -q torch==2.13.0 tree-sitter-language-pack==0.13.0 -e '.[bench]'

@@ -48,14 +48,16 @@ def dagster_instance(settings: LedgerSettings):
     from dagster import DagsterInstance
 
     home = Path(os.environ.get("DAGSTER_HOME") or settings.dagster_home)
+    own = home.resolve() == settings.dagster_home  # LEDGER_HOME/dagster, however it was named
     home.mkdir(parents=True, exist_ok=True)
     config = home / "dagster.yaml"
-    if not config.exists():
-        template = Path(__file__).resolve().parent.parent / "dagster.yaml"
-        if template.exists():
-            shutil.copyfile(template, config)
-        else:
-            config.write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
+    template = Path(__file__).resolve().parent.parent / "dagster.yaml"
+    if template.exists() and (not config.exists() or (own and config.read_bytes() != template.read_bytes())):
+        # The ledger's own instance follows the project's dagster.yaml (edits reach it, as `make dev` copies
+        # it each time); a DAGSTER_HOME the user set is theirs: only seeded when it has no config.
+        shutil.copyfile(template, config)
+    elif not config.exists():
+        config.write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
     os.environ["DAGSTER_HOME"] = str(home)
     return DagsterInstance.get()
 
