@@ -25,10 +25,14 @@ no index, and search falls back to Qdrant's own queries. Server mode
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import shutil
+import tempfile
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -116,7 +120,14 @@ class LocalIndex:
         for i, p in enumerate(payloads):
             if p.get("is_latest", True):
                 self._latest.setdefault((p.get("repo_id"), p.get("file_path"), p.get("chunk_index")), i)
-        self._build_sparse(sparse_rows)
+        if sparse_rows is not None:
+            self._build_sparse(sparse_rows)
+
+    def _set_sparse(self, matrix: sp.csc_matrix, has_sparse: np.ndarray, vocab_tokens: np.ndarray) -> None:
+        self.sparse, self.has_sparse, self.vocab_tokens = matrix, has_sparse, vocab_tokens
+        self.token_col = {int(t): i for i, t in enumerate(self.vocab_tokens)}
+        self.df = np.diff(self.sparse.indptr)
+        self.sparse_docs = int(self.has_sparse.sum())
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -128,13 +139,11 @@ class LocalIndex:
         tokens = np.fromiter((t for r in rows if r for t in r[0]), dtype=np.int64, count=int(lengths.sum()))
         values = np.fromiter((v for r in rows if r for v in r[1]), dtype=np.float64, count=int(lengths.sum()))
         row_of = np.repeat(np.arange(n, dtype=np.int64), lengths)
-        self.vocab_tokens, cols = np.unique(tokens, return_inverse=True)
-        self.token_col = {int(t): i for i, t in enumerate(self.vocab_tokens)}
+        vocab_tokens, cols = np.unique(tokens, return_inverse=True)
         # CSC: a query touches a handful of token columns, so column slicing is the hot path.
-        self.sparse = sp.csc_matrix((values, (row_of, cols)), shape=(n, len(self.vocab_tokens)))
-        self.sparse.sort_indices()
-        self.df = np.diff(self.sparse.indptr)
-        self.sparse_docs = int(self.has_sparse.sum())
+        matrix = sp.csc_matrix((values, (row_of, cols)), shape=(n, len(vocab_tokens)))
+        matrix.sort_indices()
+        self._set_sparse(matrix, self.has_sparse, vocab_tokens)
 
     # ---- filters -------------------------------------------------------------
     def mask(self, flt: models.Filter | None) -> np.ndarray:
@@ -327,12 +336,84 @@ def _key(store: QdrantStore) -> tuple[str, str]:
 
 
 def current(store: QdrantStore) -> LocalIndex | None:
-    """The cached index when it still matches the collection on disk, without opening a client."""
+    """The cached index when it still matches the collection on disk, without opening a client:
+    this process's copy, else the saved copy of the last process that built it (see `save`)."""
     marker = storage_marker(store)
     if marker is None:
         return None
     idx = _cache.get(_key(store))
-    return idx if idx is not None and idx.marker == marker else None
+    if idx is not None and idx.marker == marker:
+        return idx
+    with _lock:
+        idx = load(store, marker)
+        if idx is not None:
+            _cache[_key(store)] = idx
+        return idx
+
+
+# ---- the saved copy -------------------------------------------------------------
+# A one-shot `ledger query` would otherwise open the collection (qdrant-client loads every point:
+# 15-35 s at 50,000) and rebuild the index each time. The first process to build it saves it under
+# LEDGER_HOME/index/<collection>/ with the storage marker it was built at; a later process loads it
+# (the matrices memory-mapped) when the marker still matches, and rebuilds it when it does not.
+_FORMAT = 1
+
+
+def saved_dir(store: QdrantStore) -> Path:
+    return store.settings.home_path / "index" / store.collection
+
+
+def save(store: QdrantStore, idx: LocalIndex) -> None:
+    """Write `idx` beside the collection, atomically (a reader sees the old copy or the new one)."""
+    final = saved_dir(store)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{store.collection}."))
+    try:
+        arrays = {"has_sparse": idx.has_sparse, "vocab_tokens": idx.vocab_tokens, "sparse_data": idx.sparse.data,
+                  "sparse_indices": idx.sparse.indices, "sparse_indptr": idx.sparse.indptr}
+        for lane, (matrix, has) in idx.dense.items():
+            arrays[f"dense.{lane}"], arrays[f"has.{lane}"] = matrix, has
+        for lane, (matrix, owner, starts) in idx.multi.items():
+            arrays[f"multi.{lane}"], arrays[f"owner.{lane}"], arrays[f"starts.{lane}"] = matrix, owner, starts
+        for name, array in arrays.items():
+            np.save(tmp / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+        with open(tmp / "points.json", "w", encoding="utf-8") as fh:
+            json.dump({"ids": idx.ids, "payloads": idx.payloads}, fh, ensure_ascii=False, separators=(",", ":"))
+        meta = {"format": _FORMAT, "marker": list(idx.marker), "shape": list(idx.sparse.shape),
+                "dense": sorted(idx.dense), "multi": sorted(idx.multi)}
+        (tmp / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+        old = final.with_name(f".{store.collection}.old.{os.getpid()}")
+        if final.exists():
+            os.replace(final, old)
+        os.replace(tmp, final)
+        shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)  # a read-only or full disk: the next process rebuilds
+
+
+def load(store: QdrantStore, marker: tuple) -> LocalIndex | None:
+    """The saved copy when it was built at `marker`; None when missing, stale or unreadable."""
+    folder = saved_dir(store)
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        if meta.get("format") != _FORMAT or tuple(meta["marker"]) != tuple(marker):
+            return None
+
+        def arr(name: str) -> np.ndarray:
+            return np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+
+        with open(folder / "points.json", encoding="utf-8") as fh:
+            points = json.load(fh)
+        dense = {lane: (arr(f"dense.{lane}"), np.asarray(arr(f"has.{lane}"))) for lane in meta["dense"]}
+        multi = {lane: (arr(f"multi.{lane}"), np.asarray(arr(f"owner.{lane}")), np.asarray(arr(f"starts.{lane}")))
+                 for lane in meta["multi"]}
+        idx = LocalIndex(marker, points["ids"], points["payloads"], dense, None, multi)
+        matrix = sp.csc_matrix((np.asarray(arr("sparse_data")), np.asarray(arr("sparse_indices")),
+                                np.asarray(arr("sparse_indptr"))), shape=tuple(meta["shape"]))
+        idx._set_sparse(matrix, np.asarray(arr("has_sparse")), np.asarray(arr("vocab_tokens")))
+        return idx
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def obtain(store: QdrantStore, client) -> LocalIndex | None:
@@ -341,20 +422,24 @@ def obtain(store: QdrantStore, client) -> LocalIndex | None:
     if idx is not None or store.mode != "local":
         return idx
     with _lock:
-        idx = current(store)
-        if idx is None:
+        idx = _cache.get(_key(store))
+        if idx is None or idx.marker != storage_marker(store):
             idx = build(store, client)
             if idx is not None:
                 _cache[_key(store)] = idx
+                save(store, idx)
             else:
                 _cache.pop(_key(store), None)
         return idx
 
 
-def forget(store: QdrantStore | None = None) -> None:
-    """Drop the cached index (all of them without a store), e.g. to measure a cold start."""
+def forget(store: QdrantStore | None = None, saved: bool = False) -> None:
+    """Drop the cached index (all of them without a store), e.g. to measure a cold start; with
+    `saved`, the store's saved copy too (a process that has never seen the collection)."""
     with _lock:
         if store is None:
             _cache.clear()
         else:
             _cache.pop(_key(store), None)
+            if saved:
+                shutil.rmtree(saved_dir(store), ignore_errors=True)

@@ -190,10 +190,34 @@ def test_a_fresh_index_answers_while_another_client_holds_the_folder(two_repos):
     assert expected
     with ledger.qdrant.open():  # e.g. an ingest that has not written yet
         assert [h.key for h in searcher.search(q, opts, dense)] == expected
-        local_index.forget(ledger.qdrant)  # a cold process needs the folder: it waits, then says so
+        local_index.forget(ledger.qdrant)  # a new process: it loads the saved copy, no client needed
+        assert [h.key for h in searcher.search(q, opts, dense)] == expected
+        local_index.forget(ledger.qdrant, saved=True)  # one that has no copy needs the folder: waits, says so
         with pytest.raises(QdrantBusy):
             searcher.search(q, opts, dense)
     assert [h.key for h in searcher.search(q, opts, dense)] == expected
+
+
+def test_the_saved_copy_answers_like_the_built_index_and_goes_stale_with_the_collection(two_repos):
+    ledger, searcher = two_repos.ledger, two_repos.searcher
+    built = searcher.local_index()
+    marker = local_index.storage_marker(ledger.qdrant)
+    loaded = local_index.load(ledger.qdrant, marker)
+    assert loaded is not None and loaded is not built and loaded.ids == built.ids
+    flt = latest_filter(None)
+    for q in QUERIES:
+        for lane in ("code", "design", "sparse", "symbol"):
+            a = searcher.lane_results(None, q, [lane], flt, 8, dense=two_repos.dense[q], index=built)[lane]
+            b = searcher.lane_results(None, q, [lane], flt, 8, dense=two_repos.dense[q], index=loaded)[lane]
+            assert [(p.id, round(p.score, 6), p.payload) for p in a] == [(p.id, round(p.score, 6), p.payload)
+                                                                         for p in b], (q, lane)
+    with ledger.qdrant.open() as client:  # any write moves the marker: the copy is no longer served
+        client.set_payload(ledger.qdrant.collection, {"touched": True}, points=[built.ids[0]])
+    assert local_index.load(ledger.qdrant, local_index.storage_marker(ledger.qdrant)) is None
+    assert local_index.load(ledger.qdrant, marker) is not None  # (it was saved at the old marker)
+    rebuilt = searcher.local_index()
+    assert rebuilt.payloads[0].get("touched") is True
+    assert local_index.load(ledger.qdrant, local_index.storage_marker(ledger.qdrant)) is not None
 
 
 def test_hybrid_search_is_the_same_with_and_without_the_index(two_repos):
