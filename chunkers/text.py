@@ -17,16 +17,46 @@ class BinaryContent(ValueError):
     """The bytes are not text (NUL bytes); the file is skipped with this reason."""
 
 
+# Byte-order marks, longest first: UTF-32 LE's BOM starts with UTF-16 LE's.
+_BOMS = (
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\xfe\xff", "utf-16-be"),
+    (b"\xff\xfe", "utf-16-le"),
+)
+
+
+def bom_encoding(data: bytes) -> str | None:
+    """The UTF-16/UTF-32 encoding a leading byte-order mark declares, else None (UTF-8 is the default)."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding
+    return None
+
+
 def looks_binary(data: bytes) -> bool:
+    """NUL bytes in the first 8 KiB, unless a UTF-16/32 BOM says they are part of the text."""
+    if bom_encoding(data):
+        return False
     return b"\x00" in data[:8192]
 
 
 def decode(data: bytes) -> str:
     """Bytes -> text: BOM stripped, invalid UTF-8 replaced, CRLF -> LF.
 
-    Raises BinaryContent for NUL bytes (binary data), the only input refused.
+    A UTF-16 or UTF-32 byte-order mark selects that encoding (invalid units
+    replaced); without one the bytes are UTF-8. Raises BinaryContent for NUL
+    bytes (binary data, or a NUL character in decoded UTF-16/32 text), the
+    only input refused.
     """
-    if looks_binary(data):
+    encoding = bom_encoding(data)
+    if encoding:
+        bom_len = 4 if encoding.startswith("utf-32") else 2
+        text = data[bom_len:].decode(encoding, errors="replace")
+        if "\x00" in text[:8192]:
+            raise BinaryContent(f"binary content (NUL characters in {encoding.upper()} text)")
+        return text.replace("\r\n", "\n")
+    if b"\x00" in data[:8192]:
         raise BinaryContent("binary content (NUL bytes)")
     text = data.decode("utf-8", errors="replace")
     if text.startswith(BOM):

@@ -8,6 +8,7 @@ a user error.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import shutil
@@ -131,8 +132,6 @@ def cmd_remove_repo(args) -> int:
 
 
 def cmd_ingest(args) -> int:
-    from ledger_assets.definitions import build_defs
-
     ledger = _ledger()
     repos = _registered(ledger)
     if args.all:
@@ -146,6 +145,15 @@ def cmd_ingest(args) -> int:
             raise UsageError(f"unknown repo id(s): {', '.join(unknown)} (registered: {', '.join(sorted(repos)) or 'none'})")
     else:
         raise UsageError("name repo ids to ingest, or --all")
+    from ledger_assets.ingest.snapshot import RepoStateError, check_repo
+
+    for rid in ids:  # a repo gone, emptied or without commits: one line, exit 2, before Dagster starts
+        try:
+            check_repo(repos[rid].path, repos[rid].kind)
+        except RepoStateError as exc:
+            raise UsageError(f"repo {rid!r}: {exc}") from exc
+    from ledger_assets.definitions import build_defs
+
     instance = dagster_instance(ledger.settings)
     _ensure_partitions(instance, ids)
     job = build_defs(ledger.settings).resolve_job_def("ingest")
@@ -499,7 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        rc = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return rc
     except (UsageError, SettingsError) as exc:
         print(f"ledger {args.command}: {exc}", file=sys.stderr)
         return 2
@@ -514,3 +524,17 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+    except BrokenPipeError:  # `ledger read-span ... | head`: the reader left; quiet, as SIGPIPE would be
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except OSError as exc:
+        if exc.errno not in (errno.ENAMETOOLONG, errno.ELOOP) or exc.filename is None:
+            print(f"ledger {args.command}: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            if os.environ.get("LEDGER_DEBUG"):
+                raise
+            return 1
+        # A path argument no file system call can take: bad input, named in one line.
+        from ledger_assets.ingest.snapshot import show_path
+
+        print(f"ledger {args.command}: {show_path(exc.filename)}: {exc.strerror}", file=sys.stderr)
+        return 2

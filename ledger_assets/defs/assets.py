@@ -53,9 +53,10 @@ def _check_results(asset_key: str, outcomes: list[checks.CheckOutcome]) -> list[
     partitions_def=repos_partitions,
     group_name=GROUP,
     kinds={"git", "duckdb"},
-    description="The repo at HEAD: its sha (a content hash for a plain folder) and the manifest of tracked "
-                "files with size, blob hash and language; binary, vendored and over-size files are skipped "
-                "with a recorded reason.",
+    description="The repo at HEAD: its sha (for a plain folder, the stat signature the sensor reads) and the "
+                "manifest of tracked files with size, blob hash and language; binary, vendored and over-size "
+                "files, private key material (*.pem, *.key, id_rsa, ...) and Git LFS pointers are skipped with "
+                "a recorded reason.",
 )
 def repo_snapshot(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
     try:

@@ -3,7 +3,9 @@
 A tick reads the registry (a JSON file, never locked) and each repo's HEAD
 (`git rev-parse`, milliseconds); it never touches DuckDB or Qdrant. A repo
 already indexed at its HEAD (recorded by qdrant_points) requests nothing, so a
-`ledger ingest` from the command line is not repeated by the sensor.
+`ledger ingest` from the command line is not repeated by the sensor. A plain
+folder's head is the stat signature of its files (`read_head`), the same id
+its snapshot stores, so an indexed folder is not requested again either.
 """
 
 
@@ -51,5 +53,6 @@ def git_head_sensor(context: SensorEvaluationContext, ledger: LedgerResource):
         dynamic_partitions_requests=[repos_partitions.build_add_request(new_partitions)] if new_partitions else [],
         cursor=json.dumps(cursor, sort_keys=True),
         skip_reason=None if requests else SkipReason(
-            "no HEAD moved" + (f"; skipped {', '.join(skipped)} (path gone)" if skipped else "")),
+            "no HEAD moved" + (f"; skipped {', '.join(skipped)} (moved, deleted or without commits: "
+                               "see the tick's log)" if skipped else "")),
     )

@@ -4,7 +4,13 @@ A git repo is read at HEAD (`git ls-tree -r -l HEAD`: tracked files only, so
 .gitignore is honoured, with blob hashes and sizes for free); content comes
 from `git cat-file --batch` by blob hash, so what is chunked is exactly the
 snapshot, whatever the work tree holds. A plain folder is walked, and its
-snapshot id is a hash over the manifest.
+snapshot id is a signature of the walk's (path, size, mtime): the same id
+`read_head` gives the sensor and `ledger status`, so a folder indexed at its
+head is not requested again.
+
+Skipped with a recorded reason, never read into a chunk: vendored, binary and
+over-size files, symlinks, submodules, private key material (`*.pem`, `*.key`,
+`id_rsa`, ...) and Git LFS pointer files (the pointer, not the content).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -29,8 +35,18 @@ BINARY_EXTENSIONS = frozenset({
     ".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".jar", ".war", ".nupkg", ".whl",
     ".dll", ".exe", ".so", ".dylib", ".a", ".o", ".obj", ".pdb", ".class", ".pyc", ".wasm",
     ".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3", ".mp4", ".wav", ".ogg", ".avi", ".mov",
-    ".sqlite", ".db", ".duckdb", ".parquet", ".bin", ".dat", ".snk", ".pfx", ".p12",
+    ".sqlite", ".db", ".duckdb", ".parquet", ".bin", ".dat", ".snk",
 })
+# Private keys and certificate bundles: never chunked, embedded or served by read-span.
+KEY_EXTENSIONS = frozenset({".pem", ".key", ".p12", ".pfx"})
+SSH_KEY_PREFIXES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519")
+KEY_MATERIAL = "private key material"
+# https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md: a pointer is < 1024 bytes and starts so.
+LFS_POINTER_PREFIX = b"version https://git-lfs.github.com/spec/"
+LFS_POINTER_MAX_BYTES = 1024
+LFS_POINTER = "git-lfs pointer (the content is not in the repo)"
+# Longer paths are refused before any file system call (PATH_MAX on Linux).
+MAX_PATH_CHARS = 4096
 LANGUAGES = {
     ".cs": "csharp", ".razor": "razor", ".cshtml": "razor", ".ts": "typescript", ".tsx": "typescript",
     ".mts": "typescript", ".cts": "typescript", ".js": "javascript", ".jsx": "javascript",
@@ -46,6 +62,56 @@ LANGUAGES = {
 
 class SnapshotError(RuntimeError):
     """The repo cannot be snapshotted (path gone, not readable, git failed)."""
+
+
+class RepoStateError(SnapshotError):
+    """The repo is in a state no ingest can use (path gone, not a directory, no commits):
+    bad input, named in one line (exit 2 on the command line)."""
+
+
+def show_path(path: str | Path, limit: int = 120) -> str:
+    """A path for a one-line message: long ones are cut in the middle, with their length."""
+    text = str(path)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit // 2]}…{text[-limit // 3:]} ({len(text)} characters)"
+
+
+def check_repo(repo_path: str | Path, kind: str) -> str:
+    """Is the repo usable for an ingest? Its HEAD sha (git) or "" (folder); RepoStateError
+    with a one-line reason when not.
+
+    Cheap (one stat, one `git rev-parse`): the CLI runs it before starting Dagster.
+    """
+    text = str(repo_path)
+    if len(text) > MAX_PATH_CHARS:
+        raise RepoStateError(f"{show_path(text)}: path too long (over {MAX_PATH_CHARS} characters)")
+    root = Path(text)
+    try:
+        st_ok = root.is_dir()
+        exists = st_ok or root.exists()
+    except OSError as exc:  # ENAMETOOLONG for one over-long component, EACCES, ELOOP ...
+        raise RepoStateError(f"{show_path(text)}: {exc.strerror or exc}") from exc
+    if not exists:
+        raise RepoStateError(f"{show_path(text)}: directory not found (was the repo moved or deleted?)")
+    if not st_ok:
+        raise RepoStateError(f"{show_path(text)}: not a directory")
+    if kind == "git":
+        try:
+            out = subprocess.run(["git", "-C", text, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
+                                 capture_output=True, timeout=60)
+            probe = out if out.returncode == 0 else subprocess.run(
+                ["git", "-C", text, "rev-parse", "--git-dir"], capture_output=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise SnapshotError(f"git rev-parse failed in {show_path(text)}: {exc}") from exc
+        if out.returncode != 0:
+            if probe.returncode != 0:
+                raise RepoStateError(f"{show_path(text)}: not a git repository any more "
+                                     "(registered as one; re-register it with `ledger add-repo`)")
+            raise RepoStateError(f"{show_path(text)}: the git repository has no commits yet; "
+                                 "commit something, then ingest")
+        return out.stdout.decode().strip()
+    return ""
 
 
 @dataclass(frozen=True)
@@ -72,12 +138,28 @@ def language_of(path: str) -> str:
     return LANGUAGES.get(extension_of(path), "text")
 
 
+def is_key_material(path: str) -> bool:
+    """A private key or certificate bundle by its name: *.pem, *.key, *.p12, *.pfx, and SSH
+    private keys (id_rsa, id_ed25519, ... but not their .pub halves)."""
+    name = path.rsplit("/", 1)[-1]
+    if extension_of(name) in KEY_EXTENSIONS:
+        return True
+    low = name.lower()
+    return low.startswith(SSH_KEY_PREFIXES) and not low.endswith(".pub")
+
+
+def is_lfs_pointer(data: bytes) -> bool:
+    return len(data) < LFS_POINTER_MAX_BYTES and data.startswith(LFS_POINTER_PREFIX)
+
+
 def static_skip_reason(path: str, size: int, max_file_bytes: int, max_pdf_bytes: int) -> str:
     parts = path.split("/")
     for part in parts[:-1]:
         if part in VENDORED_DIRS:
             return f"vendored ({part}/)"
     name = parts[-1]
+    if is_key_material(name):
+        return KEY_MATERIAL
     if name in VENDORED_NAMES or name.endswith(VENDORED_SUFFIXES):
         return "vendored or generated (lock/minified/map file)"
     ext = extension_of(path)
@@ -102,16 +184,22 @@ def git_bytes(repo: str | Path, *args: str, input: bytes | None = None) -> bytes
 
 def read_head(repo_path: str | Path, kind: str = "git") -> str:
     """HEAD's sha (git) or a cheap stat signature (folder): what the sensor compares."""
-    root = Path(repo_path)
-    if not root.is_dir():
-        raise SnapshotError(f"{root}: directory not found")
+    head = check_repo(repo_path, kind)
     if kind == "git":
-        return git_bytes(root, "rev-parse", "HEAD").decode().strip()
+        return head
+    root = Path(repo_path)
     digest = hashlib.sha1()
-    for rel, full in _walk_folder(root):
-        st = full.stat()
-        digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    try:
+        for rel, full in _walk_folder(root):
+            _stat_line(digest, rel, full.stat())
+    except OSError as exc:  # a file removed or made unreadable during the walk: ask again next tick
+        raise SnapshotError(f"{show_path(root)}: cannot read the folder: {exc}") from exc
     return "stat-" + digest.hexdigest()
+
+
+def _stat_line(digest, rel: str, st: os.stat_result) -> None:
+    """One file's share of a folder's head id (read_head and take_snapshot must agree)."""
+    digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
 
 
 def _walk_folder(root: Path) -> Iterator[tuple[str, Path]]:
@@ -129,13 +217,12 @@ def git_blob_hash(data: bytes) -> str:
 
 
 def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf_bytes: int) -> Snapshot:
+    head = check_repo(repo_path, kind)
     root = Path(repo_path)
-    if not root.is_dir():
-        raise SnapshotError(f"{root}: directory not found (was the repo moved or deleted?)")
     entries: list[ManifestEntry] = []
     if kind == "git":
-        head = read_head(root, "git")
         raw = git_bytes(root, "ls-tree", "-r", "-l", "-z", "--full-tree", "HEAD")
+        small: list[int] = []  # entries that may be Git LFS pointers
         for record in raw.split(b"\0"):
             if not record:
                 continue
@@ -147,16 +234,32 @@ def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf
                 continue
             nbytes = int(size) if size != "-" else 0
             reason = "symlink" if mode == "120000" else static_skip_reason(path, nbytes, max_file_bytes, max_pdf_bytes)
+            if not reason and len(LFS_POINTER_PREFIX) <= nbytes < LFS_POINTER_MAX_BYTES:
+                small.append(len(entries))
             entries.append(ManifestEntry(path, sha, nbytes, language_of(path), reason))
+        if small:
+            for i, (entry, data) in zip(small, read_blobs(root, "git", [entries[i] for i in small])):
+                if is_lfs_pointer(data):
+                    entries[i] = replace(entry, skip_reason=LFS_POINTER)
         return Snapshot(head, "git", entries)
+    # The head id is the stat signature read_head computes, each file stat'ed before it is
+    # read: a file changed during the walk moves the head, and the sensor asks again.
     digest = hashlib.sha1()
-    for rel, full in _walk_folder(root):
-        size = full.stat().st_size
-        reason = static_skip_reason(rel, size, max_file_bytes, max_pdf_bytes)
-        blob = git_blob_hash(full.read_bytes()) if not reason else ""
-        entries.append(ManifestEntry(rel, blob, size, language_of(rel), reason))
-        digest.update(f"{rel}\0{blob}\n".encode())
-    return Snapshot("content-" + digest.hexdigest(), "folder", entries)
+    try:
+        for rel, full in _walk_folder(root):
+            st = full.stat()
+            _stat_line(digest, rel, st)
+            reason = static_skip_reason(rel, st.st_size, max_file_bytes, max_pdf_bytes)
+            blob = ""
+            if not reason:
+                data = full.read_bytes()
+                blob = git_blob_hash(data)
+                if is_lfs_pointer(data):
+                    reason = LFS_POINTER
+            entries.append(ManifestEntry(rel, blob, st.st_size, language_of(rel), reason))
+    except OSError as exc:
+        raise SnapshotError(f"{show_path(root)}: cannot read the folder: {exc}") from exc
+    return Snapshot("stat-" + digest.hexdigest(), "folder", entries)
 
 
 def read_blobs(repo_path: str | Path, kind: str, entries: Iterable[ManifestEntry]) -> Iterator[tuple[ManifestEntry, bytes]]:

@@ -13,12 +13,15 @@ import re
 import subprocess
 from collections import defaultdict
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from chunkers import chunk_file
+from chunkers.extensions import extension_of
+from chunkers.redact import REDACTED, is_benign_value, is_secret_key, redact_text
 from chunkers.text import BinaryContent, decode, split_lines
 from qdrant_client import models
 
+from ledger_assets.ingest.snapshot import MAX_PATH_CHARS, RepoStateError, check_repo, show_path
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR
 from ledger_assets.retrieval.hits import Hit
@@ -38,30 +41,123 @@ def _repo(ledger: Ledger, repo_id: str) -> Repo:
 
 
 # --------------------------------------------------------------- read-span ---
+# A path component longer than this is refused (NAME_MAX on Linux, in bytes).
+MAX_COMPONENT_BYTES = 255
+# A config-shaped line (`key = value`, `"key": "value"`, `key: value`, `export KEY=value`) and a
+# one-line XML element (`<Password>…</Password>`): read-span redacts their values by the key,
+# as the config chunker does for the parsed values of the chunks (`is_secret_key`).
+_KV_LINE = re.compile(r"""^(?P<lead>[ \t]*(?:export[ \t]+|-[ \t]+)?["']?)(?P<key>[\w.$@:-]+)"""
+                      r"""(?P<mid>["']?[ \t]*(?:=|:)[ \t]*)(?P<value>.*?)(?P<trail>[ \t]*,?[ \t]*)$""")
+_XML_ELEMENT = re.compile(r"<(?P<tag>[\w:.-]+)(?P<attrs>\s[^<>]*)?>(?P<value>[^<>\n]+)</(?P=tag)>")
+_CONFIG_EXTS = frozenset({".env", ".ini", ".cfg", ".properties", ".toml", ".json", ".yaml", ".yml",
+                          ".conf", ".xml", ".config", ".csproj", ".props", ".targets", ".resx"})
+
+
+def _hidden(value: str, key: str) -> str | None:
+    """The redacted form of a config value under `key`, or None to keep it."""
+    v = value.strip()
+    if not v or REDACTED in v or not is_secret_key(key) or v in ("{", "[", "|", ">", "|-", ">-"):
+        return None
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+        inner = v[1:-1]
+        return None if not inner or is_benign_value(inner, key) else f"{v[0]}{REDACTED}{v[0]}"
+    return None if is_benign_value(v, key) else REDACTED
+
+
+def _redact_config_line(line: str) -> str:
+    m = _KV_LINE.match(line)
+    if m:
+        hidden = _hidden(m.group("value"), m.group("key").rsplit(":", 1)[-1].rsplit(".", 1)[-1])
+        if hidden is not None:
+            return f"{m.group('lead')}{m.group('key')}{m.group('mid')}{hidden}{m.group('trail')}"
+    if "</" in line:
+        def element(x: re.Match) -> str:
+            hidden = _hidden(x.group("value"), x.group("tag"))
+            return x.group(0) if hidden is None else f"<{x.group('tag')}{x.group('attrs') or ''}>{hidden}</{x.group('tag')}>"
+        line = _XML_ELEMENT.sub(element, line)
+    return line
+
+
+def redact_span_text(file_path: str, text: str) -> list[str]:
+    """The file's lines, redacted as its chunks are: chunkers.redact.redact_text, the registry's
+    free-text pass (line by line: no line is joined, dropped or moved), and for a settings file
+    the values under secret-shaped keys, which the config chunker redacts in its parsed view."""
+    lines = split_lines(redact_text(text))
+    if extension_of(file_path) in _CONFIG_EXTS:
+        lines = [_redact_config_line(line) for line in lines]
+    return lines
+
+
+def normalize_rel_path(rel: str) -> str:
+    """A repo-relative path as the manifest spells it (`a/b.py`), or ToolInputError.
+
+    Refused: empty, NUL, over MAX_PATH_CHARS, absolute, `..`, a component over
+    MAX_COMPONENT_BYTES, anything under `.git/`. Every test is one pass over the
+    string (linear time), before any file system call.
+    """
+    if not isinstance(rel, str) or not rel.strip():
+        raise ToolInputError("file path is empty")
+    if len(rel) > MAX_PATH_CHARS:
+        raise ToolInputError(f"{show_path(rel)}: path too long (over {MAX_PATH_CHARS} characters)")
+    if "\0" in rel:
+        raise ToolInputError(f"{show_path(rel)!r}: a NUL character is not allowed in a path")
+    norm = rel.replace("\\", "/")
+    if norm.startswith("/") or re.match(r"[A-Za-z]:", norm):
+        raise ToolInputError(f"{show_path(rel)}: absolute paths are refused; give a path relative to the repo root")
+    parts = norm.split("/")
+    if ".." in parts:
+        raise ToolInputError(f"{show_path(rel)}: '..' is refused; give a path inside the repo")
+    parts = [p for p in parts if p not in ("", ".")]
+    if not parts:
+        raise ToolInputError(f"{show_path(rel)}: not a file path")
+    for part in parts:
+        if len(part.encode("utf-8", "surrogateescape")) > MAX_COMPONENT_BYTES:
+            raise ToolInputError(f"{show_path(rel)}: a path component is longer than {MAX_COMPONENT_BYTES} bytes")
+        if part.lower() == ".git":
+            raise ToolInputError(f"not indexed: {show_path(rel)}: .git/ is never indexed")
+    return "/".join(parts)
+
+
 def safe_repo_path(root: str | Path, rel: str) -> Path:
     """`rel` resolved inside `root`, or ToolInputError: no absolute paths, no `..`, no symlink escapes."""
-    if not rel or "\0" in rel:
-        raise ToolInputError("file path is empty")
-    norm = rel.replace("\\", "/")
-    if norm.startswith("/") or PurePosixPath(norm).is_absolute() or re.match(r"^[A-Za-z]:", norm):
-        raise ToolInputError(f"{rel}: absolute paths are refused; give a path relative to the repo root")
-    if ".." in PurePosixPath(norm).parts:
-        raise ToolInputError(f"{rel}: '..' is refused; give a path inside the repo")
-    root_real = Path(os.path.realpath(root))
-    target = Path(os.path.realpath(root_real / norm))
-    if target != root_real and root_real not in target.parents:
-        raise ToolInputError(f"{rel}: resolves outside the repo root (symlink)")
-    return target
+    norm = normalize_rel_path(rel)
+    root_real = os.path.realpath(root)
+    target = os.path.realpath(os.path.join(root_real, norm))
+    if target != root_real and not target.startswith(root_real.rstrip(os.sep) + os.sep):
+        raise ToolInputError(f"{show_path(rel)}: resolves outside the repo root (symlink)")
+    return Path(target)
+
+
+def _indexed(ledger: Ledger, repo_ids: list[str], file_path: str) -> tuple[dict, dict]:
+    """({repo_id: head} of repos with a stored snapshot, {repo_id: skip reason or ""} for the
+    repos whose latest manifest holds file_path)."""
+    marks = ", ".join("?" for _ in repo_ids)
+    with ledger.db.connect() as con:
+        heads = dict(con.execute(f"SELECT repo_id, head_sha FROM snapshots WHERE repo_id IN ({marks})",
+                                 repo_ids).fetchall())
+        rows = con.execute(
+            "SELECT m.repo_id, m.skip_reason, CASE WHEN f.blob_hash = m.blob_hash THEN f.skip_reason END "
+            f"FROM manifest m LEFT JOIN files f ON f.repo_id = m.repo_id AND f.file_path = m.file_path "
+            f"WHERE m.file_path = ? AND m.repo_id IN ({marks})", [file_path, *repo_ids]).fetchall()
+    return heads, {rid: (static or chunker or "") for rid, static, chunker in rows}
 
 
 def read_span(ledger: Ledger, file: str, start: int, end: int, repo: str | None = None,
               max_lines: int | None = None) -> dict:
-    """Lines start..end (1-based, inclusive) of a file in a registered repo, clamped to EOF and capped."""
+    """Lines start..end (1-based, inclusive) of a file the ledger indexed, clamped to EOF and capped.
+
+    Only a file of the repo's latest stored snapshot (tracked, not skipped) is served, never
+    anything under .git/, and redacted as its chunks are; anything else is refused with
+    "not indexed: ...". The lines are read from the work tree (what an agent edits next).
+    """
     cap = max_lines or ledger.settings.read_span_max_lines
     if start < 1:
         raise ToolInputError(f"START must be >= 1, got {start}")
     if end < start:
         raise ToolInputError(f"END ({end}) is before START ({start})")
+    if cap < 1:
+        raise ToolInputError(f"--max-lines must be >= 1, got {cap}")
+    norm = normalize_rel_path(file)
     try:
         repos = ledger.registry.load()
     except RegistryError as exc:
@@ -71,30 +167,45 @@ def read_span(ledger: Ledger, file: str, start: int, end: int, repo: str | None 
     else:
         if not repos:
             raise ToolInputError("no repos registered; add one with `ledger add-repo PATH`")
-        candidates = list(repos.values())
-    found: list[tuple[Repo, Path]] = []
-    for r in candidates:
-        target = safe_repo_path(r.path, file)
-        if target.is_file():
-            found.append((r, target))
+        candidates = sorted(repos.values(), key=lambda r: r.repo_id)
+    targets = {r.repo_id: safe_repo_path(r.path, norm) for r in candidates}
+    heads, in_manifest = _indexed(ledger, [r.repo_id for r in candidates], norm)
+    shown = show_path(norm)
+    found = [r for r in candidates if r.repo_id in in_manifest and not in_manifest[r.repo_id]]
     if not found:
-        where = repo or ", ".join(sorted(repos))
-        raise ToolInputError(f"{file}: no such file in repo(s) {where}")
+        skipped = {rid: why for rid, why in in_manifest.items() if why}
+        if skipped:
+            rid, why = sorted(skipped.items())[0]
+            raise ToolInputError(f"not indexed: {shown} in repo {rid!r} was skipped by the ingest ({why})")
+        if not heads:
+            ids = ", ".join(r.repo_id for r in candidates)
+            raise ToolInputError(f"not indexed: repo(s) {ids} not ingested yet; run `ledger ingest {candidates[0].repo_id}`")
+        where = ", ".join(f"{rid}@{head[:12]}" for rid, head in sorted(heads.items()))
+        raise ToolInputError(f"not indexed: {shown} is not a tracked file of the latest snapshot of {where} "
+                             "(untracked, ignored, or no such file)")
     if len(found) > 1:
-        raise ToolInputError(f"{file} exists in several repos ({', '.join(r.repo_id for r, _ in found)}); "
+        raise ToolInputError(f"{shown} exists in several repos ({', '.join(r.repo_id for r in found)}); "
                              "choose one with --repo")
-    r, target = found[0]
+    r = found[0]
+    target = targets[r.repo_id]
     try:
-        lines = split_lines(decode(target.read_bytes()))
+        if not target.is_file():
+            raise ToolInputError(f"{shown}: indexed in repo {r.repo_id!r} but no longer in its work tree; "
+                                 f"run `ledger ingest {r.repo_id}`")
+        data = target.read_bytes()
+    except OSError as exc:
+        raise ToolInputError(f"{shown}: {exc.strerror or exc}") from exc
+    try:
+        lines = redact_span_text(norm, decode(data))
     except BinaryContent as exc:
-        raise ToolInputError(f"{file}: {exc}") from exc
+        raise ToolInputError(f"{shown}: {exc}") from exc
     total = len(lines)
     if start > total:
-        raise ToolInputError(f"{file} has {total} lines; START {start} is past the end")
+        raise ToolInputError(f"{shown} has {total} lines; START {start} is past the end")
     clamped = min(end, total)
     capped = min(clamped, start + cap - 1)
     return {
-        "repo_id": r.repo_id, "file_path": PurePosixPath(file.replace("\\", "/")).as_posix(),
+        "repo_id": r.repo_id, "file_path": norm,
         "start_line": start, "end_line": capped, "total_lines": total,
         "clamped": clamped < end, "truncated": capped < clamped, "max_lines": cap,
         "text": "\n".join(lines[start - 1:capped]),
@@ -177,6 +288,10 @@ def drift(ledger: Ledger, repo_id: str, since: str, move_threshold: int | None =
     repo = _repo(ledger, repo_id)
     if repo.kind != "git":
         raise ToolInputError(f"repo {repo_id!r} is a plain folder: drift needs git history")
+    try:
+        check_repo(repo.path, repo.kind)
+    except RepoStateError as exc:
+        raise ToolInputError(f"repo {repo_id!r}: {exc}") from exc
     if not re.match(r"^[\w./~^@{}-]+$", since or "") or since.startswith("-"):
         raise ToolInputError(f"{since!r} is not a commit")
     resolved = _git(repo.path, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}", check=False)
@@ -252,6 +367,8 @@ def format_drift(report: dict) -> str:
 
 # ------------------------------------------------------------------ similar ---
 def parse_location(target: str) -> tuple[str, int]:
+    if len(target or "") > MAX_PATH_CHARS + 12:
+        raise ToolInputError(f"{show_path(target)}: path too long (over {MAX_PATH_CHARS} characters)")
     file, sep, line = (target or "").rpartition(":")
     if not sep or not file or not line.isdigit() or int(line) < 1:
         raise ToolInputError(f"{target!r}: give FILE:LINE, e.g. src/Booking.cs:42")

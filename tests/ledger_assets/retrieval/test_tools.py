@@ -11,6 +11,8 @@ import pytest
 from ledger_assets.cli import main
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
 from ledger_assets.retrieval.tools import drift, read_span, signature_of, similar
+from ledger_assets.ingest.pipeline import snapshot_stage
+from tests.conftest import LOG
 from tests.ledger_assets.retrieval.test_search import FIXTURES, ingest
 
 
@@ -20,6 +22,7 @@ def registered(ledger, git_repo):
     git_repo.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
     git_repo.commit("first")
     ledger.registry.add(git_repo.path, "travel")
+    snapshot_stage(ledger, "travel", "fixture", LOG)  # read-span serves the stored snapshot only
     return git_repo
 
 
