@@ -28,7 +28,7 @@ from xml.parsers import expat
 import yaml
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
-from .redact import REDACTED, is_secret_key, redact_text, redact_value
+from .redact import REDACTED, is_benign_value, is_secret_key, redact_text, redact_value
 from .text import LineIndex, split_lines
 from .extensions import XML_EXTENSIONS, extension_of
 
@@ -439,7 +439,8 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
             name = attrs.pop("key", None) or attrs.pop("name")
             path, rpath = parent + (name,), rparent + (name,)
             value = attrs.pop("value")
-            out.append(ConfigEntry(line, ":".join(path), REDACTED if secret and value else redact_value(rpath, value),
+            out.append(ConfigEntry(line, ":".join(path), REDACTED if secret and value and not is_benign_value(value, name)
+                                   else redact_value(rpath, value),
                                    path[0]))
             secret = secret or is_secret_key(rpath)
         else:
@@ -462,7 +463,7 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
             naming = naming or item
         for a, v in attrs.items():
             apath = path + (f"@{a}",)
-            hidden = secret and v and a != naming
+            hidden = secret and v and a != naming and not is_benign_value(v, path[-1])
             out.append(ConfigEntry(line, ":".join(apath), REDACTED if hidden else redact_value(rpath + (f"@{a}",), v),
                                    apath[0]))
         stack.append(_Open(path, line, [], rpath, secret, binary))
@@ -478,7 +479,8 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
             out.append(ConfigEntry(el.line, ":".join(el.path), f"[base64 data, {len(value)} characters]", el.path[0]))
         elif value:
             out.append(ConfigEntry(el.line, ":".join(el.path),
-                                   REDACTED if el.secret else redact_value(el.rpath, render_scalar(value)), el.path[0]))
+                                   REDACTED if el.secret and not is_benign_value(value, el.path[-1])
+                                   else redact_value(el.rpath, render_scalar(value)), el.path[0]))
 
     def chars(data: str) -> None:
         if stack and not skipping:

@@ -16,9 +16,10 @@ from chunkers import ChunkOptions, chunk_file
 from chunkers.csharp import chunk_csharp
 from chunkers.model import ChunkPiece, ChunkSymbol
 from chunkers.redact import (
-    _CLI_FLAG, _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _NPMRC_CRED, _QUOTED_ASSIGN, _URL_CRED, _XML_PAIRS,
-    REDACTED, _cli_flag, _config_line, _conn_string, _has_secret_word, _npmrc, _quoted, _redact_line, _xml_pair,
-    redact_pieces, redact_text,
+    _AUTH_HEADER, _CLI_FLAG, _COMMAND_CRED, _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _ENV_ASSIGN, _NPMRC_CRED,
+    _QUOTED_ASSIGN, _SLACK_HOOK, _SQL_PASSWORD, _TOKEN, _URL_CRED, _XML_PAIRS, REDACTED, _auth_header, _cli_flag,
+    _command_cred, _config_line, _conn_string, _env_assign, _has_secret_word, _npmrc, _quoted, _redact_line,
+    _slack_hook, _sql_password, _token, _xml_pair, redact_pieces, redact_text,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
@@ -114,12 +115,18 @@ def test_outline_lines_that_are_not_lines_of_the_source_are_still_redacted():
 
 
 def _redact_line_without_hints(line: str) -> str:
-    """`_redact_line` as it was before its anchored pre-checks."""
+    """`_redact_line` without its anchored pre-checks: every pattern on every line."""
+    secret = _has_secret_word(line)
+    line = _SLACK_HOOK.sub(_slack_hook, _TOKEN.sub(_token, line))
+    line = _AUTH_HEADER.sub(_auth_header, line)
+    line = _ENV_ASSIGN.sub(_env_assign, line)
+    line = _COMMAND_CRED.sub(_command_cred, line)
+    line = _SQL_PASSWORD.sub(_sql_password, line)
     if "@" in line and "://" in line:
         line = _URL_CRED.sub(lambda m: f"{m.group(1)}{REDACTED}:{REDACTED}@", line)
     if ";" in line and "=" in line:
         line = _CONN_STRING.sub(_conn_string, line)
-    if ("=" in line or ":" in line) and _has_secret_word(line):
+    if ("=" in line or ":" in line) and secret:
         if '"' in line or "'" in line or "`" in line:
             line = _QUOTED_ASSIGN.sub(_quoted, line)
         if _CONFIG_START.match(line):
@@ -132,7 +139,12 @@ def _redact_line_without_hints(line: str) -> str:
 
 TOKENS = ["password", "ApiKey", "Token", "key", "Server", "User ID", "Pwd", "db", "x1", "=", ":", ":=", ";", '"',
           "'", "`", " ", "\t", "-", ".", "@", "://", "(", ")", "{", "}", "<", "\\", "\u00a0",
-          "--", "value", "Value", "name", ":_auth", "$"]
+          "--", "value", "Value", "name", ":_auth", "$",
+          # secrets by form and their commands (issue 16)
+          "AKIAFAKEEXAMPLE00001", "ghp_FakeTokenForTests0001012345678ABCDEFGH", "eyJhbGciOi", ".", "eyJzdWIiOi",
+          "c2lnbmF0dXJl", "sk_live_FakeStripeKey01", "Authorization", "Bearer ", "-e ", "export ", "DB_PASS",
+          "--from-literal=", "create secret ", "WITH PASSWORD ", "IDENTIFIED BY ", "-u ", "user", "\\n",
+          "https://hooks.slack.com/services/", "T0FAKE001/B0FAKE001/Fake0001"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -145,7 +157,9 @@ def test_pre_checks_never_skip_a_redaction(line):
 # lines reach them (the tokens above rarely spell a whole `key="…" value="…"`).
 SHAPED = ['<add ', 'key=', 'value=', 'name=', '"ApiKey"', "'AzureAd:ClientSecret'", '"abc1"', "'x y'",
           '"$(K)"', "'true'", ' ', '--api-key', '-ApiKey', '--password', '--no-password', '--token-file', '=',
-          '"', "'", 'abc1', 'TEXT', 'only', ':_authToken', '_auth', '$T', '/>', '-', ';', 'x']
+          '"', "'", 'abc1', 'TEXT', 'only', ':_authToken', '_auth', '$T', '/>', '-', ';', 'x',
+          '-e ', 'DB_PASSWORD=', 'export ', 'NPM_TOKEN=', 'Authorization: ', 'Bearer ', 'AKIAFAKEEXAMPLE00001',
+          'AuthenticationHeaderValue("Bearer", "', 'ENV ', 'ConvertTo-SecureString ', ' -AsPlainText']
 
 
 @settings(max_examples=150, deadline=None)
