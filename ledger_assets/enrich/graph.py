@@ -13,6 +13,15 @@ Per chunk then: graph_in / graph_out (distinct chunks referencing / referenced),
 graph_centrality (PageRank: being referenced by central chunks counts most),
 blast_radius (how many chunks reach this one through references, i.e. may
 break when it changes) and graph_cluster (Louvain community).
+
+Re-runs settle against the values stored before (`settle`): PageRank, the
+transitive blast radius and Louvain's labels move for nearly every chunk when
+any file changes (one small commit rewrote 81% of a repo's points, 973 of them
+for a centrality that moved in its fifth digit), so a value within tolerance of
+the stored one is kept, and communities are carried forward (Louvain's at the first
+run; then a chunk moves only to a community holding more of its neighbours, and new
+chunks join by Louvain's label for them, matched to the old communities). The values
+are then those of some run within the tolerance, not necessarily of this one.
 """
 
 from __future__ import annotations
@@ -40,6 +49,10 @@ then catch finally init main run start stop close open read write send update de
 # References resolve only within one language family (a TS `total()` is not a Python `total`).
 LANGUAGE_FAMILY = {"csharp": "dotnet", "razor": "dotnet", "typescript": "js", "javascript": "js"}
 MAX_DEFINITIONS = 3
+# Re-run tolerances (`settle`): a stored value is kept while the new one is within these.
+CENTRALITY_TOLERANCE = 0.25  # relative
+BLAST_TOLERANCE = (0.25, 3)  # relative, and at least this many chunks
+MAX_CLUSTER_ROUNDS = 10
 MIN_NAME_LEN = 3
 
 _C_LIKE_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|@"(?:[^"]|"")*"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`',
@@ -210,7 +223,8 @@ def _minimal_owner(chunks: list[GraphChunk]) -> dict[int, int]:
     return owner
 
 
-def build_graph(chunks: list[GraphChunk], symbols: list[GraphSymbol]) -> GraphResult:
+def build_graph(chunks: list[GraphChunk], symbols: list[GraphSymbol],
+                previous: dict[tuple[str, int], dict] | None = None) -> GraphResult:
     by_file: dict[str, list[GraphChunk]] = defaultdict(list)
     for c in chunks:
         if c.language in CODE_LANGUAGES and c.start_line > 0:
@@ -308,13 +322,15 @@ def build_graph(chunks: list[GraphChunk], symbols: list[GraphSymbol]) -> GraphRe
                         add(line0, resolve(calls, path), "call")
     ordered = sorted(edges, key=lambda e: (e.src_file, e.src_chunk, e.dst_file, e.dst_chunk, e.kind, e.dst_symbol))
     fields, top = chunk_metrics([(e.src_file, e.src_chunk, e.dst_file, e.dst_chunk) for e in ordered if e.src_chunk >= 0
-                                 and e.dst_chunk >= 0])
+                                 and e.dst_chunk >= 0], previous=previous)
     return GraphResult(ordered, fields, top)
 
 
-def chunk_metrics(pairs: list[tuple[str, int, str, int]], top_n: int = 10
+def chunk_metrics(pairs: list[tuple[str, int, str, int]], top_n: int = 10,
+                  previous: dict[tuple[str, int], dict] | None = None
                   ) -> tuple[dict[tuple[str, int], dict], list[tuple[str, float, int]]]:
-    """graph_in/out, graph_centrality, blast_radius and graph_cluster for every chunk with an edge."""
+    """graph_in/out, graph_centrality, blast_radius and graph_cluster for every chunk with an edge,
+    settled against `previous` (the stored fields of the last run) when given."""
     import networkx as nx
 
     g = nx.DiGraph()
@@ -332,6 +348,9 @@ def chunk_metrics(pairs: list[tuple[str, int, str, int]], top_n: int = 10
                "graph_cluster": cluster[node]}
         for node in g.nodes
     }
+    if previous:
+        undirected = g.to_undirected()
+        fields = settle(fields, previous, {node: set(undirected[node]) for node in undirected.nodes})
     top = sorted(g.nodes, key=lambda n: (-rank[n], n))[:top_n]
     return fields, [(f"{n[0]}#{n[1]}", round(rank[n], 6), blast[n]) for n in top]
 
@@ -355,3 +374,69 @@ def blast_radius(g) -> dict:
             acc |= bits[pred] | member_bits[pred]
         bits[scc] = acc
     return {node: bits[scc].bit_count() + size[scc] - 1 for node, scc in members.items()}
+
+
+def settle(new: dict[tuple[str, int], dict], old: dict[tuple[str, int], dict],
+           neighbours: dict[tuple[str, int], set] | None = None) -> dict[tuple[str, int], dict]:
+    """`new` graph fields with the stored ones kept where they are within tolerance, and community
+    labels carried over: each new community takes the label of the old one it shares most nodes
+    with (largest overlaps first, each old label once); the others take labels never used before.
+    With `neighbours` (undirected), communities are carried forward instead: a stored chunk keeps its
+    label and moves only to a community that holds more of its neighbours."""
+    if not old:
+        return new
+    out = {node: dict(f) for node, f in new.items()}
+    for node, f in out.items():
+        prev = old.get(node)
+        if not prev:
+            continue
+        c_new, c_old = f.get("graph_centrality"), prev.get("graph_centrality")
+        if c_new is not None and c_old is not None and abs(c_new - c_old) <= CENTRALITY_TOLERANCE * max(c_new, c_old):
+            f["graph_centrality"] = c_old
+        b_new, b_old = f.get("blast_radius"), prev.get("blast_radius")
+        if b_new is not None and b_old is not None and \
+                abs(b_new - b_old) <= max(BLAST_TOLERANCE[1], BLAST_TOLERANCE[0] * max(b_new, b_old)):
+            f["blast_radius"] = b_old
+    members: dict[int, list] = defaultdict(list)
+    for node, f in new.items():
+        members[f["graph_cluster"]].append(node)
+    overlaps = []
+    for label, nodes in members.items():
+        counts: dict[int, int] = defaultdict(int)
+        for node in nodes:
+            if node in old and "graph_cluster" in old[node]:
+                counts[old[node]["graph_cluster"]] += 1
+        overlaps += [(-n, label, prev) for prev, n in counts.items()]
+    mapping: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, label, prev in sorted(overlaps):
+        if label not in mapping and prev not in taken:
+            mapping[label], taken = prev, taken | {prev}
+    fresh = max([f["graph_cluster"] for f in old.values() if "graph_cluster" in f] + [-1]) + 1
+    for label in sorted(members):
+        if label not in mapping:
+            mapping[label], fresh = fresh, fresh + 1
+    for f in out.values():
+        f["graph_cluster"] = mapping[f["graph_cluster"]]
+    if neighbours:
+        # Carried forward: a chunk keeps its stored community and moves only to one holding more of its
+        # neighbours (a few rounds of that, in a fixed order); Louvain labels only chunks new to the graph.
+        label = {node: (old[node]["graph_cluster"] if "graph_cluster" in (old.get(node) or {}) else f["graph_cluster"])
+                 for node, f in out.items()}
+        for _ in range(MAX_CLUSTER_ROUNDS):
+            moved = 0
+            for node in sorted(label):
+                counts: dict[int, int] = defaultdict(int)
+                for n in neighbours.get(node, ()):
+                    if n in label:
+                        counts[label[n]] += 1
+                if not counts:
+                    continue
+                best = min(counts, key=lambda c: (-counts[c], c))
+                if counts[best] > counts.get(label[node], 0):
+                    label[node], moved = best, moved + 1
+            if not moved:
+                break
+        for node, f in out.items():
+            f["graph_cluster"] = label[node]
+    return out

@@ -332,7 +332,10 @@ def graph_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> GraphReport:
         symbols = [GraphSymbol(*r) for r in con.execute(
             "SELECT file_path, chunk_index, name, kind, coalesce(parent, ''), start_line FROM symbols WHERE repo_id = ?",
             [repo_id]).fetchall()]
-    result = build_graph(chunks, symbols)
+        stored = {(path, idx): json.loads(fields or "{}") for path, idx, fields in con.execute(
+            "SELECT file_path, chunk_index, fields FROM payload_extras WHERE repo_id = ? AND source = 'graph'",
+            [repo_id]).fetchall()}
+    result = build_graph(chunks, symbols, stored)
     rows = [(path, idx, f) for (path, idx), f in sorted(result.fields.items())]
     e = result.edges
     with ledger.db.transaction() as con:

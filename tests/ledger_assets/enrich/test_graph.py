@@ -5,7 +5,7 @@ from pathlib import Path
 
 from ledger_assets.enrich import stages as enrich
 from ledger_assets.ingest import pipeline
-from ledger_assets.enrich.graph import blast_radius, chunk_metrics, sql_references
+from ledger_assets.enrich.graph import CENTRALITY_TOLERANCE, blast_radius, chunk_metrics, settle, sql_references
 
 LOG = logging.getLogger("test-graph")
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "enrich"
@@ -36,6 +36,53 @@ def test_two_dense_groups_get_two_clusters():
     fields, _ = chunk_metrics(tri("a") + tri("b") + [("a1", 0, "b1", 0)])
     cluster = {n[0]: f["graph_cluster"] for n, f in fields.items()}
     assert cluster["a1"] == cluster["a2"] == cluster["a3"] != cluster["b1"] == cluster["b2"] == cluster["b3"]
+
+
+def test_a_rerun_settles_against_the_stored_values():
+    tri = lambda p: [(p + "1", 0, p + "2", 0), (p + "2", 0, p + "3", 0), (p + "3", 0, p + "1", 0),
+                     (p + "1", 0, p + "3", 0), (p + "2", 0, p + "1", 0)]
+    first, _ = chunk_metrics(tri("a") + tri("b") + [("a1", 0, "b1", 0)])
+    # One more chunk calling into group b: every PageRank moves a little, b's labels may be renumbered.
+    second, _ = chunk_metrics(tri("a") + tri("b") + [("a1", 0, "b1", 0), ("c1", 0, "b2", 0)])
+    assert any(second[n]["graph_centrality"] != first[n]["graph_centrality"] for n in first)
+    settled = settle(second, first)
+    for node in first:  # small moves keep the stored value; the fields of the new graph are all there
+        a, b = first[node]["graph_centrality"], second[node]["graph_centrality"]
+        expected = a if abs(a - b) <= CENTRALITY_TOLERANCE * max(a, b) else b
+        assert settled[node]["graph_centrality"] == expected
+        assert settled[node]["graph_in"] == second[node]["graph_in"]
+    assert {n: f["graph_cluster"] for n, f in settled.items() if n in first} == {
+        n: f["graph_cluster"] for n, f in first.items()}  # the same two communities keep their labels
+    assert settled[("c1", 0)]["graph_cluster"] == settled[("b2", 0)]["graph_cluster"] or \
+        settled[("c1", 0)]["graph_cluster"] not in {f["graph_cluster"] for f in first.values()}
+    assert settle(second, {}) == second  # a first run is the graph's own values
+
+
+def test_settle_keeps_blast_radius_within_tolerance_and_gives_new_communities_new_labels():
+    old = {("x", 0): {"graph_centrality": 0.1, "blast_radius": 40, "graph_cluster": 0},
+           ("y", 0): {"graph_centrality": 0.1, "blast_radius": 3, "graph_cluster": 1}}
+    new = {("x", 0): {"graph_centrality": 0.2, "blast_radius": 43, "graph_cluster": 0},
+           ("y", 0): {"graph_centrality": 0.11, "blast_radius": 9, "graph_cluster": 0},
+           ("z", 0): {"graph_centrality": 0.3, "blast_radius": 0, "graph_cluster": 1}}
+    out = settle(new, old)
+    assert out[("x", 0)] == {"graph_centrality": 0.2, "blast_radius": 40, "graph_cluster": 0}  # 0.1 -> 0.2: moved
+    assert out[("y", 0)] == {"graph_centrality": 0.1, "blast_radius": 9, "graph_cluster": 0}  # 3 -> 9: moved
+    assert out[("z", 0)]["graph_cluster"] == 2  # a community no old one overlaps: a label never used
+
+
+def test_communities_are_carried_forward_and_a_chunk_moves_only_to_more_of_its_neighbours():
+    a1, a2, m, b1, b2, n = ("a1", 0), ("a2", 0), ("m", 0), ("b1", 0), ("b2", 0), ("n", 0)
+    old = {a1: {"graph_cluster": 0}, a2: {"graph_cluster": 0}, m: {"graph_cluster": 0},
+           b1: {"graph_cluster": 1}, b2: {"graph_cluster": 1}}
+    # Louvain this run: m thrown in with b, and the labels renumbered; n is new.
+    new = {a1: {"graph_cluster": 5}, a2: {"graph_cluster": 5}, m: {"graph_cluster": 6},
+           b1: {"graph_cluster": 6}, b2: {"graph_cluster": 6}, n: {"graph_cluster": 6}}
+    # m has one neighbour on each side: a tie, its old community stands; n joins b's, where its neighbour is.
+    neighbours = {m: {a1, b1}, a1: {a2, m}, a2: {a1}, b1: {b2, m, n}, b2: {b1}, n: {b1}}
+    out = settle(new, old, neighbours)
+    assert {k[0]: f["graph_cluster"] for k, f in out.items()} == {"a1": 0, "a2": 0, "m": 0, "b1": 1, "b2": 1, "n": 1}
+    neighbours[m] = {a1, b1, b2}  # now most of m's neighbours are in b: it moves
+    assert settle(new, old, neighbours)[m]["graph_cluster"] == 1
 
 
 def test_sql_references_by_kind():
