@@ -246,7 +246,7 @@ def _embedder(ledger: Ledger):
 
 
 def cmd_query(args) -> int:
-    from ledger_assets.retrieval.hits import format_hits
+    from ledger_assets.retrieval.hits import format_files, format_hits
     from ledger_assets.retrieval.fusion import QueryError
     from ledger_assets.retrieval.search import Searcher, SearchOptions
 
@@ -254,7 +254,13 @@ def cmd_query(args) -> int:
 
     def options() -> SearchOptions:
         return SearchOptions(repo=args.repo, k=args.k, lane=args.lane, chunk_types=_split_list(args.type),
-                             languages=_split_list(args.language), path_prefix=args.path or "")
+                             languages=_split_list(args.language), path_prefix=args.path or "",
+                             group=args.group or "")
+
+    def run(searcher, text: str, fmt: str) -> str:
+        if args.group:
+            return format_files(searcher.search_files(text, options()), fmt, args.detail)
+        return format_hits(searcher.search(text, options()), fmt, args.detail)
 
     try:
         if args.batch:
@@ -269,16 +275,16 @@ def cmd_query(args) -> int:
             with searcher.session():  # one model, one Qdrant client for the whole batch
                 for line in lines:
                     if line:
-                        print(format_hits(searcher.search(line, options()), "jsonl", args.detail), flush=True)
+                        print(run(searcher, line, "jsonl"), flush=True)
             return 0
         if not args.text:
             raise UsageError("give the query TEXT or --batch FILE")
         if args.format == "jsonl":
             raise UsageError("--format jsonl is for --batch; use json for one query")
-        hits = Searcher(ledger, _embedder(ledger)).search(" ".join(args.text), options())
+        shown = run(Searcher(ledger, _embedder(ledger)), " ".join(args.text), args.format)
     except QueryError as exc:
         raise UsageError(str(exc)) from exc
-    print(format_hits(hits, args.format, args.detail))
+    print(shown)
     return 0
 
 
@@ -331,14 +337,24 @@ def cmd_similar(args) -> int:
 
 
 def cmd_golden(args) -> int:
-    from ledger_assets.evaluation.golden import GoldenError, build_golden
+    from ledger_assets.evaluation.golden import GoldenError, build_commit_golden, build_golden
 
     try:
-        report = build_golden(args.repo_path, args.out_dir)
+        if args.max is not None and not args.commits:
+            raise UsageError("--max is for --commits")
+        if args.commits:
+            report = build_commit_golden(args.repo_path, args.out_dir, args.max)
+        else:
+            report = build_golden(args.repo_path, args.out_dir)
     except GoldenError as exc:
         raise UsageError(str(exc)) from exc
     if args.format == "json":
         print(json.dumps(report))
+    elif args.commits:
+        skipped = ", ".join(f"{n} {why}" for why, n in report["skipped"].items()) or "none"
+        print(f"{report['queries']} commit queries from {report['commits_read']} commits (skipped: {skipped}) "
+              f"-> {report['golden']}\nregister and ingest {report['repo']} at HEAD, then "
+              f"`ledger eval {report['golden']} --repo ID` (file-level Acc@k)")
     else:
         print(f"{report['queries']} golden queries ({report['documented']} documented units in "
               f"{report['files_with_docs']} files) -> {report['golden']}\n"
@@ -447,6 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--language", action="append", help="only these languages (repeat or comma-separate)")
     p.add_argument("--path", help="only files under this path prefix")
     p.add_argument("--batch", help="file with one query per line (prints one JSON array per line)")
+    p.add_argument("--group", choices=("file",), help="rank files by the evidence of their chunks")
     p.set_defaults(func=cmd_query)
 
     p = sub.add_parser("read-span", help="lines START..END of a file in a registered repo")
@@ -482,6 +499,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("golden", help="build a golden set from a repo's doc comments (CodeSearchNet way)")
     p.add_argument("repo_path")
     p.add_argument("out_dir")
+    p.add_argument("--commits", action="store_true",
+                   help="change requests from the repo's history: commit subject -> source files changed")
+    p.add_argument("--max", type=int, help="with --commits: at most N queries (the newest)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_golden)
 
@@ -515,15 +535,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # the work failed: one line, not a traceback
-        print(f"ledger {args.command}: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-        if os.environ.get("LEDGER_DEBUG"):
-            raise
-        return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
     except BrokenPipeError:  # `ledger read-span ... | head`: the reader left; quiet, as SIGPIPE would be
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
@@ -538,3 +549,12 @@ if __name__ == "__main__":
 
         print(f"ledger {args.command}: {show_path(exc.filename)}: {exc.strerror}", file=sys.stderr)
         return 2
+    except Exception as exc:  # the work failed: one line, not a traceback
+        print(f"ledger {args.command}: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if os.environ.get("LEDGER_DEBUG"):
+            raise
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -33,7 +33,7 @@ INSTRUCTIONS = (
 
 def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None):
     from ledger_assets.retrieval import symbols, tools
-    from ledger_assets.retrieval.hits import format_hits
+    from ledger_assets.retrieval.hits import format_files, format_hits
     from ledger_assets.retrieval.fusion import QueryError
     from ledger_assets.retrieval.search import Searcher, SearchOptions
 
@@ -53,10 +53,15 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None)
                      lane: Literal["hybrid", "code", "design", "sparse", "symbol"] = "hybrid",
                      chunk_types: list[str] | None = None, languages: list[str] | None = None,
                      path_prefix: str | None = None, format: Literal["toon", "json"] = "toon",
-                     detail: Literal["snippet", "skeleton", "full"] = "snippet") -> str:
-        """Hybrid search (code, design, identifier-aware lexical, per-symbol and name lanes). Returns one row per hit."""
+                     detail: Literal["snippet", "skeleton", "full"] = "snippet",
+                     group: Literal["none", "file"] = "none") -> str:
+        """Hybrid search (code, design, identifier-aware lexical, per-symbol and name lanes). Returns one row per hit;
+        group="file": one row per file, ranked by the evidence of its chunks, with its best chunks' line ranges."""
         opts = SearchOptions(repo=repo, k=k, lane=lane, chunk_types=tuple(chunk_types or ()),
-                             languages=tuple(languages or ()), path_prefix=path_prefix or "")
+                             languages=tuple(languages or ()), path_prefix=path_prefix or "",
+                             group="" if group == "none" else group)
+        if opts.group:
+            return format_files(guard(searcher.search_files, query, opts), format, detail)
         hits = guard(searcher.search, query, opts)
         return format_hits(hits, format, detail)
 

@@ -40,6 +40,7 @@ class LedgerResource(ConfigurableResource):
     rrf_k: int = _DEFAULTS.rrf_k
     lane_weights: str = _DEFAULTS.lane_weights
     plain_prior: float = _DEFAULTS.plain_prior
+    test_prior: float = _DEFAULTS.test_prior
     check_stale: bool = _DEFAULTS.check_stale
     read_span_max_lines: int = _DEFAULTS.read_span_max_lines
     drift_move_threshold: int = _DEFAULTS.drift_move_threshold

@@ -8,6 +8,13 @@ indexed file, embedded with the same model, and BM25 over the same windows
 (plain word tokens, and the ledger's identifier-aware tokens).
 
 A hit counts when its file matches the target's and the line ranges overlap.
+
+File level (a golden set of `{"query", "files": [...]}` lines, `ledger golden --commits`): every
+system's ranking is read as its distinct files (a file counts once, where it first appears in rank
+order) and Acc@k is the share of queries with any target file among the first k files. Beside the
+chunk-level fusion, `fusion:group_file` is `ledger query --group file` (lanes read GROUP_DEPTH
+deep), and the baselines add BM25 over whole files and the RRF of the BM25 and MiniLM windows.
+The index is the repo at HEAD while the commits are older: accepted practice for such sets.
 `sweep()` re-fuses the same lane lists under other RRF k / lane weights /
 plain priors, which is how the defaults in retrieval/search.py were chosen.
 """
@@ -28,14 +35,17 @@ import numpy as np
 from ledger_assets.encode import lexical
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder, embed_with_cache, fetch_vectors, text_hash
-from ledger_assets.retrieval.fusion import FUSED_LANES
+from ledger_assets.retrieval.fusion import FUSED_LANES, NAME_LANE, name_lane
 from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.search import Searcher, SearchOptions, latest_filter
+from ledger_assets.store.settings import GROUP_DEPTH
 from ledger_assets.ingest.snapshot import ManifestEntry, read_blobs
 
 K_MAX = 10
 LANE_DEPTH = 50
 WINDOW_CHARS = 3000
+FILE_POOL = 1000  # window/chunk candidates read per query to find the first 10 distinct files
+BASELINE_RRF_K = 60
 _WORD = re.compile(r"\w+")
 
 
@@ -49,6 +59,7 @@ class Target:
     file: str
     start_line: int
     end_line: int
+    files: tuple[str, ...] = ()  # a file-level target (commit sets): any of these files
 
 
 def load_golden(path: str | Path) -> list[Target]:
@@ -62,15 +73,43 @@ def load_golden(path: str | Path) -> list[Target]:
             continue
         try:
             obj = json.loads(line)
-            t = Target(str(obj["query"]), str(obj["file"]), int(obj["start_line"]), int(obj["end_line"]))
+            if isinstance(obj, dict) and "files" in obj:
+                files = obj["files"]
+                if not isinstance(files, list) or not files or not all(isinstance(f, str) and f for f in files):
+                    raise ValueError("files must be a non-empty list of paths")
+                t = Target(str(obj["query"]), files[0], 0, 0, tuple(files))
+            else:
+                t = Target(str(obj["query"]), str(obj["file"]), int(obj["start_line"]), int(obj["end_line"]))
         except (ValueError, KeyError, TypeError) as exc:
-            raise EvalError(f"{path}:{n}: want {{\"query\", \"file\", \"start_line\", \"end_line\"}}: {exc}") from exc
-        if not t.query.strip() or t.start_line < 1 or t.end_line < t.start_line:
+            raise EvalError(f"{path}:{n}: want {{\"query\", \"file\", \"start_line\", \"end_line\"}} "
+                            f"or {{\"query\", \"files\"}}: {exc}") from exc
+        if not t.query.strip() or (not t.files and (t.start_line < 1 or t.end_line < t.start_line)):
             raise EvalError(f"{path}:{n}: empty query or bad line range")
+        if out and bool(out[0].files) != bool(t.files):
+            raise EvalError(f"{path}:{n}: mixes file-level lines ({{\"files\"}}) with line-range lines")
         out.append(t)
     if not out:
         raise EvalError(f"{path}: no golden lines")
     return out
+
+
+def distinct_files(paths) -> list[str]:
+    """Rank order of files: a file counts once, where it first appears."""
+    seen: dict[str, None] = {}
+    for p in paths:
+        if p not in seen:
+            seen[p] = None
+            if len(seen) >= K_MAX:
+                break
+    return list(seen)
+
+
+def first_relevant_file(paths, t: Target) -> int | None:
+    """1-based rank, among distinct files within K_MAX, of the first file that is a target."""
+    for rank, file in enumerate(distinct_files(paths), 1):
+        if file in t.files:
+            return rank
+    return None
 
 
 def first_relevant(ranked: list[tuple[str, int, int]], t: Target) -> int | None:
@@ -81,12 +120,13 @@ def first_relevant(ranked: list[tuple[str, int, int]], t: Target) -> int | None:
     return None
 
 
-def metrics(ranks: list[int | None]) -> dict:
+def metrics(ranks: list[int | None], name: str = "recall") -> dict:
+    """recall@k (chunk level) or acc@k (file level: any target file in the first k files), MRR@10."""
     n = len(ranks) or 1
     return {
-        "recall@1": round(sum(1 for r in ranks if r and r <= 1) / n, 4),
-        "recall@5": round(sum(1 for r in ranks if r and r <= 5) / n, 4),
-        "recall@10": round(sum(1 for r in ranks if r and r <= 10) / n, 4),
+        f"{name}@1": round(sum(1 for r in ranks if r and r <= 1) / n, 4),
+        f"{name}@5": round(sum(1 for r in ranks if r and r <= 5) / n, 4),
+        f"{name}@10": round(sum(1 for r in ranks if r and r <= 10) / n, 4),
         "mrr@10": round(sum(1.0 / r for r in ranks if r) / n, 4),
         "queries": len(ranks),
     }
@@ -170,6 +210,27 @@ def word_tokens(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+def rrf_lists(lists: list[list[int]], k: int = BASELINE_RRF_K) -> list[int]:
+    """Reciprocal rank fusion of ranked id lists (equal weights), ties by id."""
+    score: dict[int, float] = {}
+    for ranked in lists:
+        for rank, i in enumerate(ranked, 1):
+            score[i] = score.get(i, 0.0) + 1.0 / (k + rank)
+    return sorted(score, key=lambda i: (-score[i], i))
+
+
+def _paths(hits: list[Hit]) -> list[str]:
+    return [h.payload.get("file_path", "") for h in hits]
+
+
+def _shallow(text: str, deep: dict[str, list], depth: int) -> dict[str, list]:
+    """Deep lane lists cut to what `ledger query` reads (`depth`), the name lane re-ranked from them."""
+    out = {lane: points[:depth] for lane, points in deep.items() if lane != NAME_LANE}
+    if NAME_LANE in deep:
+        out[NAME_LANE] = name_lane(text, out, depth)
+    return out
+
+
 # ------------------------------------------------------------------ eval ---
 def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_id: str,
              baselines: bool = True, sweep_grid: bool = False, log=None) -> dict:
@@ -186,21 +247,30 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
     say(f"embedded {len(queries)} queries in {time.monotonic() - t0:.1f}s")
     flt = latest_filter(repo_id)
     per_query: list[tuple[dict, list[Hit]]] = []
+    file_level = bool(targets[0].files)
+    deep: list[dict] = []  # file level: the lanes read as deep as `--group file` reads them
     with searcher.session():
         with searcher.client() as client:
             if not client.collection_exists(ledger.qdrant.collection):
                 raise EvalError(f"no Qdrant collection {ledger.qdrant.collection!r}: ingest {repo_id} first")
             opts = SearchOptions(repo=repo_id, k=K_MAX)
             for i, q in enumerate(queries):
-                results = searcher.lane_results(client, q, FUSED_LANES, flt, LANE_DEPTH, dense[i].tolist())
+                if file_level:
+                    deep.append(searcher.lane_results(client, q, FUSED_LANES, flt, GROUP_DEPTH, dense[i].tolist()))
+                    results = _shallow(q, deep[-1], LANE_DEPTH)
+                else:
+                    results = searcher.lane_results(client, q, FUSED_LANES, flt, LANE_DEPTH, dense[i].tolist())
                 per_query.append((results, searcher.symbol_hits(client, q, opts, flt)))
     if sum(len(r.get("code", [])) for r, _ in per_query) == 0:
         raise EvalError(f"repo {repo_id!r} has no points in the collection: ingest it first")
+    if file_level:
+        return _evaluate_files(ledger, embedder, searcher, targets, dense, per_query, deep, repo_id,
+                               golden_path, baselines, sweep_grid, t0)
     systems: dict[str, list[int | None]] = {}
     for lane in FUSED_LANES:
         systems[f"lane:{lane}"] = [first_relevant(_coords(searcher.combine({lane: r[lane]}, [], K_MAX)), t)
                                    for (r, _), t in zip(per_query, targets)]
-    systems["fusion"] = [first_relevant(_coords(searcher.combine(r, s, K_MAX)), t)
+    systems["fusion"] = [first_relevant(_coords(searcher.combine(r, s, K_MAX, text=t.query)), t)
                          for (r, s), t in zip(per_query, targets)]
     report: dict = {"repo_id": repo_id, "golden": str(golden_path), "queries": len(targets),
                     "rrf_k": searcher.rrf_k, "weights": searcher.weights, "plain_prior": searcher.plain_prior}
@@ -235,6 +305,111 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
     return report
 
 
+def _evaluate_files(ledger: Ledger, embedder: Embedder, searcher: Searcher, targets: list[Target], dense,
+                    per_query: list, deep: list[dict], repo_id: str, golden_path, baselines: bool,
+                    sweep_grid: bool, t0: float) -> dict:
+    """File-level Acc@k (commit sets): each system's ranking read as distinct files."""
+    big = FILE_POOL
+    systems: dict[str, list[int | None]] = {}
+    for lane in FUSED_LANES:
+        systems[f"lane:{lane}"] = [first_relevant_file(_paths(searcher.combine({lane: r[lane]}, [], big)), t)
+                                   for (r, _), t in zip(per_query, targets)]
+    systems["fusion"] = [first_relevant_file(_paths(searcher.combine(r, s, big, text=t.query)), t)
+                         for (r, s), t in zip(per_query, targets)]
+    systems["fusion:group_file"] = [first_relevant_file([f.file_path for f in searcher.group(t.query, d, s, K_MAX)], t)
+                                    for d, (_, s), t in zip(deep, per_query, targets)]
+    report: dict = {"repo_id": repo_id, "golden": str(golden_path), "queries": len(targets), "level": "file",
+                    "rrf_k": searcher.rrf_k, "weights": searcher.weights, "plain_prior": searcher.plain_prior,
+                    "group": {"depth": GROUP_DEPTH, "decay": searcher.group_decay, "rrf_k": searcher.group_rrf_k,
+                              "test_prior": searcher.group_test_prior},
+                    "chunk_test_prior": searcher.chunk_test_prior}
+    if baselines:
+        t1 = time.monotonic()
+        windows = fixed_windows(ledger, repo_id)
+        by_hash = {text_hash(w): w for w in windows.texts}
+        computed = embed_with_cache(embedder, ledger.db, by_hash)
+        vectors = fetch_vectors(ledger.db, embedder.model_name, list(by_hash))
+        matrix = np.stack([vectors[text_hash(w)] for w in windows.texts]) if windows.texts else np.zeros((0, 384))
+        sims = dense @ matrix.T if len(matrix) else np.zeros((len(targets), 0))
+        minilm = [[int(j) for j in row] for row in np.argsort(-sims, axis=1, kind="stable")[:, :big]]
+        wpath = [c[0] for c in windows.coords]
+        systems["baseline:minilm_windows"] = [first_relevant_file([wpath[j] for j in minilm[i]], t)
+                                              for i, t in enumerate(targets)]
+        bm25_w: list[list[int]] = []
+        for name, tok in (("baseline:bm25_windows", word_tokens), ("baseline:bm25_ident_windows", lexical.tokenize)):
+            index = BM25([tok(w) for w in windows.texts])
+            ranked = [index.top(tok(t.query), big) for t in targets]
+            if not bm25_w:
+                bm25_w = ranked
+            systems[name] = [first_relevant_file([wpath[j] for j in r], t) for r, t in zip(ranked, targets)]
+        systems["baseline:rrf_bm25_minilm_windows"] = [
+            first_relevant_file([wpath[j] for j in rrf_lists([b, m])], t)
+            for b, m, t in zip(bm25_w, minilm, targets)]
+        whole: dict[str, list[str]] = {}
+        for path, text in zip(wpath, windows.texts):
+            whole.setdefault(path, []).append(text)
+        fpaths = list(whole)
+        for name, tok in (("baseline:bm25_files", word_tokens), ("baseline:bm25_ident_files", lexical.tokenize)):
+            index = BM25([tok("".join(whole[p])) for p in fpaths])
+            systems[name] = [first_relevant_file([fpaths[j] for j in index.top(tok(t.query), K_MAX)], t)
+                             for t in targets]
+        report["windows"] = {"count": len(windows.texts), "files": len(fpaths), "chars": WINDOW_CHARS,
+                             "embedded_now": computed, "elapsed_s": round(time.monotonic() - t1, 2)}
+    report["systems"] = {name: metrics(ranks, "acc") for name, ranks in systems.items()}
+    bases = {n.removeprefix("baseline:"): m for n, m in report["systems"].items() if n.startswith("baseline:")}
+    if bases:
+        best1 = max(m["acc@1"] for m in bases.values())
+        best5 = max(m["acc@5"] for m in bases.values())
+        report["best_baseline"] = {"acc@1": best1, "acc@5": best5}
+        for system in ("fusion", "fusion:group_file"):
+            m = report["systems"][system]
+            report.setdefault("vs_best_baseline", {})[system] = {
+                "acc@1_ratio": round(m["acc@1"] / best1, 2) if best1 else None,
+                "acc@5_diff": round(m["acc@5"] - best5, 4)}
+    if sweep_grid:
+        report["sweep"] = file_sweep(searcher, per_query, deep, targets)
+    report["misses"] = [t.query for t, r in zip(targets, systems["fusion:group_file"]) if r is None][:20]
+    report["test_top1"] = {s: sum(1 for (r, sy), d, t in zip(per_query, deep, targets)
+                                  if _top_is_test(searcher, s, r, sy, d, t)) for s in ("fusion", "fusion:group_file")}
+    report["elapsed_s"] = round(time.monotonic() - t0, 2)
+    return report
+
+
+def _top_is_test(searcher: Searcher, system: str, results: dict, symbol: list, deep: dict, t: Target) -> bool:
+    from ledger_assets.retrieval.fusion import is_test_path
+
+    if system == "fusion":
+        top = _paths(searcher.combine(results, symbol, 1, text=t.query))
+    else:
+        top = [f.file_path for f in searcher.group(t.query, deep, symbol, 1)]
+    return bool(top) and is_test_path(top[0])
+
+
+GROUP_GRID = {"decay": (0.0, 0.25, 0.5, 0.75, 1.0), "rrf_k": (5, 10, 30, 60), "test_prior": (1.0, 0.7, 0.5, 0.3)}
+CHUNK_TEST_PRIORS = (1.0, 0.7, 0.5, 0.3)
+
+
+def file_sweep(searcher: Searcher, per_query: list, deep: list[dict], targets: list[Target]) -> list[dict]:
+    """File level: `--group file` under a grid of decay / RRF k / test prior, and the chunk-level
+    fusion under test priors (same lane lists). Each row: its settings and Acc@k."""
+    from ledger_assets.retrieval.fusion import group_files
+
+    rows = []
+    for prior in CHUNK_TEST_PRIORS:
+        ranks = [first_relevant_file(_paths(searcher.combine(r, s, FILE_POOL, text=t.query, test_prior=prior)), t)
+                 for (r, s), t in zip(per_query, targets)]
+        rows.append({"system": "fusion", "chunk_test_prior": prior, **metrics(ranks, "acc")})
+    for rrf_k in GROUP_GRID["rrf_k"]:
+        fused = [searcher.combine(d, s, 10 ** 9, rrf_k=rrf_k, text=t.query, test_prior=1.0)
+                 for d, (_, s), t in zip(deep, per_query, targets)]
+        for decay, prior in itertools.product(GROUP_GRID["decay"], GROUP_GRID["test_prior"]):
+            ranks = [first_relevant_file([f.file_path for f in group_files(h, decay, t.query, prior)[:K_MAX]], t)
+                     for h, t in zip(fused, targets)]
+            rows.append({"system": "fusion:group_file", "decay": decay, "rrf_k": rrf_k, "test_prior": prior,
+                         **metrics(ranks, "acc")})
+    return rows
+
+
 def sweep(searcher: Searcher, per_query: list, targets: list[Target]) -> list[dict]:
     """The fusion re-ranked under a grid of RRF k, lane weights and plain priors (same lane lists)."""
     stored = ((1, 1, 1, 1), (1, 1, 1, 0), (1, 1, 1, 0.5), (1, 1, 1, 1.5), (1, 1, 1, 2), (0.25, 1, 1, 2),
@@ -243,14 +418,41 @@ def sweep(searcher: Searcher, per_query: list, targets: list[Target]) -> list[di
     rows = []
     for rrf_k, (wc, wd, ws, wy), wn, prior in itertools.product((5, 10, 30, 60), stored, (0, 0.5, 1), (1.0, 0.5)):
         weights = {"code": wc, "design": wd, "sparse": ws, "symbol": wy, "name": wn}
-        ranks = [first_relevant(_coords(searcher.combine(r, s, K_MAX, weights, rrf_k, prior)), t)
+        ranks = [first_relevant(_coords(searcher.combine(r, s, K_MAX, weights, rrf_k, prior, text=t.query)), t)
                  for (r, s), t in zip(per_query, targets)]
         rows.append({"rrf_k": rrf_k, "weights": weights, "plain_prior": prior, **metrics(ranks)})
     rows.sort(key=lambda r: (-r["mrr@10"], -r["recall@5"]))
     return rows
 
 
+def format_file_report(report: dict) -> str:
+    g = report["group"]
+    out = [f"eval {report['golden']} on {report['repo_id']}: {report['queries']} queries, file level "
+           f"(distinct files; the index is the repo at HEAD), rrf k={report['rrf_k']} weights={report['weights']}, "
+           f"group depth={g['depth']} decay={g['decay']} k={g['rrf_k']} test_prior={g['test_prior']}"]
+    out.append(f"{'system':<34} {'Acc@1':>6} {'Acc@5':>6} {'Acc@10':>6} {'MRR@10':>7}")
+    for name, m in report["systems"].items():
+        out.append(f"{name:<34} {m['acc@1']:>6.3f} {m['acc@5']:>6.3f} {m['acc@10']:>6.3f} {m['mrr@10']:>7.3f}")
+    for system, v in report.get("vs_best_baseline", {}).items():
+        out.append(f"{system}: Acc@1 / best baseline Acc@1 = {v['acc@1_ratio']}; Acc@5 - best baseline Acc@5 = "
+                   f"{v['acc@5_diff']:+.3f}")
+    if "test_top1" in report:
+        out.append("top file a test: " + ", ".join(f"{s} {n}" for s, n in report["test_top1"].items()))
+    if "windows" in report:
+        w = report["windows"]
+        out.append(f"baselines over {w['count']} windows of {w['chars']} chars in {w['files']} files "
+                   f"({w['embedded_now']} embedded now)")
+    rows = sorted(report.get("sweep", []), key=lambda r: (-r["acc@1"], -r["acc@5"]))
+    for row in rows[:10]:
+        settings = {k: v for k, v in row.items() if k not in ("system", "queries") and "@" not in k}
+        out.append(f"  sweep {row['system']} {settings}: Acc@1 {row['acc@1']:.3f} Acc@5 {row['acc@5']:.3f}")
+    out.append(f"elapsed {report['elapsed_s']}s")
+    return "\n".join(out)
+
+
 def format_report(report: dict) -> str:
+    if report.get("level") == "file":
+        return format_file_report(report)
     out = [f"eval {report['golden']} on {report['repo_id']}: {report['queries']} queries, "
            f"rrf k={report['rrf_k']} weights={report['weights']} plain_prior={report['plain_prior']}"]
     out.append(f"{'system':<30} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR@10':>7}")

@@ -322,3 +322,96 @@ def named_symbols(text: str) -> list[str]:
         if len(tok) >= 4 and tok not in seen:
             seen.append(tok)
     return seen[:4]
+
+
+# ------------------------------------------------------------------ tests ---
+# A test file ranks below the code it tests unless the question is about tests: a test that
+# repeats the query's words ("test_cancel_booking_refunds") out-scores the one function of the
+# source file that does it (measured on commit sets: retrieval/search.py's docstring).
+_TEST_DIR = re.compile(r"^(?:.*[._-])?(?:unit|integration|functional|e2e|acceptance)?(?:tests?|specs?)$|^__tests__$"
+                       r"|^__mocks__$|^testdata$|^testing$|^fixtures$")
+_TEST_NAME = re.compile(
+    r"^(?:test_.*\.py|.*_test\.py|conftest\.py|.*_test\.go|.*[._-](?:test|spec)s?\.[cm]?[jt]sx?"
+    r"|.*(?:Tests?|Specs?|Fixture)\.(?:cs|java|kt|fs|vb|swift|scala)|.*_spec\.rb|.*_test\.rb|test_.*\.rb"
+    r"|.*_test\.(?:rs|exs|dart|c|cc|cpp))$")
+# Test code by what it holds. Python's `def test_x` is read from the symbols a chunk owns, not its
+# text: docstrings (pytest's own) show `def test_x():` examples at the start of a line.
+_TEST_CONTENT = re.compile(
+    r"^func (?:Test|Benchmark|Fuzz)\w*\(\w+ \*testing\.[TBF]\)"
+    r"|^[ \t]*\[(?:Fact|Theory|Test|TestMethod|TestCase|TestFixture)\b"
+    r"|^[ \t]*(?:describe|it|test)(?:\.\w+)?\(\s*['\"`]", re.MULTILINE)
+_ABOUT_TESTS = re.compile(r"\b(?:tests?|testing|tested|unit[- ]?tests?|specs?|pytest|jest|vitest|mocha|xunit|"
+                          r"nunit|mstest|fixtures?|mocks?|mocking|coverage|benchmarks?|conftest)\b", re.IGNORECASE)
+
+
+def is_test_path(path: str) -> bool:
+    """By path convention: a tests/ (spec/, __tests__/, Foo.Tests/ ...) folder, test_x.py, x_test.go,
+    x.test.ts, x.spec.js, FooTests.cs ..."""
+    parts = (path or "").replace("\\", "/").split("/")
+    if any(_TEST_DIR.match(d.lower()) for d in parts[:-1]):
+        return True
+    return bool(_TEST_NAME.match(parts[-1]))
+
+
+def is_test_chunk(payload: dict) -> bool:
+    """A test by its path, or by what it holds: a symbol it owns named `test_*`, a
+    `func TestX(t *testing.T)`, a `[Fact]`/`[Test]` attribute, `describe("..."` / `it("..."`."""
+    if is_test_path(payload.get("file_path", "")):
+        return True
+    if any(name.startswith("test_") for name in owned_names(payload)):
+        return True
+    return bool(_TEST_CONTENT.search(payload.get("content", "") or ""))
+
+
+def asks_about_tests(text: str) -> bool:
+    return bool(_ABOUT_TESTS.search(text or ""))
+
+
+def apply_test_prior(hits: list[Hit], text: str, prior: float) -> None:
+    """Test chunks' scores times `prior` (< 1 sinks them), unless the query is about tests."""
+    if prior == 1.0 or asks_about_tests(text):
+        return
+    for h in hits:
+        if is_test_chunk(h.payload):
+            h.score *= prior
+
+
+# ------------------------------------------------------------ file groups ---
+@dataclass
+class FileHit:
+    """`ledger query --group file`: one file, scored by the evidence of its chunks."""
+    rank: int
+    score: float
+    repo_id: str
+    file_path: str
+    chunks: list[Hit]
+    test: bool = False
+
+    def to_dict(self, detail: str = "snippet", chunks: int = 3) -> dict:
+        return {"rank": self.rank, "score": round(self.score, 6), "repo_id": self.repo_id,
+                "file_path": self.file_path, "test": self.test, "matched_chunks": len(self.chunks),
+                "lines": [[h.payload.get("start_line"), h.payload.get("end_line")] for h in self.chunks[:chunks]],
+                "chunks": [h.to_dict(detail) for h in self.chunks[:chunks]]}
+
+
+def group_files(hits: list[Hit], decay: float, text: str = "", test_prior: float = 1.0) -> list[FileHit]:
+    """Chunk hits (fused, ranked) -> files: score = Σ_i decay^i · s_i over the file's chunk scores
+    s_0 ≥ s_1 ≥ … (decay 0 = its best chunk, 1 = the sum), times `test_prior` for a test file
+    unless the query is about tests. A file is a test by path, or when most of its matched chunks
+    are tests by content."""
+    by_file: dict[tuple, list[Hit]] = {}
+    for h in hits:
+        by_file.setdefault((h.payload.get("repo_id") or "", h.payload.get("file_path") or ""), []).append(h)
+    about_tests = asks_about_tests(text)
+    out: list[FileHit] = []
+    for (repo_id, path), chunks in by_file.items():
+        chunks.sort(key=order_hits)
+        score = sum(h.score * decay ** i for i, h in enumerate(chunks)) if decay > 0 else chunks[0].score
+        test = is_test_path(path) or sum(1 for h in chunks if is_test_chunk(h.payload)) * 2 > len(chunks)
+        if test and not about_tests:
+            score *= test_prior
+        out.append(FileHit(0, score, repo_id, path, chunks, test))
+    out.sort(key=lambda f: (-f.score, f.repo_id, f.file_path))
+    for i, f in enumerate(out, 1):
+        f.rank = i
+    return out

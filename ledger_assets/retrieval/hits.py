@@ -104,3 +104,36 @@ def format_hits(hits: list[Hit], fmt: str = "text", detail: str = "snippet") -> 
         limit = None if detail != "snippet" else 12
         out.extend("    " + line for line in d["snippet"].splitlines()[:limit])
     return "\n".join(out) if out else "no hits"
+
+
+FILE_TOON_LEGEND = "repo|path|score|test|Lstart-Lend,…(best chunks)⟫best snippet"
+
+
+def format_files(files: list, fmt: str = "text", detail: str = "snippet", chunks: int = 3) -> str:
+    """`--group file` hits (fusion.FileHit): a file per row, with its best chunks' line ranges."""
+    if fmt == "json":
+        return json.dumps([f.to_dict(detail, chunks) for f in files], indent=2, ensure_ascii=False)
+    if fmt == "jsonl":
+        return json.dumps([f.to_dict(detail, chunks) for f in files], ensure_ascii=False)
+    if fmt == "toon":
+        rows = [FILE_TOON_LEGEND]
+        for f in files:
+            spans = ",".join(f"L{h.payload.get('start_line')}-L{h.payload.get('end_line')}" for h in f.chunks[:chunks])
+            body = render_body(f.chunks[0].payload, detail).replace("\r", "").replace("\n", "⏎").replace("|", "¦")
+            if detail == "snippet":
+                body = body[:SNIPPET_CHARS]
+            rows.append(f"{f.repo_id}|{f.file_path}|{f.score:.4f}|{'test' if f.test else ''}|{spans}⟫{body}")
+        return "\n".join(rows)
+    out = []
+    for f in files:
+        out.append(f"{f.rank:>2}. {f.repo_id}:{f.file_path} score={f.score:.4f} "
+                   f"({len(f.chunks)} chunks{', test' if f.test else ''})")
+        for h in f.chunks[:chunks]:
+            p = h.payload
+            syms = ", ".join(symbol_names(p)[:4])
+            stale = "  STALE" if h.freshness.get("stale") else ""
+            out.append(f"    L{p.get('start_line')}-L{p.get('end_line')} [{p.get('chunk_type')}] "
+                       f"score={h.score:.4f}" + (f"  {syms}" if syms else "") + stale)
+        first = render_body(f.chunks[0].payload, detail).splitlines()
+        out.extend("      " + line for line in first[:(6 if detail == "snippet" else None)])
+    return "\n".join(out) if out else "no hits"

@@ -24,6 +24,13 @@ SNIPPET_CHARS = 600
 SYMBOL_BONUS = 1.0
 # A bare name matching more members than this is ambiguous: it joins the fusion as a lane, not as a pin.
 SYMBOL_PIN_MAX = 3
+# Chosen on commit sets by leave-one-repo-out (retrieval/search.py has the figures):
+# a test chunk's or test file's score is multiplied by this unless the query is about tests;
+TEST_PRIOR = 0.3
+# `--group file`: lanes read this deep, and a file scores Σ decay^i · chunk score (RRF k below).
+GROUP_DEPTH = 200
+GROUP_DECAY = 0.5
+GROUP_RRF_K = 5
 # Local mode: how many times the lane depth to fetch unfiltered before filtering client-side.
 LOCAL_OVERFETCH = 4
 # `ledger similar`: extra neighbours fetched, since the target's own shapes are dropped from the list.
@@ -43,7 +50,8 @@ REFRESH_BATCH = 1024
 # 7.5 texts/s with batch 4, 10 with 8, 14 with 16 and 12.5-37 with 64 (two runs).
 BOUNDS = {"embed_batch": (16, 4096), "max_file_bytes": (1, 1 << 32),
           "lock_timeout_s": (0, 86_400), "groq_concurrency": (1, 64), "rrf_k": (1, 1000),
-          "read_span_max_lines": (1, 100_000), "analysis_file_cap": (0, 1_000_000)}
+          "read_span_max_lines": (1, 100_000), "analysis_file_cap": (0, 1_000_000),
+          "test_prior": (0, 1), "plain_prior": (0, 1)}
 
 
 class SettingsError(ValueError):
@@ -99,6 +107,7 @@ class LedgerSettings:
     rrf_k: int = RRF_K
     lane_weights: str = ""  # "code=1,design=0.5,sparse=1,symbol=2"; "" = DEFAULT_LANE_WEIGHTS
     plain_prior: float = PLAIN_PRIOR
+    test_prior: float = TEST_PRIOR
     check_stale: bool = True
     read_span_max_lines: int = 400
     drift_move_threshold: int = 10
@@ -135,6 +144,7 @@ class LedgerSettings:
             rrf_k=_env_int("LEDGER_RRF_K", d.rrf_k),
             lane_weights=os.environ.get("LEDGER_LANE_WEIGHTS", ""),
             plain_prior=_env_float("LEDGER_PLAIN_PRIOR", d.plain_prior),
+            test_prior=_env_float("LEDGER_TEST_PRIOR", d.test_prior),
             check_stale=_env_bool("LEDGER_CHECK_STALE", d.check_stale),
             read_span_max_lines=_env_int("LEDGER_READ_SPAN_MAX_LINES", d.read_span_max_lines),
             drift_move_threshold=_env_int("LEDGER_DRIFT_MOVE_THRESHOLD", d.drift_move_threshold),

@@ -1,0 +1,146 @@
+"""`ledger query --group file` and source before tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from ledger_assets.cli import main
+from ledger_assets.evaluation.evaluate import evaluate, format_report
+from ledger_assets.evaluation.golden import build_commit_golden
+from ledger_assets.retrieval.fusion import apply_test_prior, asks_about_tests, group_files, is_test_chunk, is_test_path
+from ledger_assets.retrieval.hits import Hit
+from ledger_assets.retrieval.search import Searcher, SearchOptions
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.store.settings import LedgerSettings
+from tests.conftest import GitRepo
+from tests.ledger_assets.retrieval.test_search import ingest
+
+SHOP = Path(__file__).resolve().parents[2] / "fixtures" / "retrieval" / "shop"
+QUESTION = "round half-even when converting currency"
+
+
+def test_test_files_by_path_convention():
+    for path in ("tests/test_cart.py", "pkg/test_cart.py", "pkg/cart_test.py", "conftest.py", "mux_test.go",
+                 "src/store.test.ts", "src/store.spec.tsx", "src/__tests__/store.ts", "test/MediatR.Tests/SendTests.cs",
+                 "src/Shop.UnitTests/Cart.cs", "src/CartTests.cs", "spec/cart_spec.rb", "testdata/x.go"):
+        assert is_test_path(path), path
+    for path in ("src/shop/cart.py", "latest/cart.py", "contest.py", "src/attest.go",
+                 "mux.go", "src/MediatR/Mediator.cs", "src/protest/x.ts"):
+        assert not is_test_path(path), path
+    assert is_test_chunk({"file_path": "src/helpers.py", "content": "def test_rounding():\n    assert 1\n",
+                          "chunk_type": "py_function", "start_line": 1, "end_line": 2,
+                          "chunk_symbols": '[["test_rounding", "function", "", 1, 2]]'})
+    # a docstring's example is not a test (pytest documents itself so)
+    assert not is_test_chunk({"file_path": "src/fixtures_doc.py", "chunk_type": "py_function", "start_line": 1,
+                              "end_line": 5, "chunk_symbols": '[["fixture", "function", "", 1, 5]]',
+                              "content": 'def fixture():\n    """Use it so:\n\n    def test_foo(tmp):\n    """\n'})
+    assert is_test_chunk({"file_path": "x.go", "content": "func TestRoute(t *testing.T) {\n}"})
+    assert is_test_chunk({"file_path": "x.cs", "content": "    [Fact]\n    public void Sends() {}"})
+    assert is_test_chunk({"file_path": "x.ts", "content": "describe('store', () => {\n  it('works', () => {})\n})"})
+    assert not is_test_chunk({"file_path": "x.py", "content": "def tested(x):\n    return x\n"})
+    assert asks_about_tests("add tests for the router") and asks_about_tests("fix flaky TestClient fixture")
+    assert not asks_about_tests("round half-even when converting currency")
+
+
+def _hit(path: str, score: float, i: int = 0, content: str = "") -> Hit:
+    return Hit(0, score, {"repo_id": "r", "file_path": path, "chunk_index": i, "content": content,
+                          "start_line": i * 10 + 1, "end_line": i * 10 + 9})
+
+
+def test_group_files_sums_decayed_chunk_evidence_and_sinks_tests():
+    hits = [_hit("tests/test_pricing.py", 0.30), _hit("src/pricing.py", 0.20, 1), _hit("src/pricing.py", 0.12, 2),
+            _hit("src/pricing.py", 0.10, 3), _hit("src/cart.py", 0.25, 4)]
+    best_only = group_files(hits, 0.0)
+    assert [f.file_path for f in best_only] == ["tests/test_pricing.py", "src/cart.py", "src/pricing.py"]
+    decayed = group_files(hits, 0.5)  # pricing: 0.2 + 0.06 + 0.025 = 0.285
+    assert [f.file_path for f in decayed][:2] == ["tests/test_pricing.py", "src/pricing.py"]
+    assert decayed[1].score == pytest.approx(0.285)
+    sunk = group_files(hits, 0.5, QUESTION, test_prior=0.5)
+    assert [f.file_path for f in sunk] == ["src/pricing.py", "src/cart.py", "tests/test_pricing.py"]
+    assert sunk[2].test and not sunk[0].test and [f.rank for f in sunk] == [1, 2, 3]
+    about = group_files(hits, 0.5, "add tests for rounding", test_prior=0.5)  # a question about tests
+    assert about[0].file_path == "tests/test_pricing.py"
+    chunk_hits = [_hit("tests/test_pricing.py", 0.3), _hit("src/pricing.py", 0.2, 1)]
+    apply_test_prior(chunk_hits, QUESTION, 0.5)
+    assert [h.score for h in chunk_hits] == [0.15, 0.2]
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory, embedder):
+    base = tmp_path_factory.mktemp("group")
+    repo = GitRepo(base / "shop")
+    repo.write("src/shop/pricing.py", (SHOP / "pricing.py").read_text())
+    repo.write("src/shop/cart.py", (SHOP / "cart.py").read_text())
+    repo.commit("Add a cart with prices and discount codes")
+    repo.write("tests/test_pricing.py", (SHOP / "test_pricing.py").read_text())
+    repo.write("src/shop/pricing.py", (SHOP / "pricing.py").read_text() + "\n# banker's rounding\n")
+    repo.commit("Round half-even when converting currency")
+    ledger = Ledger(LedgerSettings(home=str(base / "home"), lock_timeout_s=60))
+    ledger.registry.add(repo.path, "shop")
+    ingest(ledger, "shop", embedder)
+    return SimpleNamespace(ledger=ledger, repo=repo, searcher=Searcher(ledger, embedder), base=base)
+
+
+def test_group_file_ranks_the_source_above_its_test_for_a_non_test_question(shop):
+    files = shop.searcher.search_files(QUESTION, SearchOptions(repo="shop", k=5, group="file"))
+    paths = [f.file_path for f in files]
+    assert paths.index("src/shop/pricing.py") < paths.index("tests/test_pricing.py")
+    assert paths[0] == "src/shop/pricing.py"
+    top = files[0]
+    assert top.chunks and all(h.payload["file_path"] == top.file_path for h in top.chunks)
+    assert files[paths.index("tests/test_pricing.py")].test
+    about = shop.searcher.search_files("tests for rounding half-even currency conversion",
+                                       SearchOptions(repo="shop", k=5, group="file"))
+    assert about[0].file_path == "tests/test_pricing.py"
+
+
+def test_group_file_on_the_command_line(shop, monkeypatch, capsys):
+    monkeypatch.setenv("LEDGER_HOME", str(shop.base / "home"))
+    assert main(["query", QUESTION, "--repo", "shop", "--group", "file", "--format", "json", "--k", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out[0]["file_path"] == "src/shop/pricing.py" and out[0]["rank"] == 1
+    assert out[0]["lines"] and out[0]["chunks"][0]["file_path"] == "src/shop/pricing.py"
+    assert main(["query", QUESTION, "--repo", "shop", "--group", "file", "--format", "toon"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[1].startswith("shop|src/shop/pricing.py|")
+    assert main(["query", QUESTION, "--repo", "shop", "--group", "file"]) == 0
+    assert " 1. shop:src/shop/pricing.py" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        main(["query", QUESTION, "--group", "dir"])
+    assert exc.value.code == 2
+
+
+def test_file_level_eval_on_a_commit_set(shop, tmp_path):
+    made = build_commit_golden(shop.repo.path, tmp_path / "golden")
+    assert made["queries"] == 2
+    report = evaluate(shop.ledger, shop.searcher.embedder, made["golden"], "shop", sweep_grid=True)
+    assert report["level"] == "file"
+    systems = report["systems"]
+    for name in ("fusion", "fusion:group_file", "baseline:bm25_windows", "baseline:bm25_files",
+                 "baseline:minilm_windows", "baseline:rrf_bm25_minilm_windows"):
+        assert set(systems[name]) == {"acc@1", "acc@5", "acc@10", "mrr@10", "queries"}, name
+    assert systems["fusion:group_file"]["acc@5"] == 1.0  # two source files in the whole repo
+    assert any(r["system"] == "fusion:group_file" for r in report["sweep"])
+    assert "Acc@1" in format_report(report)
+
+
+def test_mcp_query_tool_groups_by_file(shop):
+    import anyio
+
+    from ledger_assets.mcp_server import build_server
+
+    server = build_server(shop.ledger, shop.searcher.embedder)
+
+    async def call():
+        return await server.call_tool("query_ledger", {"query": QUESTION, "repo": "shop", "group": "file",
+                                                       "format": "json", "k": 2})
+
+    result = anyio.run(call)
+    blocks = result[0] if isinstance(result, tuple) else result
+    blocks = getattr(blocks, "content", blocks)
+    rows = json.loads("".join(b.text for b in blocks if hasattr(b, "text")))
+    assert [r["file_path"] for r in rows][0] == "src/shop/pricing.py" and len(rows) == 2
