@@ -23,13 +23,19 @@ Rule, in one place:
     declared next to its code: before, such a field lay only in a whole-type
     part hundreds of lines long), text = `// Namespace.Type` + the member's
     exact lines (doc comment and attributes included), analysis_text = that
-    plus the enclosing type's skeleton (measured: +0.07 design-lane recall@1).
-    A member over the cap splits at statement boundaries, header and signature
+    plus the enclosing type's skeleton (measured: +0.07 design-lane recall@1;
+    comment lines dropped when over the cap; still over it, only the type's
+    declaration and the members around this one, within
+    `options.member_context_chars` and the member's own size, with "… N more
+    members" lines: the whole outline in every member grew with the square
+    of the type). A member over the cap splits at statement boundaries, header and signature
     repeated on every part. meta `visibility`: the declared accessibility
     (`public`, `private protected`...), else C#'s default (public in an
     interface or for an explicit interface implementation, private elsewhere).
   * `cs_class_full`: the whole type, in parts at member/statement boundaries
     when over the cap. Never truncated.
+  Every chunk's `symbols` and `skeleton` stay within
+  `options.chunk_max_symbols` / `options.skeleton_max_chars` (see units.py).
 - Top-level statements -> `cs_file`; a file with no type at all -> `cs_file`.
 - tree-sitter's C# grammar (0.23.5) lags the language, so the chunker degrades
   per region: an ERROR inside a method keeps the method (lines come from the
@@ -50,6 +56,7 @@ from dataclasses import dataclass, field
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import LineIndex, line_table
+from .units import cap_outline, cap_symbols, neighbourhood, part_skeleton
 from .windows import line_windows
 
 TYPE_KINDS = {
@@ -258,6 +265,7 @@ class _File:
             lines, pre = lines[:-1], pre[:-1]
         self.lines = lines
         self.cap = max(200, options.type_max_chars)
+        self.options = options
         self.pre = pre
         self.usings: list[tuple[int, str]] = []
         self.units: list[_Unit] = []
@@ -857,8 +865,9 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
     typ = unit.type
     header = _file_header(f, unit, s)
     if f.size(s, e) <= f.cap:
-        out.append(ChunkPiece(header + f.join(s, e), "cs_class", s, e, symbols=list(unit.symbols),
-                              skeleton=typ.skeleton, header=header))
+        out.append(ChunkPiece(header + f.join(s, e), "cs_class", s, e,
+                              symbols=cap_symbols(unit.symbols, f.options.chunk_max_symbols),
+                              skeleton=cap_outline(typ.skeleton, f.options.skeleton_max_chars), header=header))
         return
     meta_range = {"type_start_line": typ.start, "type_end_line": typ.end}
     # A field sharing its first line with another member gives way to it (the later check drops
@@ -884,16 +893,23 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
             _add_cuts(f, _body_of(typ.node), 0, cuts)
         _emit_parts(f, s, e, cuts, "cs_class", header, unit.symbols, typ.skeleton, out, unit)
         return
+    options = f.options
+    skeleton = cap_outline(typ.skeleton, options.skeleton_max_chars)
+    symbols = cap_symbols(unit.symbols, options.chunk_max_symbols)
     # 1. the head: declaration, doc comment and leading fields, verbatim
     head_end = max(s, spans[0][0] - 1)
-    analysis = header + typ.skeleton
+    analysis = header + skeleton
     head_parts = _pack(f, s, head_end, {})
     for k, (a, b, body) in enumerate(head_parts, 1):
         meta = dict(meta_range)
         if len(head_parts) > 1:
             meta.update(part=k, parts=len(head_parts))
-        out.append(ChunkPiece(header + body, "cs_class", a, b, analysis_text=analysis,
-                              symbols=list(unit.symbols), skeleton=typ.skeleton, header=header, meta=meta))
+        part_skel, part_analysis = skeleton, analysis
+        if k > 1:  # a head in parts (thousands of leading fields): the first has the outline, the rest a share
+            part_skel = part_skeleton(skeleton, len(head_parts), f.size(s, head_end), options.skeleton_max_chars)
+            part_analysis = header + part_skel
+        out.append(ChunkPiece(header + body, "cs_class", a, b, analysis_text=part_analysis,
+                              symbols=list(symbols), skeleton=part_skel, header=header, meta=meta))
     # 2. members
     context = typ.skeleton
     if len(context) > f.cap:
@@ -903,9 +919,23 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
         # break before it, in one regex pass: `[^\S\n]` is exactly the
         # whitespace lstrip() removes.)
         context = _COMMENT_LINE.sub("", "\n" + context)[1:]
-    tail = _member_tail(typ, context)
-    for ms, me, m in spans:
-        _emit_member(f, typ, m, ms, me, context, out, tail)
+    if len(context) > f.cap:
+        # Still over the cap: the whole outline in every member would grow with
+        # the square of the type (issue 16). Each member sees the type's
+        # declaration and the members around it (see units.neighbourhood).
+        head, outline = _type_head(f, typ), [_outline_line(f, m) for _ms, _me, m in spans]
+        closing = _indent_of(f.lines[typ.start - 1]) + "}"
+        budget = options.member_context_chars
+        for i, (ms, me, m) in enumerate(spans):
+            # Never more outline than the member's own size: a one-line field
+            # gets its nearest neighbours, a long method the whole budget.
+            context = neighbourhood(head, outline, i, min(budget, f.size(ms, me)), closing,
+                                    _indent_of(outline[i]))
+            _emit_member(f, typ, m, ms, me, context, out)
+    else:
+        tail = _member_tail(typ, context)
+        for ms, me, m in spans:
+            _emit_member(f, typ, m, ms, me, context, out, tail)
     # 3. the whole type
     cuts = {}
     for ms, _me, m in spans:
@@ -916,15 +946,52 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
     _emit_parts(f, s, e, cuts, "cs_class_full", header, unit.symbols, "", out, unit)
 
 
+def _indent_of(line: str) -> str:
+    return line[:len(line) - len(line.lstrip())]
+
+
+def _clip(line: str, limit: int = 200) -> str:
+    return line if len(line) <= limit else line[:limit].rstrip() + " …"
+
+
+def _type_head(f: _File, typ: _Type) -> str:
+    """The type's declaration lines (attributes and comments left out) up to its `{`."""
+    end, limit = typ.start, min(typ.end, typ.start + 8)
+    while end < limit and "{" not in f.lines[end - 1]:
+        end += 1
+    kept = [_clip(line.rstrip()) for line in f.lines[typ.start - 1:end]
+            if line.strip() and not line.lstrip().startswith(("[", "//", "/*", "*"))]
+    return "\n".join(kept)
+
+
+def _outline_line(f: _File, m: _Member) -> str:
+    """One line of a member's declaration, its body folded (the neighbourhood's outline)."""
+    last = max(m.start, min(m.body_line or m.start, m.end, m.start + 6))
+    words = [line.strip() for line in f.lines[m.start - 1:last]]
+    words = [w for w in words if w and not w.startswith(("[", "//", "/*", "*"))]
+    text = " ".join(words) or f.lines[m.start - 1].strip()
+    brace = text.find("{") if m.end > m.start else -1
+    if brace >= 0:
+        text = text[:brace].rstrip() + " " + FOLD
+    elif text.endswith("=>"):
+        text += " …"
+    elif m.end > last and not text.endswith((";", "}")):
+        text += " …"
+    return _indent_of(f.lines[m.start - 1]) + _clip(text)
+
+
 def _emit_parts(f, s, e, cuts, chunk_type, header, symbols, skeleton, out, unit=None) -> None:
     parts = _pack(f, s, e, cuts)
     n = len(parts)
+    options = f.options
+    limit = options.chunk_max_symbols
     for k, (a, b, body) in enumerate(parts, 1):
         if unit is not None:
             header = _file_header(f, unit, a)
         out.append(ChunkPiece(header + body, chunk_type, a, b,
-                              symbols=_symbols_in(symbols, a, b) if n > 1 else list(symbols),
-                              skeleton=skeleton, header=header,
+                              symbols=cap_symbols(_symbols_in(symbols, a, b) if n > 1 else symbols, limit),
+                              skeleton=part_skeleton(skeleton, n, f.size(s, e), options.skeleton_max_chars),
+                              header=header,
                               meta={"part": k, "parts": n} if n > 1 else {}))
 
 
@@ -942,6 +1009,7 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
         nested = [sym for sym in typ.symbols if sym.parent.startswith(prefix) and m.start <= sym.start_line <= m.end]
     elif m.others:  # `int a, b;`: one declaration, every name
         nested = list(m.others)
+    own_symbols = cap_symbols([own, *nested], f.options.chunk_max_symbols)
     visibility = _visibility(f, typ, m)
     parts = _pack(f, s, e, _member_cuts(f, m)) if f.size(s, e) > f.cap else [(s, e, f.join(s, e))]
     n = len(parts)
@@ -954,7 +1022,7 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
         meta = {"visibility": visibility, "part": k, "parts": n} if n > 1 else {"visibility": visibility}
         out.append(ChunkPiece(
             text, "cs_member", a, b, analysis_text=text + tail,
-            symbols=[own, *nested], skeleton="", header=header, meta=meta))
+            symbols=list(own_symbols), skeleton="", header=header, meta=meta))
 
 
 def _visibility(f: _File, typ: _Type, m: _Member) -> str:

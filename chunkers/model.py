@@ -88,6 +88,21 @@ class ChunkOptions:
     # The full-type chunk kept beside the split shapes holds the whole type up to
     # this many characters, and is split into parts at member boundaries beyond it.
     type_full_max_chars: int = 24000
+    # Bounds on what a chunk stores beside its own lines (issue 16: a member of
+    # a huge type carrying the type's whole outline made storage quadratic).
+    # At most this many `symbols` per chunk (the chunk's own first; every
+    # symbol still lies in the chunk holding its declaration).
+    chunk_max_symbols: int = 256
+    # At most about this many characters of `skeleton` per chunk (whole outline
+    # lines, then a "… N more lines" line). Above the largest real outline
+    # measured (rich's Console class: 40,490 characters, docstrings kept).
+    skeleton_max_chars: int = 48000
+    # C#/TS/JS: a member of a type whose outline is over `type_max_chars`
+    # carries, in its analysis_text, the type's declaration and the outline of
+    # the members around it (at most this many characters, and at most the
+    # member's own size), with "… N more members" lines, instead of the
+    # whole outline.
+    member_context_chars: int = 1200
     # Markdown: a section over this is split on paragraph boundaries.
     md_section_max_chars: int = 12000
     # PDF: pages are grouped up to about this many characters.

@@ -14,6 +14,9 @@ wrappers and ERROR regions) -> line regions that partition the file -> chunks.
   boundaries past `options.type_full_max_chars`.
 - Any other oversized unit splits at statement boundaries (line windows when a
   single statement is still too big), never truncated.
+- Every chunk's `symbols` and `skeleton` stay within `options.chunk_max_symbols`
+  and `options.skeleton_max_chars`; the parts of one unit share its skeleton
+  (units.part_skeleton), so a huge unit does not store its outline per part.
 - Syntax errors degrade per region: units inside an ERROR node are still found;
   the lines the parser could not place become code between units.
 
@@ -33,6 +36,7 @@ from tree_sitter_language_pack import get_language
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import split_lines
+from .units import cap_symbols, part_skeleton
 from .windows import Window, line_windows
 
 _CLOSERS = frozenset("}]);, \t")
@@ -608,13 +612,22 @@ class _Document:
         return f"{self.table.line_comment} {name}{suffix}\n" if name else ""
 
     def piece(self, window: Window, chunk_type: str, header: str = "", symbols: list[ChunkSymbol] | None = None,
-              skeleton: str = "", analysis_extra: str = "", meta: dict | None = None) -> ChunkPiece:
+              skeleton: str = "", analysis_extra: str = "", meta: dict | None = None,
+              unit_chars: int = 0) -> ChunkPiece:
+        """`unit_chars`: the size of the unit whose parts this is one of (see cap_skeleton)."""
         text = header + window.text
         meta = dict(meta or {})
         meta.setdefault("language", self.table.grammar)
+        options = self.options
         return ChunkPiece(text=text, chunk_type=chunk_type, start_line=window.start_line, end_line=window.end_line,
                           analysis_text=f"{text}\n\n{analysis_extra}" if analysis_extra else "",
-                          symbols=list(symbols or []), skeleton=skeleton, header=header, meta=meta)
+                          symbols=cap_symbols(symbols or [], options.chunk_max_symbols),
+                          skeleton=self.cap_skeleton(skeleton, meta.get("parts", 1), unit_chars),
+                          header=header, meta=meta)
+
+    def cap_skeleton(self, skeleton: str, parts: int = 1, unit_chars: int = 0) -> str:
+        """See units.part_skeleton: a unit's parts repeat its skeleton, each within its share."""
+        return part_skeleton(skeleton, parts, unit_chars, self.options.skeleton_max_chars, self.table.line_comment)
 
     def chunk(self) -> list[ChunkPiece]:
         if self.n == 0:
@@ -677,7 +690,7 @@ class _Document:
             own = [s for s in symbols
                    if s.start_line <= window.end_line and s.end_line >= window.start_line] or symbols[:1]
             out.append(self.piece(window, self.chunk_type(unit), header, own, skeleton, analysis_extra,
-                                  {"part": k, "parts": n, **meta}))
+                                  {"part": k, "parts": n, **meta}, self.chars(region.start, region.end)))
         return out
 
     def visibility(self, units: list[_Unit]) -> dict[str, str]:
@@ -728,8 +741,9 @@ class _Document:
                 meta = {"role": "header"}
                 if len(parts) > 1:
                     meta.update(part=k, parts=len(parts))
-                p = self.piece(window, self.chunk_type(unit), "", all_symbols, skeleton, "", meta)
-                p.analysis_text = skeleton if k == 1 else f"{window.text}\n\n{skeleton}"
+                p = self.piece(window, self.chunk_type(unit), "", all_symbols, skeleton, "", meta,
+                               self.chars(region.start, header_end))
+                p.analysis_text = p.skeleton if k == 1 else f"{window.text}\n\n{p.skeleton}"
                 out.append(p)
         member_header = self.header_line(unit.qual)
         context = self.context_skeleton(unit, members, skeleton)
@@ -745,7 +759,7 @@ class _Document:
                 suffix = f" (part {k}/{len(full)})"
             own = [s for s in all_symbols if s.start_line <= window.end_line and s.end_line >= window.start_line]
             out.append(self.piece(window, t.full_chunk, self.header_line(unit.qual, suffix) if suffix else "",
-                                  own or all_symbols[:1], skeleton, "", meta))
+                                  own or all_symbols[:1], skeleton, "", meta, self.chars(region.start, region.end)))
         return out
 
 

@@ -12,7 +12,9 @@ Two paths find the declarations, and both feed one assembly step:
   (declaration, fields, outline in `skeleton`), one `ts_function` chunk per
   member (header `// Class`, analysis text carrying the class outline) and a
   `ts_class_full` chunk with the whole class - the two shapes the C# rule
-  keeps, for the same recall reasons.
+  keeps, for the same recall reasons. When the outline itself is over the
+  cap, a member carries only the class's declaration and the members around
+  it (units.neighbourhood) and a full part only the symbols it overlaps.
 
 `options.ts_tree_sitter` / `options.js_tree_sitter` pick the path; both are on
 by default, chosen by benchmarks/ts_paths.py (numbers in its docstring): on
@@ -27,17 +29,23 @@ two fit under the cap, else it is a `ts_file` chunk; a file without
 declarations is `ts_file`; consecutive short bindings (`let count = 0`,
 `type Id = string`) share one chunk. A unit over the cap is cut at statement lines of
 the shallowest depth that fits, then by line windows, into "part k/n" chunks.
+A line too long for one chunk (minified code) is sliced; each slice carries
+the symbols declared in it (by column) and the group's skeleton folds that
+line to its first words. `symbols` and `skeleton` stay within
+`options.chunk_max_symbols` / `options.skeleton_max_chars` on every chunk.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import join_lines, split_lines
+from .units import cap_outline, cap_symbols, neighbourhood, part_skeleton
 from .windows import line_windows
 
 TS_EXTENSIONS = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx"}
@@ -227,6 +235,10 @@ class LineDoc:
         self._depths = depths
         self._prefix: list[int] | None = None
         self.src: bytes = b""
+        # Symbol -> character column of its declaration on its first line, for
+        # the symbols of a line too long for one chunk (minified code): each
+        # slice of that line carries the symbols declared in it.
+        self.columns: dict[ChunkSymbol, int] = {}
 
     @property
     def depths(self) -> tuple[list[int], list[bool]]:
@@ -428,6 +440,9 @@ def _tree_sitter_units(doc: LineDoc, dialect: str) -> list[_Unit]:
     doc.src = src
     tree = _parser(dialect).parse(src)
     units: list[_Unit] = []
+    ascii_text = doc.text.isascii()
+    row, byte_col, char_col = -1, 0, 0  # the last node's start, for character columns
+    columns = doc.columns
     for node in tree.root_node.children:
         t = node.type
         if t == "comment":
@@ -443,6 +458,17 @@ def _tree_sitter_units(doc: LineDoc, dialect: str) -> list[_Unit]:
             continue
         kind, syms, cls = _describe(src, node)
         symbols = [ChunkSymbol(name, skind, "", start, end) for name, skind in syms if name]
+        if symbols:
+            r, c = node.start_point
+            if ascii_text:
+                char_col = c
+            else:  # characters since the previous node on the row (both start on a character)
+                if r != row:
+                    byte_col = char_col = 0
+                char_col += len(src[node.start_byte - (c - byte_col):node.start_byte].decode("utf-8", "replace"))
+            row, byte_col = r, c
+            for sym in symbols:
+                columns.setdefault(sym, char_col)
         units.append(_Unit(start, end, kind, symbols, cls))
     # Several statements on one line (`a(); b();`, `}; foo()`) share that line: one unit.
     merged: list[_Unit] = []
@@ -539,7 +565,7 @@ def _emit_group(doc: LineDoc, g: _Group, options: ChunkOptions) -> list[ChunkPie
     decls = g.decls
     symbols = [s for u in g.units for s in u.symbols]
     chunk_type = "ts_function" if decls else "ts_file"
-    skeleton = _skeleton(doc, g)
+    skeleton = cap_outline(_skeleton(doc, g, options.type_max_chars), options.skeleton_max_chars)
     if doc.size(g.start, g.end) > options.type_max_chars and len(decls) == 1 and decls[0].class_node is not None:
         split = _split_class(doc, g, decls[0], options)
         if split:
@@ -549,16 +575,20 @@ def _emit_group(doc: LineDoc, g: _Group, options: ChunkOptions) -> list[ChunkPie
 
 def _emit(doc: LineDoc, start: int, end: int, chunk_type: str, symbols: list[ChunkSymbol],
           options: ChunkOptions, skeleton: str = "", header: str = "", analysis_prefix: str = "",
-          label: str = "", analysis_text: str = "", meta: dict | None = None) -> list[ChunkPiece]:
+          label: str = "", analysis_text: str = "", meta: dict | None = None,
+          by_range: bool = False) -> list[ChunkPiece]:
     """One verbatim chunk of lines start..end, or its parts when over the cap; `meta` (a member's
-    visibility) rides every part."""
+    visibility) rides every part. `by_range`: a part carries only the symbols overlapping it
+    (else every symbol, up to options.chunk_max_symbols)."""
     meta = meta or {}
+    limit = options.chunk_max_symbols
+    skeleton = cap_outline(skeleton, options.skeleton_max_chars)
     if doc.size(start, end) <= options.type_max_chars:
         body = doc.body(start, end)
         analysis = analysis_text or (analysis_prefix + body if analysis_prefix else "")
         return [ChunkPiece(text=header + body, chunk_type=chunk_type, start_line=start, end_line=end,
-                           analysis_text=analysis, symbols=list(symbols), skeleton=skeleton, header=header,
-                           meta=dict(meta))]
+                           analysis_text=analysis, symbols=cap_symbols(symbols, limit), skeleton=skeleton,
+                           header=header, meta=dict(meta))]
     # Leave room for the part header so a part's whole text stays near the cap.
     ranges = split_range(doc, start, end, max(200, options.type_max_chars - len(header) - 300))
     n = len(ranges)
@@ -568,15 +598,55 @@ def _emit(doc: LineDoc, start: int, end: int, chunk_type: str, symbols: list[Chu
                       if doc.lines[i - 1].strip() and not _COMMENT_LINE.match(doc.lines[i - 1])
                       and not doc.lines[i - 1].lstrip().startswith("@")), "")[:200]
     out = []
+    sliced: dict[int, int] = {}  # line -> characters of it in earlier parts
+    slice_index: dict[int, tuple[list[int], list[int], list[int], list[int]]] = {}
     for k, (s, e, body) in enumerate(ranges, 1):
         part_header = header + f"// {name} (part {k}/{n})\n"
         if k > 1 and signature:
             part_header += f"// {signature}\n"
         analysis = analysis_prefix + body if analysis_prefix else ""
+        own = symbols
+        if by_range:
+            own = [sym for sym in symbols if sym.start_line <= e and sym.end_line >= s]
+        if s == e and len(body) < len(doc.lines[s - 1]):  # a slice of one over-long line
+            at = sliced.get(s, 0)
+            sliced[s] = at + len(body)
+            if s not in slice_index:
+                slice_index[s] = _slice_index(doc, symbols, s)
+            own = _symbols_in_slice(symbols, slice_index[s], at, at + len(body))
         out.append(ChunkPiece(text=part_header + body, chunk_type=chunk_type, start_line=s, end_line=e,
-                              analysis_text=analysis, symbols=list(symbols), skeleton=skeleton,
+                              analysis_text=analysis, symbols=cap_symbols(own, limit),
+                              skeleton=part_skeleton(skeleton, n, doc.size(start, end), options.skeleton_max_chars),
                               header=part_header, meta={"part": k, "parts": n, **meta}))
     return out
+
+
+def _slice_index(doc: LineDoc, symbols: list[ChunkSymbol], line: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """For the slices of one over-long line: (indexes of the symbols reaching it
+    from earlier lines, of those on it whose column is not known, then the
+    columns and indexes of the others, sorted by column)."""
+    columns = doc.columns
+    through, unknown, placed = [], [], []
+    for i, sym in enumerate(symbols):
+        if sym.start_line < line <= sym.end_line:
+            through.append(i)
+        elif sym.start_line == line:
+            col = columns.get(sym)
+            if col is None:
+                unknown.append(i)
+            else:
+                placed.append((col, i))
+    placed.sort()
+    return through, unknown, [c for c, _ in placed], [i for _, i in placed]
+
+
+def _symbols_in_slice(symbols: list[ChunkSymbol], index, lo: int, hi: int) -> list[ChunkSymbol]:
+    """The symbols a slice (characters lo..hi of its line) carries: those declared
+    in it, those declared on earlier lines that reach it, and, in the first
+    slice, those of the line whose column is not known; in their order."""
+    through, unknown, cols, order = index
+    picked = through + (unknown if lo == 0 else []) + order[bisect_left(cols, lo):bisect_left(cols, hi)]
+    return [symbols[i] for i in sorted(picked)]
 
 
 _CLOSER_LINE = re.compile(r"^\s*[})\]]")
@@ -639,8 +709,9 @@ def _fold(text: str) -> str:
     return line[:240]
 
 
-def _skeleton(doc: LineDoc, g: _Group) -> str:
-    """Depth-0 outline of a group: each unit's first line, bodies folded."""
+def _skeleton(doc: LineDoc, g: _Group, line_max: int = 1 << 62) -> str:
+    """Depth-0 outline of a group: each unit's first line, bodies folded (a
+    first line over `line_max`, minified code, folded to its first words)."""
     out = []
     for u in g.units:
         if u.kind == "import":
@@ -649,6 +720,9 @@ def _skeleton(doc: LineDoc, g: _Group) -> str:
             out.append(_class_outline(doc, u.class_node, u.start))
             continue
         first = doc.lines[u.start - 1].rstrip()
+        if len(first) > line_max:
+            out.append(_fold(first) + " …")
+            continue
         if u.end > u.start:
             first += " … }" if first.endswith("{") else " …"
         out.append(first.strip())
@@ -767,7 +841,8 @@ def _split_class(doc: LineDoc, g: _Group, unit: _Unit, options: ChunkOptions) ->
     class_first = cls.start_point[0] + 1
     if not starts or starts[0][0] <= max(g.start, class_first):
         return []
-    outline = _class_outline(doc, cls, unit.start)
+    full_outline = _class_outline(doc, cls, unit.start)
+    outline = cap_outline(full_outline, options.skeleton_max_chars)
     member_symbols = [_member_symbol(src, m, parent) for _, m in starts]
     class_symbol = ChunkSymbol(class_name, "class", "", unit.start, unit.end)
     pieces = []
@@ -778,16 +853,30 @@ def _split_class(doc: LineDoc, g: _Group, unit: _Unit, options: ChunkOptions) ->
                         options, skeleton=outline,
                         analysis_text=prefix + outline, label=class_name))
     header = f"// {class_name}\n"
+    huge = len(full_outline) > options.type_max_chars
+    if huge:
+        # The whole outline in every member would grow with the square of the
+        # class (issue 16): each member sees the class's declaration and the
+        # members around it (see units.neighbourhood).
+        lines = full_outline.split("\n")
+        signatures = [m for m in body.named_children if m.type in _MEMBER_TYPES]
+        at = {m.start_byte: i for i, m in enumerate(signatures)}
+        head_lines = len(lines) - len(signatures) - 1  # decorators and the declaration line
+        head, member_lines = "\n".join(lines[:head_lines]), lines[head_lines:-1]
     for idx, (first, m) in enumerate(starts):
         last = starts[idx + 1][0] - 1 if idx + 1 < len(starts) else g.end
         sym = member_symbols[idx]
+        context = outline
+        if huge:
+            budget = min(options.member_context_chars, doc.size(first, last))
+            context = neighbourhood(head, member_lines, at.get(m.start_byte, 0), budget, "}", "  ")
         pieces.extend(_emit(doc, first, last, "ts_function", [sym], options, skeleton=_member_signature(src, m),
-                            header=header, analysis_prefix=f"{header}{outline}\n\n",
+                            header=header, analysis_prefix=f"{header}{context}\n\n",
                             label=f"{class_name}.{sym.name}", meta={"visibility": _member_visibility(src, m)}))
     # The whole class too: measured on C#, splitting alone cost recall@1 that the full shape recovers.
     full_start = max(g.start, _leading_start(doc, g, unit))
     pieces.extend(_emit(doc, full_start, unit.end, "ts_class_full", [class_symbol] + member_symbols, options,
-                        skeleton=outline, label=class_name))
+                        skeleton=outline, label=class_name, by_range=huge))
     return pieces
 
 

@@ -1,0 +1,96 @@
+"""Bounds shared by the structural chunkers (C#, TypeScript/JavaScript, the
+tree-sitter engine): what a chunk may carry besides its own lines.
+
+A chunk's `text` is its lines; everything else it stores (`symbols`,
+`skeleton`, the enclosing type's outline in `analysis_text`) is context, and
+context must not grow with the file: a member of a 50,000-line class that
+carried the class's whole outline made the stored bytes grow with the square
+of the class (issue 16). Each helper here returns its input unchanged while it
+is within the bound, so files of ordinary size chunk exactly as before.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .model import ChunkSymbol
+
+
+def cap_symbols(symbols: Sequence[ChunkSymbol], limit: int) -> list[ChunkSymbol]:
+    """At most `limit` symbols, in order (a chunk's own symbol comes first)."""
+    return list(symbols) if len(symbols) <= limit else list(symbols[:max(1, limit)])
+
+
+def cap_outline(text: str, limit: int, comment: str = "//") -> str:
+    """An outline (skeleton) of at most about `limit` characters: whole lines
+    while they fit, then one line saying how many were left out. A single line
+    over the limit (minified code) keeps its first characters and ` …`."""
+    if len(text) <= limit:
+        return text
+    limit = max(80, limit)
+    room = limit - 40  # for the closing "… N more lines"
+    end = text.rfind("\n", 0, room + 1)  # the last line break that keeps whole lines within room
+    if end <= 0:  # the first line alone is over the limit
+        first_end = text.find("\n")
+        kept = text[:min(room, first_end if first_end >= 0 else len(text))].rstrip() + " …"
+        at = first_end + 1 if first_end >= 0 else len(text)
+        last = kept
+    else:
+        kept = text[:end]
+        at = end + 1
+        last = kept[kept.rfind("\n") + 1:]
+    rest = text.count("\n", at) + 1 if at < len(text) else 0
+    if not rest:
+        return kept
+    indent = last[:len(last) - len(last.lstrip())]
+    return f"{kept}\n{indent}{comment} … {rest} more line{'s' if rest != 1 else ''}"
+
+
+def neighbourhood(head: str, outline: Sequence[str], index: int, budget: int, tail: str = "",
+                  indent: str = "    ", comment: str = "//") -> str:
+    """A large type's outline as one member sees it: the type's declaration
+    (`head`), the outline lines of the members nearest to member `index` (it
+    included) while they fit `budget` characters, a `… N more members` line
+    for each side left out, and `tail` (the closing brace).
+
+    The cost is O(budget) per member, so a type of n members costs O(n) in
+    all, where its whole outline in every member cost O(n²)."""
+    n = len(outline)
+    if n == 0:
+        return "\n".join(p for p in (head, tail) if p)
+    index = min(max(index, 0), n - 1)
+    lo = hi = index  # members lo..hi are kept
+    size = len(outline[index]) + 1
+    while True:
+        grew = False
+        if lo > 0 and size + len(outline[lo - 1]) + 1 <= budget:
+            lo -= 1
+            size += len(outline[lo]) + 1
+            grew = True
+        if hi < n - 1 and size + len(outline[hi + 1]) + 1 <= budget:
+            hi += 1
+            size += len(outline[hi]) + 1
+            grew = True
+        if not grew:
+            break
+    out = [head] if head else []
+    if lo > 0:
+        out.append(f"{indent}{comment} … {lo} more member{'s' if lo != 1 else ''}")
+    out.extend(outline[lo:hi + 1])
+    if hi < n - 1:
+        rest = n - 1 - hi
+        out.append(f"{indent}{comment} … {rest} more member{'s' if rest != 1 else ''}")
+    if tail:
+        out.append(tail)
+    return "\n".join(out)
+
+
+def part_skeleton(skeleton: str, parts: int, unit_chars: int, limit: int, comment: str = "//") -> str:
+    """The skeleton one of a unit's `parts` parts carries (each part repeats
+    the unit's skeleton): at most `limit` characters, and, over all its parts,
+    a unit of `unit_chars` characters stores at most twice its size (or
+    `limit`, when more) of skeleton: a 20,000-line enum cut into 80 parts
+    must not store its outline 80 times."""
+    if parts > 1:
+        limit = min(limit, max(limit, 2 * unit_chars) // parts)
+    return cap_outline(skeleton, limit, comment)

@@ -1,0 +1,160 @@
+"""Issue 16, part 1: what a file stores grows linearly with the file, and no
+chunk carries more than the caps of ChunkOptions beside its own lines.
+
+The inputs are generated here (a 5,000-line C# class, a ~300 KB minified
+JavaScript line): before the bounds, a member of the class carried the
+class's whole outline (stored bytes grew with the square of the class: 51x
+the input at 5,000 lines of documented methods, 97x at 10,000; 703x at 5,000
+lines of mostly one-line members) and every slice of the minified line carried
+every symbol of the line and the whole line as its skeleton (102x at 250 KB).
+
+"Stored bytes" = UTF-8 bytes of text + analysis_text + skeleton + the JSON of
+symbols, summed over the file's chunks (what `benchmarks/memory.py` measures).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chunkers import DEFAULT_OPTIONS, ChunkPiece, chunk_file
+from tests.invariants import assert_invariants, uncovered_lines
+
+OPTIONS = DEFAULT_OPTIONS
+
+
+def csharp_class(lines: int, shape: str) -> str:
+    """One class of about `lines` lines. "methods": documented 14-line methods;
+    "mixed": three members in four are one line (the most chunks per byte)."""
+    out = ["using System;", "using System.Linq;", "", "namespace Generated.Memory", "{",
+           "    /// <summary>A generated class, large on purpose.</summary>", "    public class Big", "    {",
+           "        private readonly int _seed;", ""]
+    i = 0
+    while len(out) < lines - 2:
+        k = i % 4 if shape == "mixed" else -1
+        if k == -1:
+            out += ["        /// <summary>", f"        /// Applies rule {i} to the order and returns the total.",
+                    "        /// </summary>", "        /// <param name=\"order\">The order to price.</param>",
+                    f"        public decimal ApplyRule{i}(Order order)", "        {",
+                    "            if (order is null) throw new ArgumentNullException(nameof(order));",
+                    f"            var total = order.Lines.Sum(l => l.Quantity * l.UnitPrice) + {i}m;",
+                    f"            if (total > Threshold{i % 7}) total -= Discount(order, {i});",
+                    "            _log.Add($\"rule {order.Id}: {total}\");", "            return total;", "        }", ""]
+        elif k == 0:
+            out += [f"        /// <summary>Computes value {i}.</summary>", f"        public int Compute{i}(int x)",
+                    "        {", f"            var y = x * {i} + _seed;", f"            return y > {i} ? y : -y;",
+                    "        }", ""]
+        elif k == 1:
+            out += [f"        public string Name{i} {{ get; set; }} = \"n{i}\";", ""]
+        elif k == 2:
+            out += [f"        private int _count{i};", ""]
+        else:
+            out += [f"        public int Twice{i}(int v) => v * 2 + {i};", ""]
+        i += 1
+    return "\n".join(out + ["    }", "}"]) + "\n"
+
+
+def minified_js(size: int) -> str:
+    """One line of minified JavaScript of at most `size` bytes: functions,
+    objects, classes and arrow functions, one after another."""
+    parts, total, i = [], 0, 0
+    while True:
+        s = (f"function f{i}(a,b){{var c=a+b*{i};return c>{i}?c:b}}",
+             f"var v{i}={{k:{i},g:function(x){{return x+{i}}}}};",
+             f"class C{i}{{constructor(a){{this.a=a}}m{i}(b){{return b*this.a}}}}",
+             f"const h{i}=(p,q)=>p.map(z=>z*{i}+q);")[i % 4]
+        if total + len(s) > size:
+            return "".join(parts)
+        parts.append(s)
+        total += len(s)
+        i += 1
+
+
+def stored_bytes(pieces: list[ChunkPiece]) -> int:
+    return sum(len(p.text.encode()) + len(p.analysis_text.encode()) + len(p.skeleton.encode())
+               + len(json.dumps([s.to_dict() for s in p.symbols]).encode()) for p in pieces)
+
+
+def assert_caps(pieces: list[ChunkPiece]) -> None:
+    for p in pieces:
+        assert len(p.symbols) <= OPTIONS.chunk_max_symbols, (p.chunk_type, p.start_line, len(p.symbols))
+        # cap_outline keeps whole lines within the cap, then one "… N more lines" line
+        assert len(p.skeleton) <= OPTIONS.skeleton_max_chars + 60, (p.chunk_type, p.start_line, len(p.skeleton))
+
+
+@pytest.fixture(scope="module")
+def big_class() -> tuple[str, list[ChunkPiece]]:
+    text = csharp_class(5000, "methods")
+    return text, chunk_file("Big.cs", text.encode())
+
+
+def test_csharp_class_of_5000_lines_is_bounded(big_class):
+    text, pieces = big_class
+    assert_invariants(pieces, text)
+    assert not uncovered_lines(pieces, text.count("\n"))
+    assert_caps(pieces)
+    ratio = stored_bytes(pieces) / len(text.encode())
+    # Three verbatim copies are the design (member text, the member in its
+    # analysis_text, the cs_class_full parts) plus each member's symbol twice:
+    # about 4.2x before any type outline. The outline adds at most the
+    # member's own size (or member_context_chars). Measured: 5.3x (before the bounds: 51x).
+    assert ratio <= 6.0, ratio
+
+
+def test_member_context_is_a_neighbourhood(big_class):
+    text, pieces = big_class
+    members = [p for p in pieces if p.chunk_type == "cs_member"]
+    assert len(members) > 300
+    for p in members:
+        context = p.analysis_text[len(p.text):]
+        assert "public class Big" in context  # the enclosing type is still named
+        assert len(context) <= OPTIONS.member_context_chars + 400, len(context)
+    middle = members[len(members) // 2]
+    assert "more members" in middle.analysis_text
+    assert middle.symbols[0].name in middle.analysis_text[len(middle.text):]  # its own outline line
+
+
+@pytest.mark.parametrize("shape", ["methods", "mixed"])
+def test_csharp_stored_bytes_grow_linearly(shape):
+    small, large = csharp_class(1500, shape), csharp_class(6000, shape)
+    r_small = stored_bytes(chunk_file("Big.cs", small.encode())) / len(small.encode())
+    r_large = stored_bytes(chunk_file("Big.cs", large.encode())) / len(large.encode())
+    # 4x the lines: the bytes stored per input byte do not grow (quadratic: 4x).
+    assert r_large <= r_small * 1.1, (r_small, r_large)
+    assert r_large <= 10.0, r_large
+
+
+def test_minified_js_line_is_bounded():
+    text = minified_js(300_000)
+    assert "\n" not in text and len(text) > 299_000
+    pieces = chunk_file("bundle.min.js", text.encode())
+    assert_invariants(pieces, text)
+    assert_caps(pieces)
+    ratio = stored_bytes(pieces) / len(text.encode())
+    assert ratio <= 4.0, ratio  # measured: 2.4x (before the bounds: ~120x)
+    # Each slice carries the symbols declared in it, so every symbol is still somewhere.
+    names = {s.name for p in pieces for s in p.symbols}
+    assert {"f0", "v1", "C2", "h3"} <= names
+    last = text.rsplit("function f", 1)[1].split("(", 1)[0]
+    assert f"f{last}" in names
+    assert max(len(p.symbols) for p in pieces) < 200
+
+
+def test_huge_enum_and_single_line_csharp_are_bounded():
+    enum = "public enum Big\n{\n" + "".join(f"    Member{i} = {i},\n" for i in range(20000)) + "}\n"
+    types = " ".join(f"public class T{i} {{ public int X{i}; }}" for i in range(8000)) + "\n"
+    for name, text in (("Enum.cs", enum), ("OneLine.cs", types)):
+        pieces = chunk_file(name, text.encode())
+        assert_invariants(pieces, text)
+        assert_caps(pieces)
+        assert stored_bytes(pieces) / len(text.encode()) <= 8.0, name
+
+
+def test_fields_only_java_class_is_bounded():
+    body = "".join(f"    static final int FIELD_{i} = {i};\n" for i in range(15000))
+    text = f"public class Constants {{\n{body}}}\n"
+    pieces = chunk_file("Constants.java", text.encode())
+    assert_invariants(pieces, text)
+    assert_caps(pieces)
+    assert stored_bytes(pieces) / len(text.encode()) <= 12.0
