@@ -255,7 +255,7 @@ def cmd_query(args) -> int:
     def options() -> SearchOptions:
         return SearchOptions(repo=args.repo, k=args.k, lane=args.lane, chunk_types=_split_list(args.type),
                              languages=_split_list(args.language), path_prefix=args.path or "",
-                             group=args.group or "")
+                             group=args.group or "", where=tuple(args.where or ()))
 
     def run(searcher, text: str, fmt: str) -> str:
         if args.group:
@@ -464,6 +464,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--path", help="only files under this path prefix")
     p.add_argument("--batch", help="file with one query per line (prints one JSON array per line)")
     p.add_argument("--group", choices=("file",), help="rank files by the evidence of their chunks")
+    p.add_argument("--where", action="append", metavar="FIELD<=N",
+                   help="payload condition, repeatable: q_testability<=2, q_cyclomatic>10, layer=domain")
     p.set_defaults(func=cmd_query)
 
     p = sub.add_parser("read-span", help="lines START..END of a file in a registered repo")

@@ -54,12 +54,13 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None)
                      chunk_types: list[str] | None = None, languages: list[str] | None = None,
                      path_prefix: str | None = None, format: Literal["toon", "json"] = "toon",
                      detail: Literal["snippet", "skeleton", "full"] = "snippet",
-                     group: Literal["none", "file"] = "none") -> str:
+                     group: Literal["none", "file"] = "none", where: list[str] | None = None) -> str:
         """Hybrid search (code, design, identifier-aware lexical, per-symbol and name lanes). Returns one row per hit;
-        group="file": one row per file, ranked by the evidence of its chunks, with its best chunks' line ranges."""
+        group="file": one row per file, ranked by the evidence of its chunks, with its best chunks' line ranges;
+        where: payload conditions such as "q_testability<=2" or "layer=domain"."""
         opts = SearchOptions(repo=repo, k=k, lane=lane, chunk_types=tuple(chunk_types or ()),
                              languages=tuple(languages or ()), path_prefix=path_prefix or "",
-                             group="" if group == "none" else group)
+                             group="" if group == "none" else group, where=tuple(where or ()))
         if opts.group:
             return format_files(guard(searcher.search_files, query, opts), format, detail)
         hits = guard(searcher.search, query, opts)

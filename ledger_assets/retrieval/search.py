@@ -126,6 +126,7 @@ practice for such sets). `benchmarks/commit_eval.py` reproduces every figure her
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterable, Iterator
@@ -149,8 +150,32 @@ from ledger_assets.store.settings import (GROUP_DECAY, GROUP_DEPTH, GROUP_RRF_K,
 GROUPS = ("", "file")
 
 
+_WHERE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(<=|>=|<|>|=)\s*(\S.*?)\s*$")
+_RANGE_OPS = {"<=": "lte", ">=": "gte", "<": "lt", ">": "gt"}
+
+
+def where_condition(expr: str) -> models.FieldCondition:
+    """`q_testability<=2`, `q_cyclomatic>10`, `layer=domain` as a condition on the point payload."""
+    m = _WHERE.match(expr or "")
+    if not m:
+        raise QueryError(f"--where {expr!r}: write FIELD<=N, FIELD>=N, FIELD<N, FIELD>N or FIELD=VALUE")
+    key, op, raw = m.groups()
+    try:
+        number = float(raw)
+    except ValueError:
+        number = None
+    if op in _RANGE_OPS:
+        if number is None:
+            raise QueryError(f"--where {expr!r}: {op} needs a number")
+        return models.FieldCondition(key=key, range=models.Range(**{_RANGE_OPS[op]: number}))
+    value: object = raw
+    if number is not None:
+        value = int(number) if number.is_integer() else raw
+    return models.FieldCondition(key=key, match=models.MatchValue(value=value))
+
+
 def latest_filter(repo: str | None, chunk_types: Iterable[str] = (), languages: Iterable[str] = (),
-                  file_paths: Iterable[str] | None = None) -> models.Filter:
+                  file_paths: Iterable[str] | None = None, where: Iterable[str] = ()) -> models.Filter:
     must: list = [models.FieldCondition(key="is_latest", match=models.MatchValue(value=True))]
     if repo:
         must.append(models.FieldCondition(key="repo_id", match=models.MatchValue(value=repo)))
@@ -161,6 +186,7 @@ def latest_filter(repo: str | None, chunk_types: Iterable[str] = (), languages: 
         must.append(models.FieldCondition(key="language", match=models.MatchAny(any=languages)))
     if file_paths is not None:
         must.append(models.FieldCondition(key="file_path", match=models.MatchAny(any=list(file_paths))))
+    must += [where_condition(expr) for expr in where or ()]
     return models.Filter(must=must)
 
 
@@ -174,6 +200,13 @@ def matches_filter(payload: dict, flt: models.Filter) -> bool:
                 return False
         elif isinstance(match, models.MatchAny):
             if value not in match.any:
+                return False
+        elif match is None and cond.range is not None:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                return False  # no such number on this point: it does not pass
+            r = cond.range
+            if (r.lt is not None and not value < r.lt) or (r.lte is not None and not value <= r.lte) or \
+                    (r.gt is not None and not value > r.gt) or (r.gte is not None and not value >= r.gte):
                 return False
         else:  # a condition this check does not know: let Qdrant decide
             raise ValueError(f"unsupported condition {cond!r}")
@@ -212,6 +245,7 @@ class SearchOptions:
     check_stale: bool | None = None
     resolve_symbols: bool = True
     group: str = ""  # "file": rank files by the evidence of their chunks (`search_files`)
+    where: tuple[str, ...] = ()  # payload conditions: "q_testability<=2", "layer=domain"
 
     def validate(self) -> None:
         if self.group not in GROUPS:
@@ -222,6 +256,8 @@ class SearchOptions:
             raise QueryError(f"--k must be between 1 and {MAX_K}, got {self.k}")
         if self.path_prefix and (self.path_prefix.startswith("/") or ".." in self.path_prefix.split("/")):
             raise QueryError(f"--path {self.path_prefix!r}: give a prefix relative to the repo root")
+        for expr in self.where:
+            where_condition(expr)
 
 
 class Searcher:
@@ -465,7 +501,7 @@ class Searcher:
             file_paths = self._paths_under(opts.path_prefix, opts.repo)
             if not file_paths:
                 return []
-        flt = latest_filter(opts.repo, opts.chunk_types, opts.languages, file_paths)
+        flt = latest_filter(opts.repo, opts.chunk_types, opts.languages, file_paths, opts.where)
         depth = max(opts.k * 5, 50)
         symbols = opts.resolve_symbols and opts.lane == "hybrid"
         index = self.local_index()
@@ -508,7 +544,7 @@ class Searcher:
             file_paths = self._paths_under(opts.path_prefix, opts.repo)
             if not file_paths:
                 return []
-        flt = latest_filter(opts.repo, opts.chunk_types, opts.languages, file_paths)
+        flt = latest_filter(opts.repo, opts.chunk_types, opts.languages, file_paths, opts.where)
         depth = max(opts.k * 10, GROUP_DEPTH)
         symbols = opts.resolve_symbols and opts.lane == "hybrid"
         index = self.local_index()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from ledger_assets.retrieval.fusion import QueryError
+from ledger_assets.retrieval.search import Searcher, SearchOptions
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.qdrant import repo_filter
 from ledger_assets.store.settings import LedgerSettings
@@ -32,8 +36,20 @@ def test_llm_scores_are_payload_fields_and_keyless_chunks_carry_none(tmp_path, m
         assert {name: p[f"q_{name}"] for name in RUBRIC} == {name: GOOD_ANALYSIS[name] for name in RUBRIC}
         assert p["q_risk_note"] == RISKY["risk_note"]
 
+    searcher = Searcher(ledger, embedder)
+    query = "apply a discount to an invoice"
+    found = lambda *where: [h.key for h in searcher.search(query, SearchOptions(k=5, check_stale=False, where=where))]
+    assert found("q_testability<=3") == found() != []  # every chunk scored 3
+    assert found("q_testability<=2") == [] and found("q_naming>5") == []
+    assert found("q_testability>=3", "layer=application") == found()
+    with pytest.raises(QueryError, match="needs a number"):
+        found("q_testability<=low")
+
     keyless = Ledger(LedgerSettings(home=str(tmp_path / "keyless"), lock_timeout_s=60))
     keyless.registry.add(repo.path, "shop")
     ingest_core(keyless, "shop", embedder, with_enrichment=False)
     plain = _payloads(keyless, "shop")
     assert plain and not any(k.startswith(("q_readability", "q_naming", "q_risk_note")) for p in plain for k in p)
+    # No LLM score on a point: a condition on it passes nothing.
+    assert Searcher(keyless, embedder).search(query, SearchOptions(k=5, check_stale=False,
+                                                                   where=("q_testability<=5",))) == []
