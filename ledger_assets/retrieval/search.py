@@ -489,9 +489,11 @@ class Searcher:
         return hits
 
     # ---- the query ----------------------------------------------------------
-    def search(self, text: str, opts: SearchOptions | None = None, dense: list[float] | None = None,
-               **kw) -> list[Hit]:
-        opts = opts or SearchOptions(**kw)
+    def gather(self, text: str, opts: SearchOptions, depth: int, dense: list[float] | None = None
+               ) -> tuple[dict[str, list], list[Hit]] | None:
+        """The one walk of a query to the lanes: validate, filter, then every lane and the resolved
+        symbols from the in-process index when it is fresh (no Qdrant client, no folder lock), else
+        through one client. None when nothing can match (no such path, no collection)."""
         if not text or not text.strip():
             raise QueryError("query text is empty")
         opts.validate()
@@ -500,24 +502,30 @@ class Searcher:
         if opts.path_prefix:
             file_paths = self._paths_under(opts.path_prefix, opts.repo)
             if not file_paths:
-                return []
+                return None
         flt = latest_filter(opts.repo, opts.chunk_types, opts.languages, file_paths, opts.where)
-        depth = max(opts.k * 5, 50)
         symbols = opts.resolve_symbols and opts.lane == "hybrid"
         index = self.local_index()
         if index is not None:
-            # A fresh in-process index answers without a Qdrant client (and without its folder lock).
             results = self.lane_results(None, text, lanes, flt, depth, dense, index=index)
-            symbol = self.symbol_hits(None, text, opts, flt, index=index) if symbols else []
-        else:
-            with self.client() as client:
-                if not client.collection_exists(self.ledger.qdrant.collection):
-                    return []
-                results = self.lane_results(client, text, lanes, flt, depth, dense)
-                symbol = self.symbol_hits(client, text, opts, flt) if symbols else []
-        hits = self.combine(results, symbol, opts.k, text=text)
-        check = self.ledger.settings.check_stale if opts.check_stale is None else opts.check_stale
-        if check:
+            return results, (self.symbol_hits(None, text, opts, flt, index=index) if symbols else [])
+        with self.client() as client:
+            if not client.collection_exists(self.ledger.qdrant.collection):
+                return None
+            results = self.lane_results(client, text, lanes, flt, depth, dense)
+            return results, (self.symbol_hits(client, text, opts, flt) if symbols else [])
+
+    def _check_stale(self, opts: SearchOptions) -> bool:
+        return self.ledger.settings.check_stale if opts.check_stale is None else opts.check_stale
+
+    def search(self, text: str, opts: SearchOptions | None = None, dense: list[float] | None = None,
+               **kw) -> list[Hit]:
+        opts = opts or SearchOptions(**kw)
+        found = self.gather(text, opts, max(opts.k * 5, 50), dense)
+        if found is None:
+            return []
+        hits = self.combine(*found, opts.k, text=text)
+        if self._check_stale(opts):
             self.annotate_staleness(hits)
         return hits
 
@@ -535,31 +543,11 @@ class Searcher:
         """`ledger query --group file`: files ranked by the evidence of their chunks, each with its
         best chunks (and their line ranges)."""
         opts = opts or SearchOptions(**kw)
-        if not text or not text.strip():
-            raise QueryError("query text is empty")
-        opts.validate()
-        lanes = FUSED_LANES if opts.lane == "hybrid" else (opts.lane,)
-        file_paths = None
-        if opts.path_prefix:
-            file_paths = self._paths_under(opts.path_prefix, opts.repo)
-            if not file_paths:
-                return []
-        flt = latest_filter(opts.repo, opts.chunk_types, opts.languages, file_paths, opts.where)
-        depth = max(opts.k * 10, GROUP_DEPTH)
-        symbols = opts.resolve_symbols and opts.lane == "hybrid"
-        index = self.local_index()
-        if index is not None:
-            results = self.lane_results(None, text, lanes, flt, depth, dense, index=index)
-            symbol = self.symbol_hits(None, text, opts, flt, index=index) if symbols else []
-        else:
-            with self.client() as client:
-                if not client.collection_exists(self.ledger.qdrant.collection):
-                    return []
-                results = self.lane_results(client, text, lanes, flt, depth, dense)
-                symbol = self.symbol_hits(client, text, opts, flt) if symbols else []
-        files = self.group(text, results, symbol, opts.k)
-        check = self.ledger.settings.check_stale if opts.check_stale is None else opts.check_stale
-        if check:
+        found = self.gather(text, opts, max(opts.k * 10, GROUP_DEPTH), dense)
+        if found is None:
+            return []
+        files = self.group(text, *found, opts.k)
+        if self._check_stale(opts):
             self.annotate_staleness([h for f in files for h in f.chunks[:3]])
         return files
 
