@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ledger_assets.store.settings import EMBED_DIM, EMBED_MODEL
+from ledger_assets.store.settings import EMBED_BATCH, EMBED_DIM, EMBED_MODEL
 from ledger_assets.store.db import insert_arrow, temp_keys
 
 MODEL_NAME = EMBED_MODEL
@@ -60,7 +60,7 @@ def load_model(device: str = ""):
         return _MODELS[key]
 
 
-def query_embedder(device: str = "", batch_size: int = 64) -> "Embedder":
+def query_embedder(device: str = "", batch_size: int = EMBED_BATCH) -> "Embedder":
     """An embedder for a query-serving process (CLI query, MCP server).
 
     One short query encodes fastest on one CPU thread: measured on 2 busy
@@ -75,7 +75,7 @@ def query_embedder(device: str = "", batch_size: int = 64) -> "Embedder":
 
 
 class Embedder:
-    def __init__(self, device: str = "", batch_size: int = 64):
+    def __init__(self, device: str = "", batch_size: int = EMBED_BATCH):
         if batch_size < 1:
             raise ValueError("embed batch size must be >= 1")
         self.device = device
