@@ -5,7 +5,9 @@ A tick reads the registry (a JSON file, never locked) and each repo's HEAD
 already indexed at its HEAD (recorded by qdrant_points) requests nothing, so a
 `ledger ingest` from the command line is not repeated by the sensor. A plain
 folder's head is the stat signature of its files (`read_head`), the same id
-its snapshot stores, so an indexed folder is not requested again either.
+its snapshot stores, so an indexed folder is not requested again either. A
+partition no registered repo backs (a removed repo, a name typed into the UI)
+is deleted by the tick.
 """
 
 
@@ -31,6 +33,11 @@ def git_head_sensor(context: SensorEvaluationContext, ledger: LedgerResource):
     cursor = json.loads(context.cursor) if context.cursor else {}
     known = set(context.instance.get_dynamic_partitions(repos_partitions.name)) if context.instance else set()
     new_partitions = sorted(rid for rid in repos if rid not in known)
+    # A partition with no registry entry (removed with `ledger remove-repo`, or typed into the UI's
+    # "Add partition") would stay red in the catalog forever: the tick deletes it.
+    ghosts = sorted(rid for rid in known if rid not in repos)
+    for rid in ghosts:
+        context.log.warning(f"removing partition {rid!r}: no repo is registered under that id")
     requests, skipped = [], []
     for rid, repo in sorted(repos.items()):
         try:
@@ -50,7 +57,9 @@ def git_head_sensor(context: SensorEvaluationContext, ledger: LedgerResource):
             del cursor[rid]
     return SensorResult(
         run_requests=requests,
-        dynamic_partitions_requests=[repos_partitions.build_add_request(new_partitions)] if new_partitions else [],
+        dynamic_partitions_requests=(
+            ([repos_partitions.build_add_request(new_partitions)] if new_partitions else [])
+            + ([repos_partitions.build_delete_request(ghosts)] if ghosts else [])),
         cursor=json.dumps(cursor, sort_keys=True),
         skip_reason=None if requests else SkipReason(
             "no HEAD moved" + (f"; skipped {', '.join(skipped)} (moved, deleted or without commits: "

@@ -257,3 +257,20 @@ def test_new_repo_not_yet_a_partition_is_added_by_the_tick(sensor_home, make_rep
     assert [(r.partitions_def_name, list(r.partition_keys)) for r in result.dynamic_partitions_requests] == \
         [("repos", ["new"])]
     assert {r.partition_key for r in result.run_requests} == {"old", "new"}
+
+
+def test_a_partition_no_registered_repo_backs_is_deleted_by_the_tick(sensor_home, make_repo):
+    settings, ledger, instance = sensor_home
+    real = make_repo("real")
+    real.write("a.py", "x = 1\n")
+    head = real.commit()
+    ledger.registry.add(real.path, "real")
+    instance.add_dynamic_partitions("repos", ["real", "ghost"])  # "ghost": typed into the UI's dialog
+
+    log = Collect()
+    result = sensor_tick(settings, instance, log=log)
+
+    assert [(type(r).__name__, list(r.partition_keys)) for r in result.dynamic_partitions_requests] == \
+        [("DeleteDynamicPartitionsRequest", ["ghost"])]
+    assert run_keys(result) == [f"real@{head}"]
+    assert any("removing partition 'ghost'" in m for m in log.messages), log.messages
