@@ -206,6 +206,18 @@ class BM25:
         return [int(i) for i in order if scores[i] > 0]
 
 
+def _window_similarities(ledger: Ledger, embedder: Embedder, windows: Windows, dense: np.ndarray
+                         ) -> tuple[np.ndarray, int]:
+    """The MiniLM-windows baseline: each query's cosine to each window (embedded through the cache),
+    and how many windows were embedded now."""
+    by_hash = {text_hash(w): w for w in windows.texts}
+    computed = embed_with_cache(embedder, ledger.db, by_hash)
+    vectors = fetch_vectors(ledger.db, embedder.model_name, list(by_hash))
+    if not windows.texts:
+        return np.zeros((len(dense), 0)), computed
+    return dense @ np.stack([vectors[text_hash(w)] for w in windows.texts]).T, computed
+
+
 def word_tokens(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
@@ -277,11 +289,7 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
     if baselines:
         t1 = time.monotonic()
         windows = fixed_windows(ledger, repo_id)
-        by_hash = {text_hash(w): w for w in windows.texts}
-        computed = embed_with_cache(embedder, ledger.db, by_hash)
-        vectors = fetch_vectors(ledger.db, embedder.model_name, list(by_hash))
-        matrix = np.stack([vectors[text_hash(w)] for w in windows.texts]) if windows.texts else np.zeros((0, 384))
-        sims = dense @ matrix.T if len(matrix) else np.zeros((len(queries), 0))
+        sims, computed = _window_similarities(ledger, embedder, windows, dense)
         order = np.argsort(-sims, axis=1, kind="stable")[:, :K_MAX]
         systems["baseline:minilm_windows"] = [first_relevant([windows.coords[j] for j in order[i]], t)
                                               for i, t in enumerate(targets)]
@@ -326,11 +334,7 @@ def _evaluate_files(ledger: Ledger, embedder: Embedder, searcher: Searcher, targ
     if baselines:
         t1 = time.monotonic()
         windows = fixed_windows(ledger, repo_id)
-        by_hash = {text_hash(w): w for w in windows.texts}
-        computed = embed_with_cache(embedder, ledger.db, by_hash)
-        vectors = fetch_vectors(ledger.db, embedder.model_name, list(by_hash))
-        matrix = np.stack([vectors[text_hash(w)] for w in windows.texts]) if windows.texts else np.zeros((0, 384))
-        sims = dense @ matrix.T if len(matrix) else np.zeros((len(targets), 0))
+        sims, computed = _window_similarities(ledger, embedder, windows, dense)
         minilm = [[int(j) for j in row] for row in np.argsort(-sims, axis=1, kind="stable")[:, :big]]
         wpath = [c[0] for c in windows.coords]
         systems["baseline:minilm_windows"] = [first_relevant_file([wpath[j] for j in minilm[i]], t)
