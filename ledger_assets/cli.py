@@ -388,6 +388,7 @@ def cmd_mcp(args) -> int:
 
 def cmd_status(args) -> int:
     from ledger_assets.enrich.stages import stale_files
+    from ledger_assets.ingest.promotion import read_state
     from ledger_assets.store.registry import read_indexed_head
     from ledger_assets.ingest.snapshot import SnapshotError, read_head
 
@@ -399,27 +400,34 @@ def cmd_status(args) -> int:
             head = read_head(repo.path, repo.kind)
         except SnapshotError as exc:
             head = f"unavailable ({exc})"
-        indexed = read_indexed_head(ledger.settings.home_path, rid)
-        stale = stale_files(ledger, rid, repo.path, repo.kind, indexed)
+        state = read_state(ledger, rid)
+        # promoted: what queries answer from (a ledger from before promotion: its recorded head)
+        promoted = state.promoted_sha or read_indexed_head(ledger.settings.home_path, rid)
+        indexed = state.staged_sha or promoted
+        stale = stale_files(ledger, rid, repo.path, repo.kind, promoted)
         rows.append({"repo_id": rid, "path": repo.path, "head": head, "indexed_sha": indexed,
-                     "up_to_date": bool(indexed) and indexed == head and stale.count == 0,
+                     "promoted_sha": promoted, "promoted_utc": state.to_dict()["promoted_utc"],
+                     "promotion_note": state.note(head) if promoted != head else "",
+                     "up_to_date": bool(promoted) and promoted == head and stale.count == 0,
                      "stale_files": stale.count, "stale_committed": stale.committed,
                      "stale_uncommitted": stale.uncommitted, "stale_note": stale.note})
     if args.format == "json":
         print(json.dumps(rows, indent=2))
     else:
         for r in rows:
-            if not r["indexed_sha"]:
+            if not r["promoted_sha"]:
                 state = "never indexed"
             elif r["up_to_date"]:
                 state = "up to date"
-            elif r["indexed_sha"] == r["head"]:
+            elif r["promoted_sha"] == r["head"]:
                 state = "uncommitted"
             else:
                 state = "behind HEAD"
             stale = "?" if r["stale_files"] is None else r["stale_files"]
-            print(f"{r['repo_id']:<24} {state:<14} head={r['head'][:12]} indexed={r['indexed_sha'][:12] or '-':<12} "
+            print(f"{r['repo_id']:<24} {state:<14} head={r['head'][:12]} promoted={r['promoted_sha'][:12] or '-':<12} "
                   f"stale_files={stale}  {r['path']}")
+            if r["promotion_note"]:
+                print(f"{'':<24} {r['promotion_note']}")
         if not rows:
             print("no repos registered")
     return 0

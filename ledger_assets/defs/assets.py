@@ -1,37 +1,79 @@
 """The asset graph, one partition per repo:
 
-repo_snapshot -> chunks -> intents -> embeddings -> qdrant_points, with chunk_quality,
-git_history and code_graph between chunks and qdrant_points.
+repo_snapshot -> chunks -> intents -> embeddings -> qdrant_points -> promoted_index, with
+chunk_quality, git_history and code_graph between chunks and qdrant_points.
 
 Each asset calls one core function (ingest/pipeline.py and ingest/points.py for the
 stages, enrich/stages.py for the enrichment) and turns its report into metadata a
 person reads in the UI; blocking checks (ingest/checks.py) on `chunks` and
-`qdrant_points` stop the run before bad data travels further.
+`qdrant_points` stop the run before bad data travels further, and before it is
+promoted: queries see a run's points only after promoted_index.
 """
 
 import json
+from contextlib import contextmanager
 
 from dagster import (
     AssetCheckResult,
     AssetCheckSeverity,
     AssetCheckSpec,
     AssetExecutionContext,
+    Backoff,
     Failure,
     MaterializeResult,
     MetadataValue,
+    RetryPolicy,
+    TableColumn,
+    TableSchema,
     asset,
 )
 
 from ledger_assets.enrich import stages as enrich
-from ledger_assets.ingest import checks, pipeline, points
-from ledger_assets.defs.partitions import repos_partitions
-from ledger_assets.store.registry import RegistryError
+from ledger_assets.ingest import checks, pipeline, points, promotion
+from ledger_assets.defs.partitions import REPOS_PARTITION, repos_partitions
+from ledger_assets.store.registry import RegistryError, UnknownRepo
 from ledger_assets.defs.resources import EmbedderResource, LedgerResource
 from ledger_assets.store.qdrant import CollectionMismatch, QdrantBusy
 from ledger_assets.ingest.snapshot import SnapshotError
-from ledger_assets.store.db import LedgerLockTimeout
+from ledger_assets.store.db import LedgerLockTimeout, table_columns
+from ledger_assets.store.settings import SettingsError
 
 GROUP = "ledger"
+OWNERS = ["team:code-ledger"]
+# A lock wait that outlasted lock_timeout_s (another writer on the DuckDB file or the local Qdrant
+# folder) is retried with backoff; a user error (typed below) is not.
+LOCK_RETRY = RetryPolicy(max_retries=3, delay=10, backoff=Backoff.EXPONENTIAL)
+USER_ERRORS = (RegistryError, SnapshotError, CollectionMismatch, SettingsError, promotion.PromotionRefused)
+
+
+def _common(stage: str) -> dict:
+    return {"partitions_def": repos_partitions, "group_name": GROUP, "owners": OWNERS,
+            "retry_policy": LOCK_RETRY, "tags": {"stage": stage}}
+
+
+@contextmanager
+def _errors(context: AssetExecutionContext):
+    """One clear line per failure in the UI, not a traceback: typed errors become a Failure; a partition
+    no registered repo backs is removed (the sensor would remove it too) and fails its run at once."""
+    try:
+        yield
+    except UnknownRepo as exc:
+        key = context.partition_key
+        if context.instance.has_dynamic_partition(REPOS_PARTITION, key):
+            context.instance.delete_dynamic_partition(REPOS_PARTITION, key)
+        raise Failure(description=f"{exc}. The partition {key!r} was removed.", allow_retries=False) from None
+    except (LedgerLockTimeout, QdrantBusy) as exc:
+        raise Failure(description=f"{exc} (retried with backoff)", allow_retries=True) from None
+    except USER_ERRORS as exc:
+        raise Failure(description=str(exc), allow_retries=False) from None
+
+
+def _schema(core, table: str) -> dict:
+    """The DuckDB table an asset writes: its columns, name and file, as catalog metadata."""
+    with core.db.connect() as con:
+        columns = table_columns(con, table)
+    return {"dagster/column_schema": TableSchema(columns=[TableColumn(name, kind) for name, kind in columns]),
+            "dagster/table_name": f"ledger.{table}", "duckdb_path": MetadataValue.path(str(core.settings.duckdb_path))}
 
 
 def _table(rows: dict, key: str, value: str) -> MetadataValue:
@@ -50,8 +92,7 @@ def _check_results(asset_key: str, outcomes: list[checks.CheckOutcome]) -> list[
 
 
 @asset(
-    partitions_def=repos_partitions,
-    group_name=GROUP,
+    **_common("ingest"),
     kinds={"git", "duckdb"},
     description="The repo at HEAD: its sha (for a plain folder, the stat signature the sensor reads) and the "
                 "manifest of tracked files with size, blob hash and language; binary, vendored and over-size "
@@ -59,11 +100,12 @@ def _check_results(asset_key: str, outcomes: list[checks.CheckOutcome]) -> list[
                 "a recorded reason.",
 )
 def repo_snapshot(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
-    try:
-        report = pipeline.snapshot_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
-    except (RegistryError, SnapshotError, LedgerLockTimeout) as exc:
-        raise Failure(description=str(exc)) from exc
+    core = ledger.ledger()
+    with _errors(context):
+        report = pipeline.snapshot_stage(core, context.partition_key, context.run.run_id, context.log)
     return MaterializeResult(metadata={
+        **_schema(core, "manifest"),
+        "dagster/row_count": report.files_total,
         "head_sha": report.head_sha,
         "source": report.source,
         "files_total": report.files_total,
@@ -76,18 +118,17 @@ def repo_snapshot(context: AssetExecutionContext, ledger: LedgerResource) -> Mat
 
 
 CHUNK_CHECKS = [
-    AssetCheckSpec("line_coverage", asset="chunks", blocking=True,
+    AssetCheckSpec("line_coverage", asset="chunks", blocking=True, partitions_def=repos_partitions,
                    description="Every indexed file has 100% of its lines inside some chunk; no truncation marker."),
-    AssetCheckSpec("member_symbols", asset="chunks", blocking=True,
+    AssetCheckSpec("member_symbols", asset="chunks", blocking=True, partitions_def=repos_partitions,
                    description="Every per-member chunk (cs_member, py_function, sql_proc, ...) carries its own symbol."),
-    AssetCheckSpec("idempotent", asset="chunks", blocking=True,
+    AssetCheckSpec("idempotent", asset="chunks", blocking=True, partitions_def=repos_partitions,
                    description="Re-chunking the snapshot reproduces the stored chunk ids and content hashes."),
 ]
 
 
 @asset(
-    partitions_def=repos_partitions,
-    group_name=GROUP,
+    **_common("ingest"),
     kinds={"python", "duckdb"},
     deps=[repo_snapshot],
     check_specs=CHUNK_CHECKS,
@@ -95,7 +136,9 @@ CHUNK_CHECKS = [
                 "files are re-chunked (by blob hash); rows of removed files are deleted; ledger_id survives renames.",
 )
 def chunks(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
-    report = pipeline.chunk_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    core = ledger.ledger()
+    with _errors(context):
+        report = pipeline.chunk_stage(core, context.partition_key, context.run.run_id, context.log)
     summary = (
         f"**{report.files_changed}** files chunked, **{report.files_removed}** removed, "
         f"**{report.files_unchanged}** unchanged; **{report.chunk_rows_written}** chunk rows written, "
@@ -104,6 +147,8 @@ def chunks(context: AssetExecutionContext, ledger: LedgerResource) -> Materializ
     return MaterializeResult(
         metadata={
             "summary": MetadataValue.md(summary),
+            **_schema(core, "chunks"),
+            "dagster/row_count": report.total_chunks,
             "files_changed": report.files_changed,
             "files_removed": report.files_removed,
             "chunk_rows_written": report.chunk_rows_written,
@@ -119,8 +164,7 @@ def chunks(context: AssetExecutionContext, ledger: LedgerResource) -> Materializ
 
 
 @asset(
-    partitions_def=repos_partitions,
-    group_name=GROUP,
+    **_common("ingest"),
     kinds={"groq", "duckdb"},
     deps=[chunks],
     pool="groq",
@@ -129,7 +173,8 @@ def chunks(context: AssetExecutionContext, ledger: LedgerResource) -> Materializ
                 "intent_source says where every intent came from.",
 )
 def intents(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
-    report = pipeline.intent_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    with _errors(context):
+        report = pipeline.intent_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
     skipped = report.intent_skipped
     summary = (f"**{report.analysed}** chunks analysed: {report.llm_requests} LLM requests "
                f"(${report.cost_usd:.4f}), {report.cache_hits} from the cache, **{skipped}** without an LLM "
@@ -148,8 +193,7 @@ def intents(context: AssetExecutionContext, ledger: LedgerResource) -> Materiali
 
 
 @asset(
-    partitions_def=repos_partitions,
-    group_name=GROUP,
+    **_common("ingest"),
     kinds={"pytorch", "duckdb"},
     deps=[intents],
     description="code_vector = embed(text without its imports, led by its symbols' names), design_vector = "
@@ -158,8 +202,9 @@ def intents(context: AssetExecutionContext, ledger: LedgerResource) -> Materiali
                 "never embedded twice.",
 )
 def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder: EmbedderResource) -> MaterializeResult:
-    report = pipeline.embedding_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log,
-                                      embedder.embedder())
+    with _errors(context):
+        report = pipeline.embedding_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log,
+                                          embedder.embedder())
     return MaterializeResult(metadata={
         "chunks": report.chunks,
         "distinct_texts": report.texts,
@@ -170,11 +215,10 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
 
 
 @asset(
-    partitions_def=repos_partitions,
-    group_name=GROUP,
+    **_common("serve"),
     kinds={"qdrant"},
     deps=[embeddings, "chunk_quality", "git_history", "code_graph"],
-    check_specs=[AssetCheckSpec("qdrant_in_sync", asset="qdrant_points", blocking=True,
+    check_specs=[AssetCheckSpec("qdrant_in_sync", asset="qdrant_points", blocking=True, partitions_def=repos_partitions,
                                 description="Latest points = latest chunk rows; no orphan or duplicate points.")],
     description="Points in the Qdrant collection (code_vector, design_vector, quality_vector, the sparse lexical "
                 "lane, symbol_vector: one vector per owned symbol): only new or changed chunks are upserted, "
@@ -183,16 +227,18 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
 )
 def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
     core = ledger.ledger()
-    try:
-        report = points.points_stage(core, context.partition_key, context.run.run_id, context.log)
-    except (CollectionMismatch, QdrantBusy, LedgerLockTimeout) as exc:
-        raise Failure(description=str(exc)) from exc
+    with _errors(context):
+        report = points.points_stage(core, context.partition_key, context.run.run_id, context.log, promote=False)
     summary = core.db.summary([context.run.run_id])
     md = "\n".join(["| counter | value |", "| --- | ---: |"] + [f"| {k} | {v} |" for k, v in summary.items()])
     return MaterializeResult(
         metadata={
+            "staged_sha": report.staged_sha,
             "collection": core.qdrant.collection,
             "qdrant_mode": core.qdrant.mode,
+            "qdrant_location": (MetadataValue.url(core.settings.qdrant_url) if core.settings.qdrant_url
+                                else MetadataValue.path(str(core.settings.qdrant_path))),
+            "dagster/row_count": report.points_total,
             "points_total": report.points_total,
             "points_written": report.written,
             "points_refreshed": report.refreshed,
@@ -206,6 +252,33 @@ def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> Mat
 
 
 
+@asset(
+    **_common("serve"),
+    kinds={"qdrant"},
+    deps=[qdrant_points],
+    description="The state queries answer from. qdrant_points stages a run's points hidden from queries; this "
+                "step runs only when every blocking check passed (on chunks and on the staged view), re-verifies "
+                "the staged view, makes it live and retires what it replaces. A failed check leaves the previous "
+                "promoted sha answering queries (`ledger status` says why).",
+)
+def promoted_index(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
+    core = ledger.ledger()
+    with _errors(context):
+        r = promotion.promote(core, context.partition_key, context.run.run_id, context.log)
+    summary = ("_Nothing new: this sha was already promoted._" if r.noop else
+               f"Queries now answer from **{r.promoted_sha[:12]}** (was {r.previous_sha[:12] or 'nothing'}): "
+               f"**{r.made_live}** staged points made live, **{r.payloads_updated}** payloads updated, "
+               f"**{r.refreshed}** refreshed, **{r.retired}** retired.")
+    return MaterializeResult(metadata={
+        "summary": MetadataValue.md(summary),
+        "promoted_sha": r.promoted_sha,
+        "previous_sha": r.previous_sha,
+        "points_made_live": r.made_live,
+        "payloads_updated": r.payloads_updated,
+        "points_retired": r.retired,
+        "elapsed_s": round(r.elapsed_s, 3),
+    })
+
 
 # ------------------------------------------------------- payload enrichment ---
 def _skipped_note(skipped: bool, what: str) -> str:
@@ -213,8 +286,7 @@ def _skipped_note(skipped: bool, what: str) -> str:
 
 
 @asset(
-    partitions_def=repos_partitions,
-    group_name=GROUP,
+    **_common("enrich"),
     kinds={"python", "duckdb"},
     deps=[chunks],
     description="Structural quality of each code chunk from its tree-sitter tree (C#, TypeScript/JavaScript, "
@@ -223,7 +295,8 @@ def _skipped_note(skipped: bool, what: str) -> str:
                 "Cobertura/lcov report in the repo. Cached per chunk content hash; payload fields via payload_extras.",
 )
 def chunk_quality(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
-    r = enrich.quality_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    with _errors(context):
+        r = enrich.quality_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
     lines = ["| language | chunks | mean q_cyclomatic | max q_cognitive |", "| --- | ---: | ---: | ---: |"]
     lines += [f"| {lang} | {v['chunks']} | {v['mean_cyclomatic']} | {v['max_cognitive']} |"
               for lang, v in r.by_language.items()]
@@ -242,8 +315,7 @@ def chunk_quality(context: AssetExecutionContext, ledger: LedgerResource) -> Mat
 
 
 @asset(
-    partitions_def=repos_partitions,
-    group_name=GROUP,
+    **_common("enrich"),
     kinds={"git", "duckdb"},
     deps=[repo_snapshot],
     description="Per-file git history folded across renames, from one `git log` pass (only PREVIOUS..HEAD when "
@@ -251,8 +323,11 @@ def chunk_quality(context: AssetExecutionContext, ledger: LedgerResource) -> Mat
                 "git_churn_90d (commits in the 90 days before HEAD), git_last_sha, git_last_msg.",
 )
 def git_history(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
-    r = enrich.git_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    core = ledger.ledger()
+    with _errors(context):
+        r = enrich.git_stage(core, context.partition_key, context.run.run_id, context.log)
     return MaterializeResult(metadata={
+        **_schema(core, "git_history"),
         "mode": r.mode,
         "files": r.files,
         "commits_read": r.commits_read,
@@ -262,8 +337,7 @@ def git_history(context: AssetExecutionContext, ledger: LedgerResource) -> Mater
 
 
 @asset(
-    partitions_def=repos_partitions,
-    group_name=GROUP,
+    **_common("enrich"),
     kinds={"python", "duckdb"},
     deps=[chunks],
     description="The code graph: imports/usings, calls and type references resolved against the repo's symbols, "
@@ -272,12 +346,16 @@ def git_history(context: AssetExecutionContext, ledger: LedgerResource) -> Mater
                 "blast_radius (transitive dependents). Recomputed only when a code chunk changed.",
 )
 def code_graph(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
-    r = enrich.graph_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log)
+    core = ledger.ledger()
+    with _errors(context):
+        r = enrich.graph_stage(core, context.partition_key, context.run.run_id, context.log)
     central = ["| chunk | PageRank | blast radius |", "| --- | ---: | ---: |"]
     central += [f"| {label} | {rank} | {blast} |" for label, rank, blast in r.top_central]
     return MaterializeResult(metadata={
         "summary": MetadataValue.md(_skipped_note(r.skipped, "the graph") + (
             f"**{r.edges}** edges; **{r.nodes}** chunks in the graph in **{r.clusters}** clusters.")),
+        **_schema(core, "code_graph"),
+        "dagster/row_count": r.edges,
         "edges": r.edges,
         "edge_kinds": _table(r.edge_kinds, "kind", "edges"),
         "chunks_in_graph": r.nodes,
@@ -288,4 +366,5 @@ def code_graph(context: AssetExecutionContext, ledger: LedgerResource) -> Materi
     })
 
 
-ALL_ASSETS = [repo_snapshot, chunks, intents, embeddings, chunk_quality, git_history, code_graph, qdrant_points]
+ALL_ASSETS = [repo_snapshot, chunks, intents, embeddings, chunk_quality, git_history, code_graph, qdrant_points,
+              promoted_index]

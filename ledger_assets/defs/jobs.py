@@ -1,10 +1,17 @@
-"""The ingest job: the whole asset graph for one repo partition."""
+"""The ingest job: the whole asset graph for one repo partition.
 
-from dagster import AssetSelection, define_asset_job
+In-process: a run's steps share one process (one model load, no subprocess per step),
+so a no-op run from the UI costs what `ledger ingest` does. Partitions still run in
+parallel, one run each (dagster.yaml: max_concurrent_runs).
+"""
 
+from dagster import AssetSelection, define_asset_job, in_process_executor
+
+INGEST_JOB = "ingest"
 
 ingest_job = define_asset_job(
-    "ingest",
+    INGEST_JOB,
     selection=AssetSelection.groups("ledger"),
-    description="Snapshot, chunk, analyse, embed and index one repo (one partition).",
+    executor_def=in_process_executor,
+    description="Snapshot, chunk, analyse, embed, index and promote one repo (one partition).",
 )

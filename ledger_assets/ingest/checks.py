@@ -1,6 +1,6 @@
 """The checks that gate the ingest: run inside their stage, reported as Dagster asset checks.
 
-line_coverage, member_symbols and idempotent gate `chunks`; qdrant_in_sync gates `qdrant_points`.
+line_coverage, member_symbols and idempotent gate `chunks`; qdrant_in_sync gates `qdrant_points` (on the staged view: see ingest/promotion.py).
 Each returns a `CheckOutcome` whose metadata names the offending files or chunks.
 """
 
@@ -120,24 +120,34 @@ def check_idempotent(ledger: Ledger, repo_id: str, chunked_now: dict[str, list[t
 
 
 
-def check_qdrant_in_sync_with(client, ledger: Ledger, repo_id: str, desired: dict) -> CheckOutcome:
+def check_qdrant_in_sync_with(client, ledger: Ledger, repo_id: str, expected: dict[tuple[str, int], str],
+                              staged_sha: str | None = None, retired=frozenset()) -> CheckOutcome:
+    """One point per chunk row, with the row's content hash, and no other point. `expected`: slot ->
+    content hash. With `staged_sha`, the view checked is the one promotion would serve: the live
+    points not in `retired`, plus the points staged for that sha (ingest/promotion.py)."""
     latest: Counter = Counter()
     stale_content = []
-    for rec in ledger.qdrant.scroll(client, repo_filter(repo_id, latest_only=True),
-                                    ["file_path", "chunk_index", "content_hash"]):
+    for rec in ledger.qdrant.scroll(client, repo_filter(repo_id, latest_only=staged_sha is None),
+                                    ["file_path", "chunk_index", "content_hash", "is_latest", "staged", "staged_sha"]):
         p = rec.payload or {}
+        if p.get("staged"):
+            if staged_sha is None or p.get("staged_sha") != staged_sha:
+                continue
+        elif p.get("is_latest", True) is not True or str(rec.id) in retired:
+            continue
         key = (p.get("file_path"), p.get("chunk_index"))
         latest[key] += 1
-        want = desired.get(key)
-        if want and want["payload"]["content_hash"] != p.get("content_hash"):
+        want = expected.get(key)
+        if want and want != p.get("content_hash"):
             stale_content.append(f"{key[0]}#{key[1]}")
-    orphans = [f"{k[0]}#{k[1]}" for k in latest if k not in desired]
-    missing = [f"{k[0]}#{k[1]}" for k in desired if k not in latest]
+    orphans = [f"{k[0]}#{k[1]}" for k in latest if k not in expected]
+    missing = [f"{k[0]}#{k[1]}" for k in expected if k not in latest]
     doubled = [f"{k[0]}#{k[1]}" for k, n in latest.items() if n > 1]
     ok = not (orphans or missing or doubled or stale_content)
+    what = "staged view" if staged_sha else "latest points"
     return CheckOutcome(
         "qdrant_in_sync", ok,
-        f"{sum(latest.values())} latest points for {len(desired)} chunk rows",
-        {"chunk_rows": len(desired), "latest_points": sum(latest.values()), "orphan_points": len(orphans),
+        f"{sum(latest.values())} points in the {what} for {len(expected)} chunk rows",
+        {"chunk_rows": len(expected), "latest_points": sum(latest.values()), "orphan_points": len(orphans),
          "missing_points": len(missing), "duplicate_latest": len(doubled), "stale_content": len(stale_content),
          "offenders": json.dumps((orphans + missing + doubled + stale_content)[:50])})

@@ -26,6 +26,7 @@ from ledger_assets.encode.embedder import Embedder, embed_with_cache, normalize_
 from ledger_assets.ingest.checks import (CheckOutcome, check_idempotent, check_line_coverage,
                                          check_member_symbols)
 from ledger_assets.ingest.snapshot import ManifestEntry, last_commit_times, read_blobs, stored_manifest, take_snapshot
+from ledger_assets.ingest import promotion
 from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, temp_keys
 from ledger_assets.intents.analysis import analyse_repo
 
@@ -214,6 +215,7 @@ def chunk_stage(ledger: Ledger, repo_id: str, run_id: str, log,
         check_member_symbols(ledger, repo_id),
         check_idempotent(ledger, repo_id, pieces_by_file, options),
     ]
+    promotion.record_checks(ledger, repo_id, head_sha, run_id, report.checks)
     ledger.db.add_to_summary(run_id, repo_id, files_changed=len(changed), files_removed=len(removed),
                              chunk_rows_written=len(new_rows), elapsed_s=elapsed)
     log.info(f"chunks: {len(changed)} files changed, {len(removed)} removed, {len(new_rows)} chunk rows written, "

@@ -1,8 +1,9 @@
 """The points stage: declare the Qdrant points that should exist for a repo, write the difference.
 
 desired (from DuckDB) + existing (from Qdrant) -> a `PointsPlan` (one planner per policy:
-`plan_replace` with versioning off, `plan_versioned` with it on) -> `apply_plan` writes it ->
-the qdrant_in_sync check reads the collection back.
+`plan_replace` with versioning off, `plan_versioned` with it on) -> `stage_plan` writes its new
+vectors as hidden, staged points -> the qdrant_in_sync check reads the staged view back ->
+promotion (ingest/promotion.py) makes it the state queries answer from.
 """
 
 from __future__ import annotations
@@ -17,14 +18,15 @@ from qdrant_client import models
 from ledger_assets.encode import lexical
 from ledger_assets.encode.embedder import fetch_vectors, text_hash
 from ledger_assets.encode.quality import RUBRIC_FIELDS, quality_vector
-from ledger_assets.ingest.checks import CheckOutcome, check_qdrant_in_sync_with
+from ledger_assets.ingest import promotion
+from ledger_assets.ingest.checks import CheckOutcome
+from ledger_assets.ingest.promotion import verify_staged
 from ledger_assets.ingest.pipeline import utcnow
 from ledger_assets.store.db import dict_rows
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.qdrant import (CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR,
-                                        point_id, repo_filter)
-from ledger_assets.store.registry import write_indexed_head
-from ledger_assets.store.settings import EMBED_MODEL, REFRESH_BATCH, UPDATE_OPS_BATCH
+                                        point_id, repo_filter, slot_ids)
+from ledger_assets.store.settings import EMBED_MODEL
 
 MAX_PAYLOAD_SYMBOLS = 64
 
@@ -39,6 +41,7 @@ class PointsReport:
     collection_created: bool
     elapsed_s: float
     checks: list[CheckOutcome] = field(default_factory=list)
+    staged_sha: str = ""
 
 
 def compact_symbols(symbols_json: str) -> str:
@@ -85,14 +88,17 @@ class Existing:
     doubled: list[str]  # a second latest point for a slot: retired
     since: dict[str, str]  # point id -> when its content first entered
     content_of: dict[str, str | None]  # point id -> its content hash
+    staged: list[str] = field(default_factory=list)  # left staged by a run that was never promoted
 
 
 @dataclass
 class PointsPlan:
-    upsert: list[tuple[str, dict]] = field(default_factory=list)  # new vectors
-    overwrite: list[tuple[str, dict]] = field(default_factory=list)  # same vectors, new payload
-    refresh: list[str] = field(default_factory=list)  # unchanged: indexed_sha/indexed_utc only
+    upsert: list[tuple[str, dict]] = field(default_factory=list)  # new vectors, staged at an id no live point holds
+    overwrite: list[tuple[str, dict]] = field(default_factory=list)  # same vectors, new payload (at promotion)
+    refresh: list[str] = field(default_factory=list)  # unchanged: indexed_sha/indexed_utc only (at promotion)
     retire: list[str] = field(default_factory=list)  # replaced or gone: deleted, or demoted with versioning
+    drop: list[str] = field(default_factory=list)  # replaced by the same content: deleted even with versioning
+    replaces: dict[str, str] = field(default_factory=dict)  # staged id -> the live point it replaces
 
 
 def _desired(ledger: Ledger, repo_id: str) -> tuple[str, dict[tuple[str, int], dict]]:
@@ -137,8 +143,11 @@ def _existing(ledger: Ledger, client, repo_id: str) -> Existing:
     found = Existing({}, [], {}, {})
     for rec in ledger.qdrant.scroll(client, repo_filter(repo_id),
                                     ["file_path", "chunk_index", "fingerprint", "content_hash", "is_latest",
-                                     "system_from_utc"]):
+                                     "system_from_utc", "staged"]):
         p = rec.payload or {}
+        if p.get("staged"):
+            found.staged.append(str(rec.id))
+            continue
         if p.get("system_from_utc"):
             found.since[str(rec.id)] = p["system_from_utc"]
             found.content_of[str(rec.id)] = p.get("content_hash")
@@ -164,48 +173,66 @@ def _same_or_overwrite(plan: PointsPlan, pid: str, have_fp: str | None, want: di
 
 
 def plan_replace(repo_id: str, desired: dict, existing: Existing) -> PointsPlan:
-    """Versioning off: one point per slot at its deterministic id; a replaced or gone point is deleted."""
+    """Versioning off: one point per slot at one of its two deterministic ids; new vectors are staged at
+    the other one, and the point they replace (or a point whose slot is gone) is deleted at promotion."""
     plan = PointsPlan(retire=list(existing.doubled))
     for key, want in desired.items():
         have = existing.latest.get(key)
-        pid = point_id(repo_id, key[0], key[1])
-        if have and have[0] == pid and _same_or_overwrite(plan, pid, have[1], want):
+        ids = slot_ids(repo_id, key[0], key[1])
+        if have and have[0] in ids and _same_or_overwrite(plan, have[0], have[1], want):
             continue
+        pid = ids[1] if have and have[0] == ids[0] else ids[0]
         plan.upsert.append((pid, want))
-        if have and have[0] != pid:
+        if have:
             plan.retire.append(have[0])
+            plan.replaces[pid] = have[0]
     plan.retire += [have[0] for key, have in existing.latest.items() if key not in desired]
     return plan
 
 
 def plan_versioned(repo_id: str, desired: dict, existing: Existing, ticks: int) -> PointsPlan:
-    """Versioning on: the same content is refreshed in place; new content is a new point (id from `ticks`)
-    and the point it replaces is demoted (is_latest false), as is a point whose slot is gone."""
+    """Versioning on: the same content is refreshed in place (new vectors for it are staged at a new id and
+    replace it without a history entry); new content is a new point (id from `ticks`) and the point it
+    replaces is demoted (is_latest false) at promotion, as is a point whose slot is gone."""
     plan = PointsPlan(retire=list(existing.doubled))
     for key, want in desired.items():
         have = existing.latest.get(key)
+        pid = point_id(repo_id, key[0], key[1], ticks)
         if have and have[2] == want["payload"]["content_hash"]:
             if not _same_or_overwrite(plan, have[0], have[1], want):
-                plan.upsert.append((have[0], want))
+                plan.upsert.append((pid, want))
+                plan.drop.append(have[0])
+                plan.replaces[pid] = have[0]
         else:
-            plan.upsert.append((point_id(repo_id, key[0], key[1], ticks), want))
+            plan.upsert.append((pid, want))
             if have:
                 plan.retire.append(have[0])
+                plan.replaces[pid] = have[0]
     plan.retire += [have[0] for key, have in existing.latest.items() if key not in desired]
     return plan
 
 
-def apply_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, head_sha: str, now: str,
-               symbol_lane: bool, log) -> int:
-    """Write the plan; returns the points written (upserted or payload-overwritten)."""
+def _live_payload(want: dict, head_sha: str, now: str, first: str) -> dict:
+    return dict(want["payload"], is_latest=True, indexed_sha=head_sha, indexed_utc=now,
+                ingested_utc=first, system_from_utc=first)
+
+
+def stage_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, head_sha: str, run_id: str,
+               now: str, symbol_lane: bool, log) -> dict:
+    """Write the plan's new vectors as staged points (hidden from queries); return the rest of the plan,
+    what promotion applies to the live points (ingest/promotion.py). Stale staged points are deleted first."""
     s = ledger.settings
-    written = 0
     since, content_of = existing.since, existing.content_of
+    if existing.staged:
+        client.delete(ledger.qdrant.collection, points_selector=models.PointIdsList(points=existing.staged),
+                      wait=True)
+        log.info(f"deleted {len(existing.staged)} points left staged by a run that was not promoted")
     if plan.upsert:
         hashes = [h for _, w in plan.upsert
                   for h in (w["row"]["code_hash"], w["row"]["design_hash"], *w["symbol_hashes"])]
         vectors = fetch_vectors(ledger.db, EMBED_MODEL, hashes)
         batch: list[models.PointStruct] = []
+        written = 0
         for pid, want in plan.upsert:
             row = want["row"]
             sym_hashes = want["symbol_hashes"] if symbol_lane else []
@@ -214,9 +241,10 @@ def apply_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, hea
                 raise RuntimeError(f"no cached embedding for {row['file_path']}#{row['chunk_index']}: "
                                    "materialize `embeddings` first")
             # A cosmetic change keeps the content hash, and with it when this content entered.
-            first = since.get(pid, now) if content_of.get(pid) == want["payload"]["content_hash"] else now
-            payload = dict(want["payload"], is_latest=True, indexed_sha=head_sha, indexed_utc=now,
-                           ingested_utc=first, system_from_utc=first)
+            prev = plan.replaces.get(pid, pid)
+            first = since.get(prev, now) if content_of.get(prev) == want["payload"]["content_hash"] else now
+            payload = dict(_live_payload(want, head_sha, now, first), is_latest=False, staged=True,
+                           staged_sha=head_sha, staged_run=run_id)
             sparse = lexical.document_vector(f"{row['file_path']}\n{row['text']}\n{payload.get('intent', '')}")
             vec: dict = {CODE_VECTOR: vectors[row["code_hash"]].tolist(),
                          DESIGN_VECTOR: vectors[row["design_hash"]].tolist(),
@@ -230,32 +258,20 @@ def apply_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, hea
                 client.upsert(ledger.qdrant.collection, batch, wait=True)
                 written += len(batch)
                 batch = []
-                log.info(f"upserted {written}/{len(plan.upsert)} points")
+                log.info(f"staged {written}/{len(plan.upsert)} points")
         if batch:
             client.upsert(ledger.qdrant.collection, batch, wait=True)
-            written += len(batch)
-    # Same vectors, new payload: overwrite the payload only, keeping when this content entered.
-    ops = [models.OverwritePayloadOperation(overwrite_payload=models.SetPayload(
-        payload=dict(want["payload"], is_latest=True, indexed_sha=head_sha, indexed_utc=now,
-                     ingested_utc=since.get(pid, now), system_from_utc=since.get(pid, now)),
-        points=[pid])) for pid, want in plan.overwrite]
-    for i in range(0, len(ops), UPDATE_OPS_BATCH):
-        client.batch_update_points(ledger.qdrant.collection, ops[i:i + UPDATE_OPS_BATCH], wait=True)
-    written += len(plan.overwrite)
-    for i in range(0, len(plan.refresh), REFRESH_BATCH):
-        client.set_payload(ledger.qdrant.collection, {"indexed_sha": head_sha, "indexed_utc": now},
-                           points=plan.refresh[i:i + REFRESH_BATCH], wait=True)
-    if plan.retire:
-        if s.versioning:
-            client.set_payload(ledger.qdrant.collection, {"is_latest": False, "system_to_utc": now},
-                               points=plan.retire, wait=True)
-        else:
-            client.delete(ledger.qdrant.collection, points_selector=models.PointIdsList(points=plan.retire),
-                          wait=True)
-    return written
+    # Same vectors, new payload: overwritten at promotion, keeping when this content entered.
+    return {"head_sha": head_sha, "now": now, "versioning": bool(s.versioning),
+            "staged": [pid for pid, _ in plan.upsert],
+            "overwrite": [[pid, _live_payload(want, head_sha, now, since.get(pid, now))]
+                          for pid, want in plan.overwrite],
+            "refresh": plan.refresh, "retire": plan.retire, "drop": plan.drop}
 
 
-def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport:
+def points_stage(ledger: Ledger, repo_id: str, run_id: str, log, promote: bool = True) -> PointsReport:
+    """Stage the repo's points and check the staged view; with `promote` (the callers outside Dagster),
+    promote it when the check passed. The Dagster graph stages here and promotes in promoted_index."""
     t0 = time.monotonic()
     s = ledger.settings
     now = utcnow().isoformat(timespec="seconds") + "Z"
@@ -271,15 +287,20 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> PointsReport
             plan = plan_versioned(repo_id, desired, existing, time.time_ns() // 100)
         else:
             plan = plan_replace(repo_id, desired, existing)
-        written = apply_plan(ledger, client, plan, existing, head_sha, now, symbol_lane, log)
-        check = check_qdrant_in_sync_with(client, ledger, repo_id, desired)
+        staged = stage_plan(ledger, client, plan, existing, head_sha, run_id, now, symbol_lane, log)
+        check = verify_staged(client, ledger, repo_id, head_sha, set(plan.retire) | set(plan.drop))
+    promotion.save_plan(ledger, repo_id, head_sha, run_id, staged, [check])
+    written = len(plan.upsert) + len(plan.overwrite)
     refreshed = len(plan.refresh)
-    deleted, demoted = (0, len(plan.retire)) if s.versioning else (len(plan.retire), 0)
-    if check.passed:
-        write_indexed_head(s.home_path, repo_id, head_sha)
+    # As before staging: a point replaced by its slot's new version is not counted as deleted.
+    deleted, demoted = (0, len(plan.retire)) if s.versioning else (len(plan.retire) - len(plan.replaces), 0)
     elapsed = time.monotonic() - t0
     ledger.db.add_to_summary(run_id, repo_id, chunks_written=written, chunks_skipped=refreshed,
                              chunks_deleted=deleted + demoted, elapsed_s=elapsed)
-    log.info(f"qdrant: {written} points written, {refreshed} unchanged (payload refresh), "
-             f"{deleted} deleted, {demoted} demoted")
-    return PointsReport(len(desired), written, refreshed, deleted, demoted, created, elapsed, [check])
+    log.info(f"qdrant: {len(plan.upsert)} points staged, {len(plan.overwrite)} payload updates, {refreshed} "
+             f"unchanged (payload refresh), {deleted} to delete, {demoted} to demote at promotion"
+             + ("" if check.passed else f"; qdrant_in_sync FAILED: {check.description}"))
+    if promote and check.passed:
+        promotion.promote(ledger, repo_id, run_id, log)
+    return PointsReport(len(desired), written, refreshed, deleted, demoted, created, time.monotonic() - t0,
+                        [check], staged_sha=head_sha)

@@ -138,7 +138,7 @@ from ledger_assets.retrieval import local_index
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder
 from ledger_assets.retrieval.local_index import LocalIndex
-from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, point_id
+from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, slot_ids
 from ledger_assets.retrieval.fusion import (FUSED_LANES, LANES, NAME_LANE, FileHit, QueryError, apply_test_prior,
                                             collapse_shapes, fuse, group_files, name_lane, named_symbols, order_hits,
                                             parse_weights, yield_private_twins)
@@ -215,11 +215,12 @@ def matches_filter(payload: dict, flt: models.Filter) -> bool:
 
 def fetch_chunk_payload(ledger: Ledger, client, repo_id: str, file_path: str, chunk_index: int,
                         with_vectors: list[str] | bool = False):
-    """The latest point of one chunk: by its deterministic id first (one lookup), else by filter
+    """The latest point of one chunk: by its two deterministic ids first (one lookup), else by filter
     (versioned writes give new ids; a filtered scroll is a full scan in local mode)."""
-    found = client.retrieve(ledger.qdrant.collection, [point_id(repo_id, file_path, chunk_index)],
+    found = client.retrieve(ledger.qdrant.collection, list(slot_ids(repo_id, file_path, chunk_index)),
                             with_payload=True, with_vectors=with_vectors)
-    if found and (found[0].payload or {}).get("is_latest", True):
+    found = [p for p in found if (p.payload or {}).get("is_latest", True) is True]
+    if found:
         return found[0] if with_vectors else found[0].payload
     flt = models.Filter(must=[
         models.FieldCondition(key="repo_id", match=models.MatchValue(value=repo_id)),

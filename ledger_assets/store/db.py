@@ -85,6 +85,13 @@ CREATE TABLE IF NOT EXISTS ingest_runs (
     PRIMARY KEY (run_id, repo_id)
 );
 
+-- Promotion (ingest/promotion.py), per repo: the sha queries answer from, the sha last staged, the plan
+-- that promotes it (what changes for the live points) and why it was not promoted (failed checks).
+CREATE TABLE IF NOT EXISTS promotions (
+    repo_id VARCHAR PRIMARY KEY, promoted_sha VARCHAR, promoted_utc TIMESTAMP, promoted_run VARCHAR,
+    staged_sha VARCHAR, staged_utc TIMESTAMP, staged_run VARCHAR, staged_plan VARCHAR, check_failed VARCHAR
+);
+
 -- Payload enrichment (enrich/stages.py).
 -- Structural metrics per (metrics version, grammar, chunk content hash), shared by all repos.
 CREATE TABLE IF NOT EXISTS chunk_metrics (metrics_key VARCHAR PRIMARY KEY, fields JSON, created_utc TIMESTAMP);
@@ -211,6 +218,13 @@ def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, columns: dict, on_c
     finally:
         con.unregister(name)
     return data.num_rows
+
+
+def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str]]:
+    """(name, type) of each column of a table, in order."""
+    return [(r[0], r[1]) for r in con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? AND table_schema = 'main' "
+        "ORDER BY ordinal_position", [table]).fetchall()]
 
 
 def dict_rows(cur: duckdb.DuckDBPyConnection) -> list[dict]:

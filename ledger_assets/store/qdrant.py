@@ -50,6 +50,12 @@ def point_id(repo_id: str, file_path: str, chunk_index: int, ticks: int | None =
     return str(uuid.UUID(hashlib.md5(key.encode("utf-8")).hexdigest()))
 
 
+def slot_ids(repo_id: str, file_path: str, chunk_index: int) -> tuple[str, str]:
+    """A chunk slot's two deterministic point ids (versioning off). A run stages a new version at
+    the one the live point does not hold, so staging never changes what queries see (ingest/promotion.py)."""
+    return point_id(repo_id, file_path, chunk_index), point_id(repo_id, file_path, chunk_index, ticks=-1)
+
+
 class QdrantStore:
     def __init__(self, settings: LedgerSettings):
         self.settings = settings

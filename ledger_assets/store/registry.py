@@ -23,6 +23,10 @@ class RegistryError(ValueError):
     """Bad input to the registry (bad path, bad or duplicate id): a usage error."""
 
 
+class UnknownRepo(RegistryError):
+    """No repo is registered under that id (removed, or a partition typed into the UI)."""
+
+
 @dataclass(frozen=True)
 class Repo:
     repo_id: str
@@ -71,7 +75,7 @@ class RepoRegistry:
         repos = self.load()
         if repo_id not in repos:
             known = ", ".join(sorted(repos)) or "none"
-            raise RegistryError(f"unknown repo id {repo_id!r} (registered: {known}); add it with `ledger add-repo PATH`")
+            raise UnknownRepo(f"unknown repo id {repo_id!r} (registered: {known}); add it with `ledger add-repo PATH`")
         return repos[repo_id]
 
     def _save(self, repos: dict[str, Repo]) -> None:

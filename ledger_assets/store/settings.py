@@ -56,7 +56,16 @@ EMBED_BATCH = 16
 BOUNDS = {"embed_batch": (16, 4096), "max_file_bytes": (1, 1 << 32),
           "lock_timeout_s": (0, 86_400), "groq_concurrency": (1, 64), "rrf_k": (1, 1000),
           "read_span_max_lines": (1, 100_000), "analysis_file_cap": (0, 1_000_000),
-          "test_prior": (0, 1), "plain_prior": (0, 1)}
+          "test_prior": (0, 1), "plain_prior": (0, 1), "freshness_max_lag_s": (0, 365 * 86_400)}
+
+
+# The environment variable of each setting (LedgerSettings.from_env reads these names).
+_ENV_NAMES = {"qdrant_url": "QDRANT_URL", "qdrant_api_key": "QDRANT_API_KEY", "groq_api_key": "GROQ_API_KEY",
+              "groq_base_url": "GROQ_BASE_URL", "source_url": "LEDGER_SOURCE_URL"}
+
+
+def env_name(setting: str) -> str:
+    return _ENV_NAMES.get(setting, "LEDGER_" + setting.upper())
 
 
 class SettingsError(ValueError):
@@ -121,6 +130,11 @@ class LedgerSettings:
     groq_price: str = ""  # "input,output" USD per million tokens; "" = the table in groq_client.py
     # q_dup_hash only for chunks of at least this many tokens: tiny bodies (getters) are all "clones".
     dup_min_tokens: int = 24
+    # Operations (defs/): the index_fresh check fails when the promoted sha lags HEAD for longer than this.
+    freshness_max_lag_s: float = 3600.0
+    # The git web URL of this project's source (e.g. https://github.com/org/code-ledger/blob/main), for the
+    # catalog's code references; "" = links to the local files.
+    source_url: str = ""
 
     @classmethod
     def from_env(cls, **overrides) -> "LedgerSettings":
@@ -154,6 +168,8 @@ class LedgerSettings:
             read_span_max_lines=_env_int("LEDGER_READ_SPAN_MAX_LINES", d.read_span_max_lines),
             drift_move_threshold=_env_int("LEDGER_DRIFT_MOVE_THRESHOLD", d.drift_move_threshold),
             dup_min_tokens=_env_int("LEDGER_DUP_MIN_TOKENS", d.dup_min_tokens),
+            freshness_max_lag_s=_env_float("LEDGER_FRESHNESS_MAX_LAG_S", d.freshness_max_lag_s),
+            source_url=os.environ.get("LEDGER_SOURCE_URL", ""),
         )
         for name, (low, high) in BOUNDS.items():
             if not low <= values[name] <= high:

@@ -80,6 +80,10 @@ def run_keys(result: SensorResult) -> list[str]:
     return sorted(r.run_key for r in result.run_requests)
 
 
+def cursor_heads(result: SensorResult) -> dict[str, str]:
+    return {rid: entry["head"] for rid, entry in json.loads(result.cursor).items()}
+
+
 # ------------------------------------------------------------ concurrency ---
 def test_two_ingests_a_sensor_tick_and_a_query_at_once(tmp_path, make_repo, embedder, monkeypatch):
     home = tmp_path / "home"
@@ -179,7 +183,7 @@ def test_first_tick_requests_a_run_per_repo_keyed_by_head(sensor_home, make_repo
 
     assert run_keys(result) == sorted(f"{rid}@{sha}" for rid, sha in heads.items())
     assert {r.partition_key for r in result.run_requests} == {"shop", "docs"}
-    assert json.loads(result.cursor) == heads
+    assert cursor_heads(result) == heads
 
 
 def test_no_new_commit_no_request_then_one_commit_one_request(sensor_home, git_repo):
@@ -198,7 +202,7 @@ def test_no_new_commit_no_request_then_one_commit_one_request(sensor_home, git_r
     new_head = git_repo.commit("bump")
     moved = sensor_tick(settings, instance, again.cursor)
     assert run_keys(moved) == [f"shop@{new_head}"]
-    assert json.loads(moved.cursor) == {"shop": new_head}
+    assert cursor_heads(moved) == {"shop": new_head}
 
 
 def test_repo_already_indexed_at_head_requests_nothing(sensor_home, make_repo):
@@ -209,11 +213,11 @@ def test_repo_already_indexed_at_head_requests_nothing(sensor_home, make_repo):
     done_head, todo_head = done.commit(), todo.commit()
     ledger.registry.add(done.path, "done")
     ledger.registry.add(todo.path, "todo")
-    write_indexed_head(settings.home_path, "done", done_head)  # what qdrant_points records
+    write_indexed_head(settings.home_path, "done", done_head)  # what promoted_index records
 
     result = sensor_tick(settings, instance)
     assert run_keys(result) == [f"todo@{todo_head}"]
-    assert json.loads(result.cursor)["done"] == done_head
+    assert cursor_heads(result)["done"] == done_head
 
 
 def test_vanished_repo_is_skipped_with_a_logged_reason(sensor_home, make_repo, tmp_path):
@@ -274,3 +278,65 @@ def test_a_partition_no_registered_repo_backs_is_deleted_by_the_tick(sensor_home
         [("DeleteDynamicPartitionsRequest", ["ghost"])]
     assert run_keys(result) == [f"real@{head}"]
     assert any("removing partition 'ghost'" in m for m in log.messages), log.messages
+
+
+def test_a_head_that_was_not_promoted_is_requested_again_with_backoff(sensor_home, git_repo):
+    """The cursor records success (the promoted sha), not the request: a failed run is retried."""
+    from ledger_assets.defs.sensors import MAX_TRIES, RETRY_BASE_S
+
+    settings, ledger, instance = sensor_home
+    git_repo.write("a.py", "x = 1\n")
+    head = git_repo.commit()
+    ledger.registry.add(git_repo.path, "shop")
+    instance.add_dynamic_partitions("repos", ["shop"])
+    first = sensor_tick(settings, instance)
+    assert run_keys(first) == [f"shop@{head}"]
+
+    # The run failed (say a blocking check): nothing was promoted. Right away: backing off.
+    soon = sensor_tick(settings, instance, first.cursor)
+    assert soon.run_requests == [] and "backing off" in soon.skip_reason.skip_message
+
+    def aged(result: SensorResult, seconds: float) -> str:
+        cursor = json.loads(result.cursor)
+        cursor["shop"]["at"] -= seconds
+        return json.dumps(cursor)
+
+    second = sensor_tick(settings, instance, aged(soon, RETRY_BASE_S + 1))
+    assert run_keys(second) == [f"shop@{head}#2"]
+    # The backoff doubles: one base period is not enough after the second try.
+    assert sensor_tick(settings, instance, aged(second, RETRY_BASE_S + 1)).run_requests == []
+    cursor = second
+    for n in range(3, MAX_TRIES + 1):
+        cursor = sensor_tick(settings, instance, aged(cursor, RETRY_BASE_S * 2 ** n))
+        assert run_keys(cursor) == [f"shop@{head}#{n}"]
+    gave_up = sensor_tick(settings, instance, aged(cursor, RETRY_BASE_S * 2 ** 10))
+    assert gave_up.run_requests == [] and "gave up" in gave_up.skip_reason.skip_message
+
+    write_indexed_head(settings.home_path, "shop", head)  # a run (or `ledger ingest`) promoted it
+    done = sensor_tick(settings, instance, gave_up.cursor)
+    assert done.run_requests == [] and json.loads(done.cursor)["shop"]["tries"] == 0
+
+
+def test_the_tick_reports_index_fresh_when_its_verdict_changes(sensor_home, git_repo):
+    settings, ledger, instance = sensor_home
+    settings = settings.with_(freshness_max_lag_s=600)
+    git_repo.write("a.py", "x = 1\n")
+    old = git_repo.commit()
+    ledger.registry.add(git_repo.path, "shop")
+    instance.add_dynamic_partitions("repos", ["shop"])
+    write_indexed_head(settings.home_path, "shop", old)
+    fresh = sensor_tick(settings, instance)
+    assert [(e.check_name, e.partition, e.passed) for e in fresh.asset_events] == [("index_fresh", "shop", True)]
+
+    git_repo.write("a.py", "x = 2\n")  # a commit made two hours ago that no run has promoted
+    two_hours_ago = time.strftime("%Y-%m-%dT%H:%M:%S+0000", time.gmtime(time.time() - 7200))
+    new = git_repo.commit("bump", env={"GIT_COMMITTER_DATE": two_hours_ago, "GIT_AUTHOR_DATE": two_hours_ago})
+    stale = sensor_tick(settings, instance, fresh.cursor)
+    (event,) = stale.asset_events
+    assert (event.passed, event.partition) == (False, "shop")
+    assert event.metadata["lag_s"].value >= 7000 and "120 min behind" in event.description
+    assert sensor_tick(settings, instance, stale.cursor).asset_events == []  # unchanged verdict: no new event
+
+    write_indexed_head(settings.home_path, "shop", new)
+    back = sensor_tick(settings, instance, stale.cursor)
+    assert [e.passed for e in back.asset_events] == [True]

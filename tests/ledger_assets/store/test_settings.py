@@ -9,11 +9,30 @@ from ledger_assets.defs.resources import EmbedderResource, LedgerResource
 from ledger_assets.store.settings import LedgerSettings, SettingsError
 
 
-def test_the_resources_defaults_are_the_settings_defaults():
-    bare, settings = LedgerResource(), LedgerSettings()
-    assert {name: getattr(bare, name) for name in LedgerResource.model_fields} == {
-        name: getattr(settings, name) for name in LedgerResource.model_fields}
-    assert (EmbedderResource().device, EmbedderResource().batch_size) == (settings.embed_device, settings.embed_batch)
+def test_the_resources_defaults_are_the_settings_defaults(monkeypatch):
+    for name in [n for n in __import__("os").environ if n.startswith("LEDGER_")]:
+        monkeypatch.delenv(name)
+    assert LedgerResource().settings() == LedgerSettings()
+    bare = EmbedderResource()
+    assert LedgerSettings.from_env(embed_device=bare.device, embed_batch=bare.batch_size) == LedgerSettings()
+
+
+def test_unset_resource_fields_are_read_from_the_environment_at_run_time(monkeypatch, tmp_path):
+    """Nothing frozen at load: a field left unset follows its variable; a set variable is bound as EnvVar."""
+    from dagster import EnvVar
+
+    from ledger_assets.definitions import build_defs
+
+    resource = LedgerResource()
+    monkeypatch.setenv("LEDGER_HOME", str(tmp_path / "a"))
+    monkeypatch.setenv("LEDGER_TEST_PRIOR", "0.25")
+    assert resource.settings().home == str(tmp_path / "a") and resource.settings().test_prior == 0.25
+    monkeypatch.setenv("LEDGER_HOME", str(tmp_path / "b"))
+    assert resource.settings().home == str(tmp_path / "b")
+    monkeypatch.setenv("LEDGER_RRF_K", "50")
+    bound = build_defs(LedgerSettings.from_env(), pinned=False).resources["ledger"]
+    assert bound.home == EnvVar("LEDGER_HOME") and bound.rrf_k == EnvVar.int("LEDGER_RRF_K")
+    assert bound.test_prior is None  # a float: read from the environment when the run starts
 
 
 @pytest.mark.parametrize("env, value, message", [

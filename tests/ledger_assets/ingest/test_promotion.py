@@ -1,0 +1,145 @@
+"""Promotion gated by checks: qdrant_points stages a run's points hidden from queries, the blocking
+checks run on the staged view, and only promoted_index switches queries to it. Real DuckDB, Qdrant
+local mode and git repos; the one fault injected is a lossy Qdrant client (an upsert that drops a point)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from dagster import materialize
+from qdrant_client import QdrantClient
+
+from ledger_assets.cli import main
+from ledger_assets.defs.assets import ALL_ASSETS
+from ledger_assets.defs.resources import EmbedderResource, LedgerResource
+from ledger_assets.ingest import pipeline, points, promotion
+from ledger_assets.retrieval.search import search
+from ledger_assets.store.qdrant import repo_filter
+from tests.conftest import LOG
+from tests.ledger_assets.ingest.test_pipeline import SERVICE_PY, Harness, seed
+
+RAISED_FEE = (SERVICE_PY.replace("round(amount * 0.9, 2)", "round(amount * 0.85, 2)  # the fee is 15% now")
+              .replace('return f"{room}:{guest}"', 'return f"{room}:{guest.strip()}"'))  # two chunks change
+QUERY = "refund an amount minus the fee"
+
+
+def run(h: Harness):
+    return materialize(ALL_ASSETS, partition_key=h.repo_id, instance=h.instance, raise_on_error=False,
+                       resources={"ledger": LedgerResource.from_settings(h.settings), "embedder": EmbedderResource()})
+
+
+def refund_body(h: Harness, embedder) -> str:
+    hits = search(h.ledger, embedder, QUERY, repo=h.repo_id, k=10)
+    return next(x.payload["content"] for x in hits if "def refund" in x.payload["content"])
+
+
+def all_points(h: Harness) -> list:
+    with h.ledger.qdrant.open() as client:
+        return list(h.ledger.qdrant.scroll(client, repo_filter(h.repo_id)))
+
+
+def materialized(result) -> set[str]:
+    return {e.event_specific_data.materialization.asset_key.to_user_string()
+            for e in result.get_asset_materialization_events()}
+
+
+def status_json(h: Harness, capsys, monkeypatch) -> dict:
+    monkeypatch.setenv("LEDGER_HOME", h.settings.home)
+    capsys.readouterr()
+    assert main(["status", "--format", "json"]) == 0
+    return next(r for r in json.loads(capsys.readouterr().out) if r["repo_id"] == h.repo_id)
+
+
+@pytest.fixture
+def lossy_upsert(monkeypatch):
+    """A Qdrant client whose upserts silently drop the last point of each batch."""
+    real = QdrantClient.upsert
+
+    def upsert(self, collection_name, points, *args, **kwargs):
+        kept = list(points)[:-1]
+        return real(self, collection_name, kept, *args, **kwargs) if kept else None
+
+    def install():
+        monkeypatch.setattr(QdrantClient, "upsert", upsert)
+
+    return install
+
+
+def test_staged_points_stay_hidden_until_promoted(tmp_path, git_repo, embedder):
+    seed(git_repo)
+    h = Harness(tmp_path, git_repo)
+    v1 = git_repo.head()
+    assert run(h).success
+    git_repo.write("src/service.py", RAISED_FEE)
+    v2 = git_repo.commit("raise the fee")
+    # The stages without Dagster, the points staged without promotion.
+    for stage in (pipeline.snapshot_stage, pipeline.chunk_stage, pipeline.intent_stage):
+        stage(h.ledger, h.repo_id, "staging-run", LOG)
+    pipeline.embedding_stage(h.ledger, h.repo_id, "staging-run", LOG, embedder)
+    report = points.points_stage(h.ledger, h.repo_id, "staging-run", LOG, promote=False)
+    assert report.checks[0].passed and report.staged_sha == v2
+    staged = [p for p in all_points(h) if (p.payload or {}).get("staged")]
+    assert staged and all(p.payload["is_latest"] is False and p.payload["staged_sha"] == v2 for p in staged)
+    # Staged, not promoted: queries still answer from v1.
+    assert "0.9" in refund_body(h, embedder)
+    state = promotion.read_state(h.ledger, h.repo_id)
+    assert state.promoted_sha == v1 and state.staged_sha == v2 and state.plan is not None
+    promotion.promote(h.ledger, h.repo_id, "promote-run", LOG)
+    assert "0.85" in refund_body(h, embedder)
+    after = all_points(h)
+    assert not [p for p in after if (p.payload or {}).get("staged")]
+    with h.ledger.db.connect() as con:
+        rows = con.execute("SELECT count(*) FROM chunks WHERE repo_id = ?", [h.repo_id]).fetchone()[0]
+    assert len(after) == rows  # the replaced points are gone
+    assert {p.payload["indexed_sha"] for p in after} == {v2}
+    assert promotion.read_state(h.ledger, h.repo_id).promoted_sha == v2
+
+
+def test_failed_staged_check_keeps_previous_state_until_a_good_run(tmp_path, git_repo, embedder, lossy_upsert,
+                                                                  monkeypatch, capsys):
+    seed(git_repo)
+    h = Harness(tmp_path, git_repo)
+    v1 = git_repo.head()
+    assert run(h).success
+    count_v1 = len(all_points(h))
+    git_repo.write("src/service.py", RAISED_FEE)
+    v2 = git_repo.commit("raise the fee")
+
+    lossy_upsert()  # a staged write loses a point
+    result = run(h)
+    evaluation = next(e.event_specific_data for e in result.all_events
+                      if e.event_type_value == "ASSET_CHECK_EVALUATION"
+                      and e.event_specific_data.asset_check_key.name == "qdrant_in_sync")
+    assert not evaluation.passed and evaluation.metadata["missing_points"].value >= 1
+    assert "qdrant_points" in materialized(result) and "promoted_index" not in materialized(result)
+    # Queries still answer from v1; status says what is served and why HEAD is not.
+    assert "0.9" in refund_body(h, embedder)
+    row = status_json(h, capsys, monkeypatch)
+    assert (row["head"], row["indexed_sha"], row["promoted_sha"]) == (v2, v2, v1)
+    assert "qdrant_in_sync" in row["promotion_note"] and row["up_to_date"] is False
+    with pytest.raises(promotion.PromotionRefused, match="qdrant_in_sync"):
+        promotion.promote(h.ledger, h.repo_id, "by-hand", LOG)
+    assert any((p.payload or {}).get("staged") for p in all_points(h))
+
+    monkeypatch.undo()  # the client is whole again: the next run promotes and removes the stale staged points
+    result = run(h)
+    assert result.success and "promoted_index" in materialized(result)
+    assert "0.85" in refund_body(h, embedder)
+    after = all_points(h)
+    assert not [p for p in after if (p.payload or {}).get("staged")] and len(after) == count_v1
+    row = status_json(h, capsys, monkeypatch)
+    assert row["promoted_sha"] == row["head"] == v2 and row["promotion_note"] == "" and row["up_to_date"]
+
+
+def test_versioned_promotion_demotes_the_replaced_version(tmp_path, git_repo, embedder):
+    seed(git_repo)
+    h = Harness(tmp_path, git_repo, versioning=True)
+    assert run(h).success
+    git_repo.write("src/service.py", RAISED_FEE)
+    git_repo.commit("raise the fee")
+    assert run(h).success
+    refunds = [p.payload for p in all_points(h) if "def refund" in p.payload["content"]]
+    assert sorted(p["is_latest"] for p in refunds) == [False, True]
+    old = next(p for p in refunds if not p["is_latest"])
+    assert "0.9" in old["content"] and old.get("system_to_utc") and not old.get("staged")
