@@ -205,8 +205,18 @@ def cmd_chunk(args) -> int:
 
     if args.format == "table":
         print(f"{'file':<60} {'chunks':>6} {'coverage':>8}  types")
+    from ledger_assets.ingest.snapshot import KEY_MATERIAL, LFS_POINTER, is_key_material, is_lfs_pointer
+
     for rel, path in paths:
         data = path.read_bytes()
+        # What the ingest never chunks is not chunked here either (key material is not even shown).
+        withheld = KEY_MATERIAL if is_key_material(rel) else LFS_POINTER if is_lfs_pointer(data) else ""
+        if withheld:
+            if args.format == "jsonl":
+                print(f"ledger chunk: {rel}: skipped: {withheld}", file=sys.stderr)
+            else:
+                print(f"{rel[-60:]:<60} {0:>6} {'-':>8}  skipped: {withheld}")
+            continue
         result = chunk_file_result(rel, data)
         if args.format == "jsonl":
             for i, piece in enumerate(result.pieces):

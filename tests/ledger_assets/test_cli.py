@@ -79,6 +79,22 @@ def test_ingest_json_prints_one_object_and_query_finds_the_function(home, git_re
     assert hits[0]["file_path"] == "billing/invoice.py" and hits[0]["start_line"] == 1
 
 
+def test_chunk_withholds_key_material_and_lfs_pointers_as_the_ingest_does(tmp_path, capsys):
+    key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n"
+    (tmp_path / "id_ed25519").write_text(key)
+    (tmp_path / "model.bin.txt").write_text("version https://git-lfs.github.com/spec/v1\n"
+                                            "oid sha256:" + "a" * 64 + "\nsize 123456\n")
+    (tmp_path / "ok.py").write_text("def ok():\n    return 1\n")
+    assert main(["chunk", str(tmp_path), "--format", "jsonl"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["file_path"] for line in out.splitlines()] == ["ok.py"]
+    assert "b3BlbnNzaC1rZXkt" not in out + err
+    assert "id_ed25519: skipped: private key material" in err and "model.bin.txt: skipped: git-lfs pointer" in err
+    assert main(["chunk", str(tmp_path), "--format", "table"]) == 0
+    table = capsys.readouterr().out
+    assert "skipped: private key material" in table and "b3BlbnNzaC1rZXkt" not in table
+
+
 def test_chunk_jsonl_and_table(capsys):
     path = FIXTURES / "sql"
     sql_file = next(p for p in sorted(path.glob("*.sql")))
