@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 # Chunk types whose text is a transformed view of the file (flattened, redacted,
@@ -119,6 +119,38 @@ class ChunkOptions:
     # the brace-depth chunker. Default chosen by measurement (see chunkers/typescript.py).
     ts_tree_sitter: bool = True
     js_tree_sitter: bool = True
+
+
+    @classmethod
+    def parse(cls, text: str) -> "ChunkOptions":
+        """`name=value,name=value` (LEDGER_CHUNK_OPTIONS) over the defaults; ValueError names what is wrong."""
+        values: dict = {}
+        kinds = {f.name: f.type for f in fields(cls)}
+        for item in filter(None, (part.strip() for part in (text or "").split(","))):
+            name, sep, raw = item.partition("=")
+            name, raw = name.strip(), raw.strip()
+            if not sep or name not in kinds:
+                raise ValueError(f"{item!r}: expected name=value with a name among {', '.join(sorted(kinds))}")
+            kind = kinds[name]
+            try:
+                if kind in (bool, "bool"):
+                    if raw.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                        raise ValueError
+                    values[name] = raw.lower() in ("true", "1", "yes", "on")
+                elif kind in (int, "int"):
+                    values[name] = int(raw)
+                else:
+                    values[name] = float(raw)
+            except ValueError:
+                raise ValueError(f"{name}={raw!r}: not a {getattr(kind, '__name__', kind)}") from None
+            if values[name] is not True and values[name] is not False and values[name] <= 0:
+                raise ValueError(f"{name}={raw!r}: must be positive")
+        return replace(cls(), **values)
+
+    def changed(self) -> dict:
+        """The options that differ from the defaults."""
+        base = ChunkOptions()
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(base, f.name)}
 
 
 DEFAULT_OPTIONS = ChunkOptions()

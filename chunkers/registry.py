@@ -98,3 +98,36 @@ def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OP
 def chunk_file(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) -> list[ChunkPiece]:
     """The contract of shared/DESIGN.md: deterministic, lossless, never raises on bad input."""
     return chunk_file_result(path, data, options).pieces
+
+
+# The options each chunker reads (itself and what it calls), for the re-chunk key: a changed option
+# re-chunks exactly the files whose chunker reads it. Every file may fall back to plain windows.
+_CODE = ("type_max_chars", "type_full_max_chars", "chunk_max_symbols", "skeleton_max_chars", "member_context_chars")
+_FALLBACK = ("plain_max_chars", "plain_overlap_chars")
+CHUNKER_OPTIONS: dict[str, tuple[str, ...]] = {
+    "csharp": _CODE, "razor": _CODE, "python_code": _CODE, "treesitter": _CODE,
+    "typescript": _CODE, "components": _CODE + ("ts_tree_sitter", "js_tree_sitter"),
+    "sql": ("split_sql_tables", "type_max_chars"), "markdown": ("md_section_max_chars",),
+    "openapi": ("config_max_chars",), "config": ("config_max_chars",),
+    "pdf": ("pdf_group_chars", "pdf_timeout_s"), "plain": (),
+}
+_TS_SWITCH = {**dict.fromkeys((".ts", ".tsx", ".mts", ".cts"), "ts_tree_sitter"),
+              **dict.fromkeys((".js", ".jsx", ".mjs", ".cjs"), "js_tree_sitter")}
+
+
+def options_read(path: str) -> tuple[str, ...]:
+    """The ChunkOptions fields that can change how `path` is chunked."""
+    extra = (_TS_SWITCH[extension_of(path)],) if extension_of(path) in _TS_SWITCH else ()
+    return CHUNKER_OPTIONS[chunker_name(path)] + extra + _FALLBACK
+
+
+def options_key(path: str, options: ChunkOptions) -> str:
+    """"" with the defaults for what `path`'s chunker reads; else a short hash of the changed ones."""
+    import hashlib
+    import json
+
+    changed = {k: v for k, v in options.changed().items() if k in options_read(path)}
+    if not changed:
+        return ""
+    return hashlib.sha1(json.dumps(changed, sort_keys=True).encode()).hexdigest()[:8]
+

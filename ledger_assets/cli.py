@@ -189,6 +189,9 @@ def cmd_chunk(args) -> int:
     from chunkers import chunk_file_result
 
     from ledger_assets.encode.embedder import text_hash
+    from ledger_assets.store.settings import LedgerSettings
+
+    options = LedgerSettings.from_env().chunking()  # LEDGER_CHUNK_OPTIONS, as the ingest chunks
 
     paths: list[tuple[str, Path]] = []
     for raw in args.paths:
@@ -217,7 +220,7 @@ def cmd_chunk(args) -> int:
             else:
                 print(f"{rel[-60:]:<60} {0:>6} {'-':>8}  skipped: {withheld}")
             continue
-        result = chunk_file_result(rel, data)
+        result = chunk_file_result(rel, data, options)
         if args.format == "jsonl":
             for i, piece in enumerate(result.pieces):
                 d = piece.to_dict()

@@ -59,6 +59,7 @@ class LedgerResource(ConfigurableResource):
     read_span_max_lines: int | None = _field("read_span_max_lines")
     drift_move_threshold: int | None = _field("drift_move_threshold")
     freshness_max_lag_s: float | None = _field("freshness_max_lag_s")
+    chunk_options: str | None = _field("chunk_options")
 
     @classmethod
     def from_settings(cls, s: LedgerSettings) -> "LedgerResource":

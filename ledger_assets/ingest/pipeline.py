@@ -17,7 +17,7 @@ from itertools import groupby
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from chunkers import CHUNKER_VERSION, DEFAULT_OPTIONS, ChunkOptions, chunk_file_result
+from chunkers import ChunkOptions, chunk_file_result, rechunk_key
 from chunkers.text import decode, line_count, BinaryContent
 
 from ledger_assets.encode.lexical import words
@@ -115,15 +115,18 @@ def _piece_rows(repo_id: str, entry: ManifestEntry, pieces) -> list[dict]:
 
 
 def chunk_stage(ledger: Ledger, repo_id: str, run_id: str, log,
-                options: ChunkOptions = DEFAULT_OPTIONS) -> ChunkReport:
+                options: ChunkOptions | None = None) -> ChunkReport:
     t0 = time.monotonic()
+    options = options or ledger.settings.chunking()
     with ledger.db.connect() as con:
         entries, files, snap = stored_manifest(con, repo_id)
     if snap is None:
         raise RuntimeError(f"no snapshot for repo {repo_id!r}: materialize repo_snapshot first")
     head_sha, source, repo_path = snap
     indexable = {p: e for p, e in entries.items() if not e.skip_reason}
-    changed = [e for p, e in sorted(indexable.items()) if files.get(p) != (e.blob_hash, CHUNKER_VERSION)]
+    # Re-chunked: new or changed content, another chunker version, or changed options its chunker reads.
+    changed = [e for p, e in sorted(indexable.items())
+               if files.get(p) != (e.blob_hash, rechunk_key(p, options))]
     removed = sorted(p for p in files if p not in indexable)
 
     new_rows: list[dict] = []
@@ -146,7 +149,7 @@ def chunk_stage(ledger: Ledger, repo_id: str, run_id: str, log,
         when = commit_times.get(entry.file_path)
         file_rows.append({
             "repo_id": repo_id, "file_path": entry.file_path, "blob_hash": entry.blob_hash,
-            "chunker_version": CHUNKER_VERSION, "language": entry.language, "n_lines": n_lines,
+            "chunker_version": rechunk_key(entry.file_path, options), "language": entry.language, "n_lines": n_lines,
             "n_chunks": len(rows), "skip_reason": result.skip_reason, "notes": notes.get(entry.file_path, ""),
             "valid_from_utc": datetime.fromtimestamp(when, timezone.utc).replace(tzinfo=None) if when else None,
         })

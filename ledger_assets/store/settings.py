@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from chunkers import ChunkOptions
+
 EMBED_DIM = 384
 QUALITY_DIM = 8
 EMBED_MODEL = "all-MiniLM-L6-v2"
@@ -132,6 +134,9 @@ class LedgerSettings:
     dup_min_tokens: int = 24
     # Operations (defs/): the index_fresh check fails when the promoted sha lags HEAD for longer than this.
     freshness_max_lag_s: float = 3600.0
+    # Chunker switches and sizes over ChunkOptions' defaults: "split_sql_tables=false,ts_tree_sitter=false";
+    # a change re-chunks exactly the files whose chunker reads a changed option (chunkers.rechunk_key).
+    chunk_options: str = ""
     # The git web URL of this project's source (e.g. https://github.com/org/code-ledger/blob/main), for the
     # catalog's code references; "" = links to the local files.
     source_url: str = ""
@@ -169,6 +174,7 @@ class LedgerSettings:
             drift_move_threshold=_env_int("LEDGER_DRIFT_MOVE_THRESHOLD", d.drift_move_threshold),
             dup_min_tokens=_env_int("LEDGER_DUP_MIN_TOKENS", d.dup_min_tokens),
             freshness_max_lag_s=_env_float("LEDGER_FRESHNESS_MAX_LAG_S", d.freshness_max_lag_s),
+            chunk_options=os.environ.get("LEDGER_CHUNK_OPTIONS", ""),
             source_url=os.environ.get("LEDGER_SOURCE_URL", ""),
         )
         for name, (low, high) in BOUNDS.items():
@@ -176,7 +182,15 @@ class LedgerSettings:
                 env = "LEDGER_" + name.upper()
                 raise SettingsError(f"{env} must be between {low} and {high}, got {values[name]}")
         values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            ChunkOptions.parse(values["chunk_options"])
+        except ValueError as exc:
+            raise SettingsError(f"LEDGER_CHUNK_OPTIONS: {exc}") from None
         return cls(**values)
+
+    def chunking(self) -> ChunkOptions:
+        """`chunk_options` as the ChunkOptions the chunkers take."""
+        return ChunkOptions.parse(self.chunk_options)
 
     def with_(self, **changes) -> "LedgerSettings":
         return replace(self, **changes)

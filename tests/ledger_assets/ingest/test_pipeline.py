@@ -150,11 +150,11 @@ def test_unchanged_rerun_writes_nothing(harness):
 
 
 def test_a_new_chunker_version_rechunks_every_file_and_rewrites_only_what_changed(harness, monkeypatch):
-    from ledger_assets.ingest import pipeline
+    import chunkers
 
     harness.run()
     before = harness.points()
-    monkeypatch.setattr(pipeline, "CHUNKER_VERSION", "next")
+    monkeypatch.setattr(chunkers, "CHUNKER_VERSION", "next")  # what chunkers.rechunk_key reads
     _, summary = harness.run()
     with harness.ledger.db.connect() as con:
         versions = {r[0] for r in con.execute("SELECT chunker_version FROM files WHERE repo_id = ?",
