@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from ledger_assets.retrieval.symbols import ToolInputError
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.registry import RegistryError
 from ledger_assets.store.settings import DETAILS, FORMATS, LANES, LedgerSettings, SettingsError
@@ -267,8 +268,8 @@ def cmd_query(args) -> int:
 
     def options() -> SearchOptions:
         return SearchOptions(repo=args.repo, k=args.k, lane=args.lane, chunk_types=_split_list(args.type),
-                             languages=_split_list(args.language), path_prefix=args.path or "",
-                             group=args.group or "", where=tuple(args.where or ()))
+                             languages=_split_list(args.language), path_prefix=args.path or "", group=args.group or "",
+                             where=tuple(args.where or ()), include_deprecated=args.include_deprecated)
 
     def run(searcher, text: str, fmt: str) -> str:
         if args.group:
@@ -346,6 +347,13 @@ def cmd_similar(args) -> int:
     except ToolInputError as exc:
         raise UsageError(str(exc)) from exc
     print(format_hits(hits, args.format, "snippet"))
+    return 0
+
+
+def cmd_deprecate(args) -> int:
+    from ledger_assets.retrieval.deprecation import deprecate, format_deprecation
+    report = deprecate(_ledger(), args.repo, args.target, args.reason, undo=args.undo)  # ToolInputError: exit 2
+    print(json.dumps(report, indent=2) if args.format == "json" else format_deprecation(report))
     return 0
 
 
@@ -487,6 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--group", choices=("file",), help="rank files by the evidence of their chunks")
     p.add_argument("--where", action="append", metavar="FIELD<=N",
                    help="payload condition, repeatable: q_testability<=2, q_cyclomatic>10, layer=domain")
+    p.add_argument("--include-deprecated", action="store_true", help="also chunks marked by `ledger deprecate`")
     p.set_defaults(func=cmd_query)
 
     p = sub.add_parser("read-span", help="lines START..END of a file in a registered repo")
@@ -513,11 +522,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("similar", help="chunks similar to the one at FILE:LINE")
     p.add_argument("location", metavar="FILE:LINE")
-    p.add_argument("--mode", choices=("code", "design", "quality"), default="code")
+    p.add_argument("--mode", choices=("code", "design", "quality", "concept"), default="code")
     p.add_argument("--repo", help="the repo FILE belongs to, when several hold that path (neighbours come from every repo)")
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--format", choices=("text", "json", "toon"), default="text")
     p.set_defaults(func=cmd_similar)
+
+    p = sub.add_parser("deprecate", help="mark chunks deprecated (queries leave them out), or --undo")
+    p.add_argument("repo")
+    p.add_argument("target", help="a chunk (path#index or its ledger_id), a file path or a symbol name")
+    p.add_argument("--reason", help="why, and what to use instead (required unless --undo)")
+    p.add_argument("--undo", action="store_true", help="clear the mark")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_deprecate)
 
     p = sub.add_parser("golden", help="build a golden set from a repo's doc comments (CodeSearchNet way)")
     p.add_argument("repo_path")
@@ -553,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
         rc = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return rc
-    except (UsageError, SettingsError) as exc:
+    except (UsageError, SettingsError, ToolInputError) as exc:
         print(f"ledger {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -25,6 +25,7 @@ from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder, embed_with_cache, normalize_text, text_hash
 from ledger_assets.ingest.checks import (CheckOutcome, check_idempotent, check_line_coverage,
                                          check_member_symbols)
+from ledger_assets.ingest.concepts import assign_concepts
 from ledger_assets.ingest.snapshot import ManifestEntry, last_commit_times, read_blobs, stored_manifest, take_snapshot
 from ledger_assets.ingest import promotion
 from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, temp_keys
@@ -181,6 +182,7 @@ def chunk_stage(ledger: Ledger, repo_id: str, run_id: str, log,
                 fresh.append((row["content_hash"], lid, row["file_path"]))
             kept_ids.add(lid)
             row["ledger_id"] = lid
+        assign_concepts(con, repo_id, new_rows, removed)  # before the touched files' old rows go
         deleted = con.execute(
             "SELECT count(*) FROM chunks WHERE repo_id = ? AND file_path IN (SELECT k FROM touched)",
             [repo_id]).fetchone()[0]

@@ -57,7 +57,8 @@ def _payload(row: dict, repo_id: str) -> dict:
         "content": row["text"], "content_hash": row["content_hash"], "chunk_type": row["chunk_type"],
         "language": row["language"], "start_line": row["start_line"], "end_line": row["end_line"],
         "skeleton": row["skeleton"], "chunk_symbols": compact_symbols(row["symbols"]),
-        "ledger_id": row["ledger_id"], "layer": row["layer"], "pattern": row["pattern"],
+        "ledger_id": row["ledger_id"], "concept_id": row.get("concept_id"),
+        "layer": row["layer"], "pattern": row["pattern"],
         "intent": row["intent"], "intent_source": row["intent_source"],
         "valid_from_utc": row["valid_from_utc"].isoformat() + "Z" if row["valid_from_utc"] else "",
         "start_page": meta.get("start_page"), "end_page": meta.get("end_page"),
@@ -103,12 +104,16 @@ class PointsPlan:
 
 def _desired(ledger: Ledger, repo_id: str) -> tuple[str, dict[tuple[str, int], dict]]:
     """HEAD and the points that should exist: payload, quality vector and symbol hashes per chunk row."""
+    from ledger_assets.store.db import deprecation_marks
+
     with ledger.db.connect() as con:
         head_sha = con.execute("SELECT head_sha FROM snapshots WHERE repo_id = ?", [repo_id]).fetchone()[0]
         cur = con.execute(
-            "SELECT c.*, f.valid_from_utc FROM chunks c LEFT JOIN files f USING (repo_id, file_path) "
+            "SELECT c.*, f.valid_from_utc, k.concept_id FROM chunks c LEFT JOIN files f USING (repo_id, file_path) "
+            "LEFT JOIN chunk_concepts k USING (repo_id, ledger_id) "
             "WHERE c.repo_id = ? ORDER BY c.file_path, c.chunk_index", [repo_id])
         rows = dict_rows(cur)
+        deprecated = deprecation_marks(con, repo_id)  # `ledger deprecate`: carried while the ledger_id lives
         extras: dict[tuple[str, int], dict] = defaultdict(dict)
         for path, idx, fields_json in con.execute(
                 "SELECT file_path, chunk_index, fields FROM payload_extras WHERE repo_id = ? "
@@ -130,6 +135,8 @@ def _desired(ledger: Ledger, repo_id: str) -> tuple[str, dict[tuple[str, int], d
             payload.update({f"q_{name}": int(rubric[name]) for name in RUBRIC_FIELDS if name in rubric})
             if risks.get(row["analysis_key"]):
                 payload["q_risk_note"] = risks[row["analysis_key"]]
+        if row["ledger_id"] in deprecated:
+            payload["deprecated"] = deprecated[row["ledger_id"]]
         quality = quality_vector(row["text"], rubric)
         symbol_hashes = json.loads(row["symbol_hashes"] or "[]")
         fp = _fingerprint(payload, row["code_hash"], row["design_hash"], quality, symbol_hashes)

@@ -43,10 +43,30 @@ class Hit:
         for extra in ("stale_reason", "live_start_line", "live_end_line"):
             if extra in self.freshness:
                 out[extra] = self.freshness[extra]
+        if p.get("deprecated"):  # shown only when a query asked for deprecated points too
+            out["deprecated"] = deprecation(p)
         if self.collapsed:
             out["collapsed"] = list(self.collapsed)
         out["payload"] = dict(p)
         return out
+
+
+def deprecation(payload: dict) -> dict | None:
+    """The payload's `deprecated` mark as {"reason", "utc"} (None when not deprecated)."""
+    mark = payload.get("deprecated")
+    if not mark:
+        return None
+    if isinstance(mark, dict):
+        return {"reason": str(mark.get("reason") or ""), "utc": str(mark.get("utc") or "")}
+    return {"reason": str(mark), "utc": ""}
+
+
+def _deprecated_flag(payload: dict) -> str:
+    mark = deprecation(payload)
+    if mark is None:
+        return ""
+    reason = mark["reason"].replace("\r", " ").replace("\n", " ").replace("|", "¦").replace("⟫", ">")
+    return f"!deprecated({reason}) "
 
 
 def symbol_names(payload: dict) -> list[str]:
@@ -73,7 +93,7 @@ def toon_row(h: Hit, detail: str = "snippet") -> str:
     start, end = p.get("start_line"), p.get("end_line")
     if h.freshness.get("live_start_line") is not None:
         start, end = h.freshness["live_start_line"], h.freshness["live_end_line"]
-    flag = "!stale " if h.freshness.get("stale") else ""
+    flag = ("!stale " if h.freshness.get("stale") else "") + _deprecated_flag(p)
     return (f"{p.get('repo_id')}|{p.get('layer', '')}|{p.get('pattern', '')}|{p.get('file_path')}|"
             f"L{start}-L{end}⟫{flag}{body}")
 
@@ -99,6 +119,8 @@ def format_hits(hits: list[Hit], fmt: str = "text", detail: str = "snippet") -> 
             stale += f"; now L{d['live_start_line']}-L{d['live_end_line']})" if "live_start_line" in d else ")"
         out.append(f"{d['rank']:>2}. {d['repo_id']}:{d['file_path']}:{d['start_line']}-{d['end_line']} "
                    f"[{d['chunk_type']}] score={d['score']:.4f} ({lanes})" + (f"  {syms}" if syms else "") + stale)
+        if d.get("deprecated"):
+            out.append(f"    DEPRECATED ({d['deprecated']['utc'] or 'no date'}): {d['deprecated']['reason']}")
         if d["intent"]:
             out.append(f"    intent: {d['intent']}")
         limit = None if detail != "snippet" else 12
@@ -132,6 +154,8 @@ def format_files(files: list, fmt: str = "text", detail: str = "snippet", chunks
             p = h.payload
             syms = ", ".join(symbol_names(p)[:4])
             stale = "  STALE" if h.freshness.get("stale") else ""
+            if deprecation(p):
+                stale += f"  DEPRECATED: {deprecation(p)['reason']}"
             out.append(f"    L{p.get('start_line')}-L{p.get('end_line')} [{p.get('chunk_type')}] "
                        f"score={h.score:.4f}" + (f"  {syms}" if syms else "") + stale)
         first = render_body(f.chunks[0].payload, detail).splitlines()

@@ -42,8 +42,9 @@ from scipy import sparse as sp
 from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, QdrantStore, named_vectors, point_id
 
 DENSE_LANES = (CODE_VECTOR, DESIGN_VECTOR)
-# Payload fields the search filters use (search.latest_filter); a filter on anything else falls back to Qdrant.
-FILTER_FIELDS = ("repo_id", "is_latest", "chunk_type", "language", "file_path")
+# Payload fields the search filters use (search.latest_filter: `deprecated` by IsEmpty, `concept_id` for
+# `ledger similar --mode concept`); a filter on anything else falls back to Qdrant.
+FILTER_FIELDS = ("repo_id", "is_latest", "chunk_type", "language", "file_path", "deprecated", "concept_id")
 _SCROLL_PAGE = 2048
 
 
@@ -77,14 +78,17 @@ class UnsupportedFilter(ValueError):
 
 
 class _Column:
-    """One filter field as integer codes; a value's type is part of its identity (True is not 1)."""
+    """One filter field as integer codes; a value's type is part of its identity (True is not 1).
+    `empty`: where the field is absent, null or [] (Qdrant's IsEmpty)."""
 
     def __init__(self, values: list):
         self.vocab: dict[tuple, int] = {}
         codes = np.full(len(values), -1, dtype=np.int32)
+        self.empty = np.zeros(len(values), dtype=bool)
         self.irregular = False
         for i, v in enumerate(values):
-            if v is None:
+            if v is None or (isinstance(v, list) and not v):
+                self.empty[i] = True
                 continue
             if isinstance(v, (list, dict)):
                 self.irregular = True  # Qdrant matches any element of an array: not modelled here
@@ -147,7 +151,7 @@ class LocalIndex:
 
     # ---- filters -------------------------------------------------------------
     def mask(self, flt: models.Filter | None) -> np.ndarray:
-        """`flt` as a boolean mask; raises UnsupportedFilter for anything but must-MatchValue/MatchAny."""
+        """`flt` as a boolean mask; raises UnsupportedFilter for anything but must-MatchValue/MatchAny/IsEmpty."""
         out = np.ones(len(self.ids), dtype=bool)
         if flt is None:
             return out
@@ -155,6 +159,9 @@ class LocalIndex:
             raise UnsupportedFilter("only `must` conditions are indexed")
         must = flt.must if isinstance(flt.must, list) else ([flt.must] if flt.must else [])
         for cond in must:
+            if isinstance(cond, models.IsEmptyCondition) and cond.is_empty.key in self.columns:
+                out &= self.columns[cond.is_empty.key].empty
+                continue
             if not isinstance(cond, models.FieldCondition) or cond.key not in self.columns:
                 raise UnsupportedFilter(f"condition {cond!r}")
             if isinstance(cond.match, models.MatchValue):

@@ -175,8 +175,11 @@ def where_condition(expr: str) -> models.FieldCondition:
 
 
 def latest_filter(repo: str | None, chunk_types: Iterable[str] = (), languages: Iterable[str] = (),
-                  file_paths: Iterable[str] | None = None, where: Iterable[str] = ()) -> models.Filter:
+                  file_paths: Iterable[str] | None = None, where: Iterable[str] = (),
+                  include_deprecated: bool = True) -> models.Filter:
     must: list = [models.FieldCondition(key="is_latest", match=models.MatchValue(value=True))]
+    if not include_deprecated:  # `ledger deprecate`: a marked point carries the payload field `deprecated`
+        must.append(models.IsEmptyCondition(is_empty=models.PayloadField(key="deprecated")))
     if repo:
         must.append(models.FieldCondition(key="repo_id", match=models.MatchValue(value=repo)))
     chunk_types, languages = list(chunk_types or ()), list(languages or ())
@@ -191,8 +194,12 @@ def latest_filter(repo: str | None, chunk_types: Iterable[str] = (), languages: 
 
 
 def matches_filter(payload: dict, flt: models.Filter) -> bool:
-    """`latest_filter`'s conditions (MatchValue / MatchAny on keyword fields) checked on one payload."""
+    """`latest_filter`'s conditions (MatchValue / MatchAny on keyword fields, ranges, IsEmpty) checked on one payload."""
     for cond in flt.must or ():
+        if isinstance(cond, models.IsEmptyCondition):
+            if payload.get(cond.is_empty.key) not in (None, []):
+                return False
+            continue
         value = payload.get(cond.key)
         match = cond.match
         if isinstance(match, models.MatchValue):
@@ -247,6 +254,7 @@ class SearchOptions:
     resolve_symbols: bool = True
     group: str = ""  # "file": rank files by the evidence of their chunks (`search_files`)
     where: tuple[str, ...] = ()  # payload conditions: "q_testability<=2", "layer=domain"
+    include_deprecated: bool = False  # points marked by `ledger deprecate` are left out unless asked
 
     def validate(self) -> None:
         if self.group not in GROUPS:
@@ -504,7 +512,8 @@ class Searcher:
             file_paths = self._paths_under(opts.path_prefix, opts.repo)
             if not file_paths:
                 return None
-        flt = latest_filter(opts.repo, opts.chunk_types, opts.languages, file_paths, opts.where)
+        flt = latest_filter(opts.repo, opts.chunk_types, opts.languages, file_paths, opts.where,
+                            include_deprecated=opts.include_deprecated)
         symbols = opts.resolve_symbols and opts.lane == "hybrid"
         index = self.local_index()
         if index is not None:

@@ -396,9 +396,12 @@ def chunk_at(ledger: Ledger, file: str, line: int, repo: str | None = None) -> t
 
 def similar(ledger: Ledger, target: str, mode: str = "code", repo: str | None = None, k: int = 10,
             client=None) -> list:
-    """Chunks nearest to the chunk at FILE:LINE by its code, design or quality vector."""
+    """Chunks nearest to the chunk at FILE:LINE by its code, design or quality vector; mode `concept`:
+    the chunks sharing its concept_id (`concept_chunks`)."""
+    if mode == "concept":
+        return concept_chunks(ledger, target, repo, k)
     if mode not in SIMILAR_MODES:
-        raise ToolInputError(f"unknown mode {mode!r}: use code, design or quality")
+        raise ToolInputError(f"unknown mode {mode!r}: use code, design, quality or concept")
     if not 1 <= k <= MAX_K:
         raise ToolInputError(f"k must be between 1 and {MAX_K}, got {k}")
     file, line = parse_location(target)
@@ -425,6 +428,47 @@ def similar(ledger: Ledger, target: str, mode: str = "code", repo: str | None = 
         return run(client)
     with ledger.qdrant.open() as c:
         return run(c)
+
+
+def concept_chunks(ledger: Ledger, target: str, repo: str | None = None, k: int = MAX_K) -> list:
+    """`ledger similar FILE:LINE --mode concept`: every point sharing the concept_id of the chunk at FILE:LINE
+    (or a concept_id given as it is): the unit's shapes, parts and, under versioning, its old versions.
+    Latest first (by file and line), then older versions, newest first."""
+    if not 1 <= k <= MAX_K:
+        raise ToolInputError(f"k must be between 1 and {MAX_K}, got {k}")
+    if re.fullmatch(r"[0-9a-fA-F-]{36}", (target or "").strip()):
+        concept, repo_id = target.strip().lower(), repo
+    else:
+        file, line = parse_location(target)
+        repo_id, idx = chunk_at(ledger, file, line, repo)
+        with ledger.db.connect() as con:
+            row = con.execute(
+                "SELECT k.concept_id FROM chunks c JOIN chunk_concepts k USING (repo_id, ledger_id) "
+                "WHERE c.repo_id = ? AND c.file_path = ? AND c.chunk_index = ?",
+                [repo_id, file.replace("\\", "/").removeprefix("./"), idx]).fetchone()
+        if row is None:
+            raise ToolInputError(f"{target}: the chunk has no concept_id yet; run `ledger ingest`")
+        concept = row[0]
+    must = [models.FieldCondition(key="concept_id", match=models.MatchValue(value=concept))]
+    if repo_id:
+        must.append(models.FieldCondition(key="repo_id", match=models.MatchValue(value=repo_id)))
+    flt = models.Filter(must=must)
+    from ledger_assets.retrieval import local_index
+
+    index = local_index.current(ledger.qdrant)
+    if index is not None:
+        payloads = [index.payloads[i] for i in index.mask(flt).nonzero()[0]]
+    else:
+        with ledger.qdrant.open() as c:
+            payloads = ([p.payload or {} for p in ledger.qdrant.scroll(c, flt)]
+                        if c.collection_exists(ledger.qdrant.collection) else [])
+    payloads = [p for p in payloads if not p.get("staged")]
+    payloads.sort(key=lambda p: (p.get("repo_id") or "", p.get("file_path") or "", p.get("start_line") or 0,
+                                 p.get("chunk_index") or 0))
+    latest = [p for p in payloads if p.get("is_latest", True) is True]
+    older = sorted((p for p in payloads if p.get("is_latest", True) is not True),
+                   key=lambda p: p.get("system_from_utc") or "", reverse=True)
+    return [Hit(rank, 1.0, dict(p), {"concept": rank}) for rank, p in enumerate((latest + older)[:k], 1)]
 
 
 def to_json(obj) -> str:

@@ -58,6 +58,16 @@ CREATE TABLE IF NOT EXISTS ledger_ids (
     repo_id VARCHAR, content_hash VARCHAR, ledger_id VARCHAR, file_path VARCHAR,
     PRIMARY KEY (repo_id, ledger_id)
 );
+-- The concept of each chunk identity (ingest/concepts.py): shared by a unit's shapes and versions.
+CREATE TABLE IF NOT EXISTS chunk_concepts (
+    repo_id VARCHAR, ledger_id VARCHAR, concept_id VARCHAR, PRIMARY KEY (repo_id, ledger_id)
+);
+-- Deprecation marks (`ledger deprecate`), by ledger_id: set on the live points at once and merged
+-- into the payload by every later ingest while the ledger_id lives.
+CREATE TABLE IF NOT EXISTS deprecations (
+    repo_id VARCHAR, ledger_id VARCHAR, reason VARCHAR, deprecated_utc VARCHAR, target VARCHAR,
+    PRIMARY KEY (repo_id, ledger_id)
+);
 -- Caches shared by all repos.
 CREATE TABLE IF NOT EXISTS analyses (
     analysis_key VARCHAR PRIMARY KEY, model VARCHAR, prompt_version VARCHAR,
@@ -218,6 +228,16 @@ def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, columns: dict, on_c
     finally:
         con.unregister(name)
     return data.num_rows
+
+
+def deprecation_marks(con: duckdb.DuckDBPyConnection, repo_id: str) -> dict[str, dict]:
+    """ledger_id -> the payload field `deprecated` ({"reason", "utc"}) of the repo's marked chunks."""
+    return {lid: deprecated_field(reason, utc) for lid, reason, utc in con.execute(
+        "SELECT ledger_id, reason, deprecated_utc FROM deprecations WHERE repo_id = ?", [repo_id]).fetchall()}
+
+
+def deprecated_field(reason: str, utc: str) -> dict:
+    return {"reason": reason or "", "utc": utc}
 
 
 def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str]]:

@@ -26,7 +26,7 @@ SPARSE_VECTOR = "lexical"
 # One vector per symbol a chunk owns (ingest/symbol_texts.py), scored by its best match.
 SYMBOL_VECTOR = "symbol_vector"
 DENSE_SIZES = {CODE_VECTOR: EMBED_DIM, DESIGN_VECTOR: EMBED_DIM, QUALITY_VECTOR: QUALITY_DIM}
-KEYWORD_INDEXES = ("repo_id", "file_path", "chunk_type", "language", "ledger_id")
+KEYWORD_INDEXES = ("repo_id", "file_path", "chunk_type", "language", "ledger_id", "concept_id")
 
 
 def named_vectors(client: QdrantClient, collection: str,

@@ -3,6 +3,7 @@ run as real processes against one temp LEDGER_HOME, exactly as a user runs them.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -115,3 +116,13 @@ class DagsterDev:
                 pass
             time.sleep(0.5)
         raise AssertionError(f"dagster dev did not answer within {timeout_s:.0f}s:\n{self.log_tail()}")
+
+    def graphql(self, query: str, variables: dict | None = None) -> dict:
+        """POST to the webserver's GraphQL endpoint (what the UI itself calls); the `data` object."""
+        req = urllib.request.Request(f"{self.url}/graphql", headers={"Content-Type": "application/json"},
+                                     data=json.dumps({"query": query, "variables": variables or {}}).encode())
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            body = json.loads(resp.read())
+        if body.get("errors"):
+            raise AssertionError(f"GraphQL errors: {body['errors']}")
+        return body["data"]
