@@ -1,13 +1,43 @@
-"""Embedding stage throughput against raw `model.encode`, same texts, same run.
+"""Embedding throughput: the stage against raw `model.encode`, and embedding backends against each other.
 
     python benchmarks/embed_throughput.py [--count 512] [--chars 1500] [--batch 64] [--device auto]
+    python benchmarks/embed_throughput.py --texts-from REPO [REPO ...] --count 2000 --batch 16 \\
+        --backend torch,bf16,onnx,onnx-int8,torch-qint8 [--threads N] [--repeat 2]
 
-Raw: `model.encode(texts, batch_size)` (normalised, as the stage asks for).
-Stage: `embed_with_cache` into a fresh DuckDB file: hashing, the cache lookup,
-encoding in slices, and the Arrow bulk insert of every vector. Both runs see
-the same synthetic code-like texts of about --chars characters; a warm-up
-encode runs first so neither pays for CUDA/kernel initialisation. Prints
-chunks/s of both and the ratio (target: stage >= 90% of raw).
+Without --backend (the stage check): raw `model.encode(texts, batch_size)`
+(normalised, as the stage asks for) against `embed_with_cache` into a fresh
+DuckDB file: hashing, the cache lookup, encoding in slices, and the Arrow bulk
+insert of every vector. Prints chunks/s of both and the ratio (target: stage
+>= 90% of raw).
+
+With --backend A,B,...: each backend encodes the same texts in the same run
+(a warm-up first; timed in slices of 160 texts, the backends in a rotating
+order within each slice, so a machine others load slows every backend alike;
+--repeat rounds, the best kept), and the table gives texts/s, the speed-up
+over the first backend and the cosine between each backend's vectors and the
+first's (min and mean over the texts). --threads 2,1 adds a row per thread
+count (torch's thread count switched slice by slice). Backends:
+
+- the embedder's own (`ledger_assets.encode.embedder.BACKENDS`): `torch`
+  (fp32 on CPU, fp16 on CUDA) and `bf16` (CPU: the model's weights in
+  bfloat16; fast where the CPU has AMX / AVX512-BF16, slow where it has not);
+- candidates measured here only (`pip install onnxruntime onnx`): `onnx`
+  (the model exported by torch.onnx from the wheel's own files, no download,
+  run by onnxruntime, mean pooling and normalisation in numpy), `onnx-int8`
+  (that graph with dynamic int8 weights, per channel, onnxruntime's
+  quantizer) and `torch-qint8` (torch's dynamic int8 Linear layers).
+
+sentence-transformers' own `backend="onnx"` / `"openvino"` needs
+`optimum-onnx` / `optimum-intel`, which pip cannot install beside
+transformers 5.x (optimum-onnx 0.1.0 wants transformers < 4.58,
+optimum-intel 2.2.0 < 5.6): hence the direct export above.
+
+Texts: --texts-from REPO ... reads each git repo's HEAD, chunks it with the
+ledger's chunkers and takes the code lane's text of each chunk (as the
+embeddings stage builds it), distinct, shuffled (seed 7), --count in all;
+without it, synthetic code-like texts of about --chars characters.
+--threads N sets torch's (and onnxruntime's) thread count; default: every
+core (the embedder's own choice for an ingest).
 """
 
 from __future__ import annotations
@@ -15,19 +45,26 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
+from typing import Callable
+
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from ledger_assets.encode.embedder import Embedder, embed_with_cache, normalize_text, resolve_device, text_hash  # noqa: E402
+from ledger_assets.encode.embedder import (BACKENDS, Embedder, embed_with_cache, normalize_text,  # noqa: E402
+                                           resolve_device, text_hash)
 from ledger_assets.store.db import LedgerDB  # noqa: E402
+from ledger_assets.store.settings import EMBED_DIM  # noqa: E402
 
 WORDS = ("invoice", "order", "customer", "total", "price", "ledger", "stock", "quantity", "warehouse", "tax",
          "amount", "line", "payment", "refund", "discount", "currency", "account", "balance", "period")
+CANDIDATES = ("onnx", "onnx-int8", "torch-qint8")
 
 
 def synthetic_texts(count: int, chars: int, seed: int = 7) -> list[str]:
@@ -46,20 +83,162 @@ def synthetic_texts(count: int, chars: int, seed: int = 7) -> list[str]:
     return texts
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--count", type=int, default=512, help="number of texts (default 512)")
-    ap.add_argument("--chars", type=int, default=1500, help="characters per text (default 1500)")
-    ap.add_argument("--batch", type=int, default=64, help="model batch size (default 64)")
-    ap.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")
-    ap.add_argument("--repeat", type=int, default=1, help="time each side this many times, keep the best")
-    args = ap.parse_args(argv)
-    if args.count < 1 or args.chars < 16 or args.batch < 1 or args.repeat < 1:
-        print("error: --count, --batch and --repeat must be >= 1 and --chars >= 16", file=sys.stderr)
-        return 2
-    device = resolve_device("" if args.device == "auto" else args.device)
+def repo_texts(repos: list[str], count: int, seed: int = 7) -> list[str]:
+    """The code lane's texts of the chunks of each repo's HEAD, distinct, shuffled, `count` in all."""
+    from chunkers import chunk_file_result
+    from ledger_assets.ingest.pipeline import code_text
+
+    texts: set[str] = set()
+    for repo in repos:
+        files = subprocess.run(["git", "-C", repo, "ls-files", "-z"], capture_output=True, check=True).stdout
+        for path in filter(None, files.decode("utf-8", "replace").split("\0")):
+            data = subprocess.run(["git", "-C", repo, "show", f"HEAD:{path}"], capture_output=True).stdout
+            try:
+                pieces = chunk_file_result(path, data).pieces
+            except Exception:  # a chunker bug must not stop a benchmark
+                continue
+            for p in pieces:
+                t = normalize_text(code_text(p.text, [s.to_dict() for s in p.symbols]))
+                if t:
+                    texts.add(t)
+    out = sorted(texts)
+    random.Random(seed).shuffle(out)
+    return out[:count]
+
+
+# ------------------------------------------------------------ candidate backends (measured here only) ---
+def _onnx_encoder(model, batch: int, int8: bool, threads: int, workdir: str) -> Callable[[list[str]], np.ndarray]:
+    try:
+        import onnxruntime as ort
+    except ImportError as exc:
+        raise SystemExit(f"error: backend onnx needs onnxruntime and onnx (pip install onnxruntime onnx): {exc}")
+    import torch
+
+    tok = model.tokenizer
+    path = os.path.join(workdir, "model.onnx")
+    if not os.path.exists(path):
+        bert = model[0].auto_model.eval()
+
+        class Hidden(torch.nn.Module):
+            def __init__(self, m):
+                super().__init__()
+                self.m = m
+
+            def forward(self, input_ids, attention_mask, token_type_ids):
+                return self.m(input_ids=input_ids, attention_mask=attention_mask,
+                              token_type_ids=token_type_ids).last_hidden_state
+
+        sample = tok(["an example", "another example text"], padding=True, return_tensors="pt")
+        names = ["input_ids", "attention_mask", "token_type_ids"]
+        torch.onnx.export(Hidden(bert), tuple(sample[n] for n in names), path, dynamo=False, opset_version=17,
+                          input_names=names, output_names=["hidden"],
+                          dynamic_axes={n: {0: "batch", 1: "seq"} for n in names + ["hidden"]})
+    if int8:
+        qpath = os.path.join(workdir, "model.int8.onnx")
+        if not os.path.exists(qpath):
+            from onnxruntime.quantization import QuantType, quantize_dynamic
+
+            quantize_dynamic(path, qpath, weight_type=QuantType.QInt8, per_channel=True, reduce_range=True)
+        path = qpath
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.intra_op_num_threads = threads
+    sess = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+    inputs = [i.name for i in sess.get_inputs()]
+    limit = model.max_seq_length
+
+    def encode(texts: list[str]) -> np.ndarray:
+        order = np.argsort([-len(t) for t in texts], kind="stable")  # as sentence-transformers: less padding
+        out = np.zeros((len(texts), EMBED_DIM), np.float32)
+        for i in range(0, len(texts), batch):
+            idx = order[i:i + batch]
+            enc = tok([texts[j] for j in idx], padding=True, truncation=True, max_length=limit, return_tensors="np")
+            hidden = sess.run(None, {n: enc[n].astype(np.int64) for n in inputs})[0]
+            mask = enc["attention_mask"][..., None].astype(np.float32)
+            mean = (hidden * mask).sum(1) / np.clip(mask.sum(1), 1e-9, None)
+            out[idx] = mean / np.linalg.norm(mean, axis=1, keepdims=True)
+        return out
+
+    return encode
+
+
+def _torch_qint8_encoder(model, batch: int) -> Callable[[list[str]], np.ndarray]:
+    import copy
+    import warnings
+
+    import torch
+
+    clone = copy.deepcopy(model)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clone[0].model = torch.ao.quantization.quantize_dynamic(clone[0].model, {torch.nn.Linear}, dtype=torch.qint8)
+    return lambda texts: np.asarray(clone.encode(texts, batch_size=batch, normalize_embeddings=True,
+                                                 convert_to_numpy=True, show_progress_bar=False), np.float32)
+
+
+def encoder_for(name: str, device: str, batch: int, threads: int, workdir: str) -> Callable[[list[str]], np.ndarray]:
+    if name in BACKENDS:
+        return Embedder(device, batch, backend=name).encode
+    if device != "cpu":
+        raise SystemExit(f"error: backend {name} is measured on CPU only")
+    model = Embedder("cpu", batch, backend="torch").model
+    if name in ("onnx", "onnx-int8"):
+        return _onnx_encoder(model, batch, name == "onnx-int8", threads, workdir)
+    return _torch_qint8_encoder(model, batch)
+
+
+def compare_backends(names: list[str], thread_counts: list[int], texts: list[str], device: str, batch: int,
+                     repeat: int, slice_size: int = 160) -> int:
+    """Every (backend, threads) pair encodes every text; timed slice by slice, the pairs in a rotating order
+    within each slice, so a machine that others load slows every pair alike."""
+    import torch
+
+    default_threads = torch.get_num_threads()
+    thread_counts = thread_counts or [default_threads]
+    pairs = [(n, t) for n in names for t in thread_counts]
+    with tempfile.TemporaryDirectory(prefix="embed-backends-") as workdir:
+        encoders = {n: encoder_for(n, device, batch, thread_counts[0], workdir) for n in names}
+        for fn in encoders.values():
+            fn(texts[:batch * 2])  # warm-up: kernels, caches, lazy loading
+        best = dict.fromkeys(pairs, float("inf"))
+        vectors: dict[str, list[np.ndarray]] = {}
+        for _ in range(repeat):
+            spent = dict.fromkeys(pairs, 0.0)
+            vectors = {n: [] for n in names}
+            for k, i in enumerate(range(0, len(texts), slice_size)):
+                part = texts[i:i + slice_size]
+                for j in range(len(pairs)):
+                    name, threads = pairs[(j + k) % len(pairs)]
+                    owner = getattr(encoders[name], "__self__", None)
+                    if isinstance(owner, Embedder):
+                        owner.threads = threads  # the embedder sets torch's count before each encode
+                    torch.set_num_threads(threads)
+                    t0 = time.perf_counter()
+                    v = np.asarray(encoders[name](part), dtype=np.float32)
+                    spent[(name, threads)] += time.perf_counter() - t0
+                    if threads == thread_counts[0]:
+                        vectors[name].append(v)
+            best = {p: min(best[p], spent[p]) for p in pairs}
+    torch.set_num_threads(default_threads)
+    ref = pairs[0]
+    full = {n: np.concatenate(v) for n, v in vectors.items()}
+    mean_chars = sum(map(len, texts)) / len(texts)
+    print(f"device={device} texts={len(texts)} (mean {mean_chars:.0f} chars) batch={batch} "
+          f"cpus={os.cpu_count()} repeat={repeat} (best of), timed in slices of {slice_size}, pairs interleaved")
+    print(f"| backend | threads | texts/s | seconds | speed-up vs {ref[0]}@{ref[1]} "
+          f"| cosine vs {ref[0]}: min | mean |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, threads in pairs:
+        v, r = full[name], full[ref[0]]
+        cos = (v * r).sum(1) / (np.linalg.norm(v, axis=1) * np.linalg.norm(r, axis=1))
+        sec = best[(name, threads)]
+        print(f"| {name} | {threads} | {len(texts) / sec:.1f} | {sec:.1f} | {best[ref] / sec:.2f}x "
+              f"| {cos.min():.6f} | {cos.mean():.6f} |")
+    return 0
+
+
+def stage_vs_raw(args, device: str, texts: list[str]) -> int:
     embedder = Embedder(device, args.batch)
-    texts = [normalize_text(t) for t in synthetic_texts(args.count, args.chars)]
     model = embedder.model
     model.encode(texts[: min(len(texts), args.batch)], batch_size=args.batch, normalize_embeddings=True,
                  show_progress_bar=False)
@@ -93,11 +272,51 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: the stage computed {computed} vectors for {len(set(texts))} texts", file=sys.stderr)
         return 1
     raw_rate, stage_rate = len(texts) / raw_best, len(texts) / stage_best
-    print(f"device={device} count={len(texts)} chars={args.chars} batch={args.batch}")
+    print(f"device={device} backend={embedder.backend} count={len(texts)} chars={args.chars} batch={args.batch}")
     print(f"raw model.encode     : {raw_rate:9.1f} chunks/s ({raw_best:.2f} s)")
     print(f"stage embed_with_cache: {stage_rate:9.1f} chunks/s ({stage_best:.2f} s)")
     print(f"ratio stage/raw      : {stage_rate / raw_rate:9.1%} (target >= 90%)")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=512, help="number of texts (default 512)")
+    ap.add_argument("--chars", type=int, default=1500, help="characters per synthetic text (default 1500)")
+    ap.add_argument("--batch", type=int, default=64, help="model batch size (default 64; the ingest uses 16)")
+    ap.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda, cuda:1, ...")
+    ap.add_argument("--repeat", type=int, default=1, help="time each side this many times, keep the best")
+    ap.add_argument("--backend", default="", help="compare these backends, comma-separated; the first is the "
+                    f"reference ({', '.join(BACKENDS + CANDIDATES)})")
+    ap.add_argument("--threads", default="", help="torch threads, or a comma list to compare (e.g. 2,1; "
+                    "default: torch's own, every core); onnxruntime uses the first")
+    ap.add_argument("--texts-from", nargs="+", metavar="REPO", help="real chunk texts from these git repos")
+    args = ap.parse_args(argv)
+    try:
+        thread_counts = [int(t) for t in args.threads.split(",") if t.strip()]
+    except ValueError:
+        thread_counts = [0]
+    if args.count < 1 or args.chars < 16 or args.batch < 1 or args.repeat < 1 or min(thread_counts, default=1) < 1:
+        print("error: --count, --batch, --repeat and --threads must be >= 1, --chars >= 16", file=sys.stderr)
+        return 2
+    names = [n.strip() for n in args.backend.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BACKENDS + CANDIDATES]
+    if unknown:
+        print(f"error: --backend {','.join(unknown)}: unknown (choose from {', '.join(BACKENDS + CANDIDATES)})",
+              file=sys.stderr)
+        return 2
+    device = resolve_device("" if args.device == "auto" else args.device)
+    if thread_counts:
+        import torch
+
+        torch.set_num_threads(thread_counts[0])
+    if args.texts_from:
+        texts = repo_texts(args.texts_from, args.count)
+    else:
+        texts = [normalize_text(t) for t in synthetic_texts(args.count, args.chars)]
+    if names:
+        return compare_backends(names, thread_counts, texts, device, args.batch, args.repeat)
+    return stage_vs_raw(args, device, texts)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,10 @@ REFRESH_BATCH = 1024
 # attention buffers of a 64-text batch of long texts add ~700 MB to the process (peak RSS 792-823 MB
 # at 16, 1,165-1,214 MB at 64, the model itself 460 MB): what kept `ledger ingest` above 1 GB.
 EMBED_BATCH = 16
+# Embedding backends (encode/embedder.py): "torch" (fp32 on CPU, fp16 on CUDA) or "bf16" (CPU: weights in
+# bfloat16; pays only on CPUs with AMX / AVX512-BF16). Figures: benchmarks/embed_throughput.py --backend.
+EMBED_BACKEND = "torch"
+EMBED_BACKENDS = ("torch", "bf16")
 BOUNDS = {"embed_batch": (16, 4096), "max_file_bytes": (1, 1 << 32),
           "lock_timeout_s": (0, 86_400), "groq_concurrency": (1, 64), "rrf_k": (1, 1000),
           "read_span_max_lines": (1, 100_000), "analysis_file_cap": (0, 1_000_000),
@@ -108,6 +112,7 @@ class LedgerSettings:
     max_pdf_bytes: int = 50_000_000
     embed_batch: int = EMBED_BATCH
     embed_device: str = ""  # "" = CUDA when present, else CPU
+    embed_backend: str = EMBED_BACKEND  # LEDGER_EMBED_BACKEND: one of EMBED_BACKENDS
     lock_timeout_s: float = 120.0
     upsert_batch: int = UPSERT_BATCH
     # Analysis (Groq); see intents/analysis.py.
@@ -153,6 +158,7 @@ class LedgerSettings:
             max_file_bytes=_env_int("LEDGER_MAX_FILE_BYTES", d.max_file_bytes),
             embed_batch=_env_int("LEDGER_EMBED_BATCH", d.embed_batch),
             embed_device=os.environ.get("LEDGER_EMBED_DEVICE", ""),
+            embed_backend=(os.environ.get("LEDGER_EMBED_BACKEND") or d.embed_backend).strip().lower(),
             lock_timeout_s=_env_float("LEDGER_LOCK_TIMEOUT_S", d.lock_timeout_s),
             groq_api_key=os.environ.get("GROQ_API_KEY", ""),
             groq_base_url=os.environ.get("GROQ_BASE_URL", ""),
@@ -181,6 +187,9 @@ class LedgerSettings:
             if not low <= values[name] <= high:
                 env = "LEDGER_" + name.upper()
                 raise SettingsError(f"{env} must be between {low} and {high}, got {values[name]}")
+        if values["embed_backend"] not in EMBED_BACKENDS:
+            raise SettingsError(f"LEDGER_EMBED_BACKEND must be one of {', '.join(EMBED_BACKENDS)}, "
+                                f"got {values['embed_backend']!r}")
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:
             ChunkOptions.parse(values["chunk_options"])
