@@ -53,8 +53,9 @@ def _common(stage: str) -> dict:
 
 @contextmanager
 def _errors(context: AssetExecutionContext):
-    """One clear line per failure in the UI, not a traceback: typed errors become a Failure; a partition
-    no registered repo backs is removed (the sensor would remove it too) and fails its run at once."""
+    """Typed errors become a Failure whose message is one clear line (the UI still lists Dagster's own
+    stack of the raise beneath it, but not the cause's traceback); a partition no registered repo backs
+    is removed (the sensor would remove it too) and fails its run at once."""
     try:
         yield
     except UnknownRepo as exc:
