@@ -143,7 +143,7 @@ class ChunkOptions:
                     values[name] = float(raw)
             except ValueError:
                 raise ValueError(f"{name}={raw!r}: not a {getattr(kind, '__name__', kind)}") from None
-            if values[name] is not True and values[name] is not False and values[name] <= 0:
+            if kind not in (bool, "bool") and values[name] <= 0:
                 raise ValueError(f"{name}={raw!r}: must be positive")
         return replace(cls(), **values)
 

@@ -10,7 +10,9 @@ the reason kept in `ChunkResult.notes`.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 from typing import Callable
 
 from .extensions import XML_EXTENSIONS, extension_of
@@ -123,9 +125,6 @@ def options_read(path: str) -> tuple[str, ...]:
 
 def options_key(path: str, options: ChunkOptions) -> str:
     """"" with the defaults for what `path`'s chunker reads; else a short hash of the changed ones."""
-    import hashlib
-    import json
-
     changed = {k: v for k, v in options.changed().items() if k in options_read(path)}
     if not changed:
         return ""

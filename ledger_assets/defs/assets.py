@@ -36,13 +36,13 @@ from ledger_assets.defs.resources import EmbedderResource, LedgerResource
 from ledger_assets.store.qdrant import CollectionMismatch, QdrantBusy
 from ledger_assets.ingest.snapshot import SnapshotError
 from ledger_assets.store.db import LedgerLockTimeout, table_columns
-from ledger_assets.store.settings import SettingsError
+from ledger_assets.store.settings import LOCK_RETRIES, LOCK_RETRY_DELAY_S, SettingsError
 
 GROUP = "ledger"
 OWNERS = ["team:code-ledger"]
 # A lock wait that outlasted lock_timeout_s (another writer on the DuckDB file or the local Qdrant
 # folder) is retried with backoff; a user error (typed below) is not.
-LOCK_RETRY = RetryPolicy(max_retries=3, delay=10, backoff=Backoff.EXPONENTIAL)
+LOCK_RETRY = RetryPolicy(max_retries=LOCK_RETRIES, delay=LOCK_RETRY_DELAY_S, backoff=Backoff.EXPONENTIAL)
 USER_ERRORS = (RegistryError, SnapshotError, CollectionMismatch, SettingsError, promotion.PromotionRefused)
 
 

@@ -29,9 +29,8 @@ from ledger_assets.defs.resources import LedgerResource
 from ledger_assets.ingest.promotion import check_fresh, served_state
 from ledger_assets.ingest.snapshot import SnapshotError, read_head
 from ledger_assets.store.registry import RegistryError
+from ledger_assets.store.settings import SENSOR_MAX_TRIES as MAX_TRIES, SENSOR_RETRY_BASE_S as RETRY_BASE_S
 
-MAX_TRIES = 4
-RETRY_BASE_S = 60.0
 IN_FLIGHT = [DagsterRunStatus.QUEUED, DagsterRunStatus.NOT_STARTED, DagsterRunStatus.STARTING,
              DagsterRunStatus.STARTED, DagsterRunStatus.CANCELING]
 

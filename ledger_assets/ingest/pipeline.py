@@ -34,10 +34,6 @@ from ledger_assets.intents.analysis import analyse_repo
 from ledger_assets.ingest.symbol_texts import file_symbol_texts
 
 
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
-
-
 def content_hash(text: str) -> str:
     return text_hash(text)
 

@@ -21,8 +21,7 @@ from ledger_assets.encode.quality import RUBRIC_FIELDS, quality_vector
 from ledger_assets.ingest import promotion
 from ledger_assets.ingest.checks import CheckOutcome
 from ledger_assets.ingest.promotion import verify_staged
-from ledger_assets.ingest.pipeline import utcnow
-from ledger_assets.store.db import dict_rows
+from ledger_assets.store.db import dict_rows, utcnow
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.qdrant import (CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR,
                                         point_id, repo_filter, slot_ids)
@@ -295,7 +294,8 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log, promote: bool =
         else:
             plan = plan_replace(repo_id, desired, existing)
         staged = stage_plan(ledger, client, plan, existing, head_sha, run_id, now, symbol_lane, log)
-        check = verify_staged(client, ledger, repo_id, head_sha, set(plan.retire) | set(plan.drop))
+        check = verify_staged(client, ledger, repo_id, head_sha, set(plan.retire) | set(plan.drop),
+                              {key: want["payload"]["content_hash"] for key, want in desired.items()})
     promotion.save_plan(ledger, repo_id, head_sha, run_id, staged, [check])
     written = len(plan.upsert) + len(plan.overwrite)
     refreshed = len(plan.refresh)

@@ -26,15 +26,12 @@ from datetime import datetime, timezone
 from qdrant_client import models
 
 from ledger_assets.ingest.checks import CheckOutcome, check_qdrant_in_sync_with
+from ledger_assets.store.db import utcnow
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.registry import indexed_head_path, read_indexed_head, write_indexed_head
 from ledger_assets.store.settings import REFRESH_BATCH, UPDATE_OPS_BATCH
 
 STAGED_KEYS = ["staged", "staged_sha", "staged_run"]
-
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
 class PromotionRefused(RuntimeError):
@@ -120,11 +117,14 @@ def save_plan(ledger: Ledger, repo_id: str, sha: str, run_id: str, plan: dict, o
                       check_failed=failed or None, staged_plan=None if failed else json.dumps(plan))
 
 
-def verify_staged(client, ledger: Ledger, repo_id: str, sha: str, retired) -> CheckOutcome:
-    """qdrant_in_sync on the staged view: what queries would see after promotion."""
-    with ledger.db.connect() as con:
-        expected = {(p, i): h for p, i, h in con.execute(
-            "SELECT file_path, chunk_index, content_hash FROM chunks WHERE repo_id = ?", [repo_id]).fetchall()}
+def verify_staged(client, ledger: Ledger, repo_id: str, sha: str, retired,
+                  expected: dict[tuple[str, int], str] | None = None) -> CheckOutcome:
+    """qdrant_in_sync on the staged view: what queries would see after promotion. `expected` (slot ->
+    content hash): the chunk rows, when the caller has them already; else read from DuckDB."""
+    if expected is None:
+        with ledger.db.connect() as con:
+            expected = {(p, i): h for p, i, h in con.execute(
+                "SELECT file_path, chunk_index, content_hash FROM chunks WHERE repo_id = ?", [repo_id]).fetchall()}
     return check_qdrant_in_sync_with(client, ledger, repo_id, expected, staged_sha=sha, retired=retired)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import datetime, timezone
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -211,6 +212,11 @@ class LedgerDB:
             total[name] = (round(float(value), 3) if name == "elapsed_s" else
                        round(float(value), 6) if name == "llm_cost_usd" else int(value))
         return total
+
+
+def utcnow() -> datetime:
+    """Now, as the TIMESTAMP columns hold it: naive UTC."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
 def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, columns: dict, on_conflict: str = "") -> int:

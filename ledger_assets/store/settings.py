@@ -45,6 +45,13 @@ DETAILS = ("snippet", "skeleton", "full")
 UPSERT_BATCH = 128
 UPDATE_OPS_BATCH = 256
 REFRESH_BATCH = 1024
+# Operations (defs/): a HEAD whose run failed is requested again by git_head_sensor after
+# SENSOR_RETRY_BASE_S, then twice, four times that, up to SENSOR_MAX_TRIES runs in all; a step whose
+# lock wait ran out is retried LOCK_RETRIES times, LOCK_RETRY_DELAY_S apart, doubling.
+SENSOR_MAX_TRIES = 4
+SENSOR_RETRY_BASE_S = 60.0
+LOCK_RETRIES = 3
+LOCK_RETRY_DELAY_S = 10
 
 
 # Bounds of the numeric settings a person sets: (lowest, highest), checked when read from the environment.
