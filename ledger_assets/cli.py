@@ -11,19 +11,15 @@ import argparse
 import errno
 import json
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
 
 from ledger_assets.retrieval.symbols import ToolInputError
+from ledger_assets.runs import QUIET_RUN_CONFIG, dagster_instance, ensure_partitions, run_failures
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.registry import RegistryError
-from ledger_assets.store.settings import DETAILS, FORMATS, LANES, LedgerSettings, SettingsError
-
-
-# Dagster's per-event DEBUG lines drown the progress lines the stages log at INFO.
-QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
+from ledger_assets.store.settings import DETAILS, FORMATS, LANES, SettingsError
 
 
 class UsageError(Exception):
@@ -44,59 +40,6 @@ def _ledger() -> Ledger:
         raise UsageError(str(exc)) from exc
 
 
-# ---------------------------------------------------------------- Dagster ---
-def dagster_instance(settings: LedgerSettings):
-    """The Dagster instance under LEDGER_HOME/dagster (or DAGSTER_HOME when set)."""
-    from dagster import DagsterInstance
-
-    home = Path(os.environ.get("DAGSTER_HOME") or settings.dagster_home)
-    own = home.resolve() == settings.dagster_home  # LEDGER_HOME/dagster, however it was named
-    home.mkdir(parents=True, exist_ok=True)
-    config = home / "dagster.yaml"
-    template = Path(__file__).resolve().parent.parent / "dagster.yaml"
-    if template.exists() and (not config.exists() or (own and config.read_bytes() != template.read_bytes())):
-        # The ledger's own instance follows the project's dagster.yaml (edits reach it, as `make dev` copies
-        # it each time); a DAGSTER_HOME the user set is theirs: only seeded when it has no config.
-        shutil.copyfile(template, config)
-    elif not config.exists():
-        config.write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
-    os.environ["DAGSTER_HOME"] = str(home)
-    return DagsterInstance.get()
-
-
-def _ensure_partitions(instance, repo_ids: list[str]) -> None:
-    from ledger_assets.defs.partitions import repos_partitions
-
-    known = set(instance.get_dynamic_partitions(repos_partitions.name))
-    missing = [r for r in repo_ids if r not in known]
-    if missing:
-        instance.add_dynamic_partitions(repos_partitions.name, missing)
-
-
-def failure_message(event) -> str:
-    """The user-facing reason of a STEP_FAILURE: a Failure's description, else the innermost error."""
-    data = event.event_specific_data
-    if getattr(data, "user_failure_data", None) and data.user_failure_data.description:
-        return data.user_failure_data.description
-    err = getattr(data, "error", None)
-    while err is not None and err.cause is not None:
-        err = err.cause
-    return err.message.strip() if err else "failed"
-
-
-def _run_failures(result) -> list[str]:
-    messages = []
-    for event in result.all_events:
-        if event.event_type_value == "STEP_FAILURE":
-            messages.append(f"{event.step_key}: {failure_message(event)}")
-        elif event.event_type_value == "ASSET_CHECK_EVALUATION":
-            ev = event.event_specific_data
-            if not ev.passed:
-                messages.append(f"check {ev.asset_check_key.name} failed on "
-                                f"{ev.asset_check_key.asset_key.to_user_string()}: {ev.description or ''}")
-    return messages
-
-
 # --------------------------------------------------------------- commands ---
 def cmd_add_repo(args) -> int:
     ledger = _ledger()
@@ -104,7 +47,7 @@ def cmd_add_repo(args) -> int:
         repo = ledger.registry.add(args.path, args.id, exist_ok=args.exist_ok)
     except RegistryError as exc:
         raise UsageError(str(exc)) from exc
-    _ensure_partitions(dagster_instance(ledger.settings), [repo.repo_id])
+    ensure_partitions(dagster_instance(ledger.settings), [repo.repo_id])
     print(f"registered {repo.repo_id} ({repo.kind}) at {repo.path}")
     return 0
 
@@ -156,7 +99,7 @@ def cmd_ingest(args) -> int:
     from ledger_assets.definitions import build_defs
 
     instance = dagster_instance(ledger.settings)
-    _ensure_partitions(instance, ids)
+    ensure_partitions(instance, ids)
     job = build_defs(ledger.settings).resolve_job_def("ingest")
     run_ids, failures = [], []
     t0 = time.monotonic()
@@ -167,7 +110,7 @@ def cmd_ingest(args) -> int:
                                         tags={"ledger/source": "cli"}, run_config=QUIET_RUN_CONFIG)
         run_ids.append(result.run_id)
         if not result.success:
-            failures.extend(f"{rid}: {m}" for m in (_run_failures(result) or ["run failed"]))
+            failures.extend(f"{rid}: {m}" for m in (run_failures(result) or ["run failed"]))
     summary = ledger.db.summary(run_ids)
     summary["elapsed_s"] = round(summary["elapsed_s"], 3)
     out = {k: summary[k] for k in ("files_scanned", "chunks_written", "chunks_skipped", "chunks_deleted",

@@ -9,7 +9,7 @@ import pytest
 from dagster import DagsterInstance, materialize
 
 from ledger_assets.defs.assets import ALL_ASSETS
-from ledger_assets.cli import failure_message
+from ledger_assets.runs import failure_message
 from ledger_assets.store.qdrant import point_id, repo_filter
 from ledger_assets.defs.resources import EmbedderResource, LedgerResource
 from ledger_assets.store.settings import LedgerSettings
