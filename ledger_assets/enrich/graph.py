@@ -1,11 +1,13 @@
 """The code graph of one repo: who references whom, and what that makes of each chunk.
 
 Definitions come from the `symbols` table (the chunkers' symbols); references
-are found lexically in each chunk body with comments and strings removed:
-type names anywhere, functions and methods where called, imports/usings per
-file, and SQL objects after EXEC, FROM, JOIN, INSERT INTO, UPDATE, MERGE,
-DELETE FROM and REFERENCES. A reference is attributed to the smallest chunk
-holding its line, and resolves to the smallest chunk defining the symbol —
+are what the tree-sitter query of the file's language captures (`queries/<language>.scm`,
+over the file's text rebuilt from its chunks, so comments and string text hold none):
+type names anywhere, functions and methods where called, imports/usings and
+namespaces per file. Razor, with no grammar here, is read lexically per chunk body with
+comments and strings blanked; SQL by its objects after EXEC, FROM, JOIN, INSERT
+INTO, UPDATE, MERGE, DELETE FROM and REFERENCES. A reference is attributed to the
+smallest chunk holding its line, and resolves to the smallest chunk defining the symbol —
 preferring the same file, then imported files / used namespaces, and dropping
 names defined in too many places to tell.
 
@@ -26,15 +28,19 @@ are then those of some run within the tolerance, not necessarily of this one.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 from ledger_assets.enrich.metrics import sql_tokens
 
-# Bumped whenever edges or per-chunk fields may change for the same chunks.
-GRAPH_VERSION = "1"
+# Bumped whenever edges or per-chunk fields may change for the same chunks
+# (2: references from the tree-sitter queries instead of per-chunk regexes).
+GRAPH_VERSION = "2"
 
 CODE_LANGUAGES = frozenset({"csharp", "typescript", "javascript", "python", "sql", "razor"})
 TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "record", "record struct", "record class",
@@ -55,13 +61,14 @@ BLAST_TOLERANCE = (0.25, 3)  # relative, and at least this many chunks
 MAX_CLUSTER_ROUNDS = 10
 MIN_NAME_LEN = 3
 
+# The grammar whose query (`queries/<file>.scm`) states a language's references: grammar -> query file.
+QUERY_FILES = {"python": "python", "csharp": "csharp", "typescript": "typescript", "tsx": "typescript",
+               "javascript": "javascript"}
+QUERY_DIR = Path(__file__).with_name("queries")
+# Razor has no grammar here: its chunks are read lexically, C#-style.
 _C_LIKE_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|@"(?:[^"]|"")*"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`',
                            re.S)
-_PY_NOISE = re.compile(r'#[^\n]*|[rbuRBUfF]{0,2}("""|\'\'\')(?:.|\n)*?\1|[rbuRBUfF]{0,2}"(?:\\.|[^"\\\n])*"'
-                       r'|[rbuRBUfF]{0,2}\'(?:\\.|[^\'\\\n])*\'')
 _IDENT = re.compile(r"(?<![\w$@])([A-Za-z_][A-Za-z0-9_]*)(\s*(?:<[\w\s,.<>\[\]?]*>)?\s*\()?")
-_PY_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w\s,.*()]+)|import\s+([\w.]+(?:\s*,\s*[\w.]+)*))", re.M)
-_TS_IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"'\n]+)["']""")
 _CS_USING = re.compile(r"^\s*(?:global\s+)?using\s+(?:static\s+)?(?:\w+\s*=\s*)?([\w.]+)\s*;", re.M)
 _CS_NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
 TS_EXTENSIONS = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts",
@@ -105,10 +112,64 @@ class GraphResult:
     centrality_top: list[tuple[str, float, int]] = field(default_factory=list)  # (label, pagerank, blast)
 
 
-def _strip_noise(language: str, text: str) -> str:
-    """Comments and string literals blanked out, newlines kept (line numbers stay right)."""
-    pattern = _PY_NOISE if language == "python" else _C_LIKE_NOISE
-    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+@dataclass(frozen=True)
+class FileReferences:
+    """What one file's query captured."""
+
+    names: list[tuple[int, str, bool]]              # (0-based line, name, called)
+    modules: list[tuple[str, tuple[str, ...]]]      # (module or specifier, names imported from it)
+    usings: list[str]                               # C# namespaces used
+    namespaces: list[str]                           # C# namespaces declared
+
+
+def query_grammar(language: str, path: str) -> str | None:
+    """The grammar whose query reads this file, or None (Razor, SQL)."""
+    grammar = "tsx" if language == "typescript" and path.lower().endswith(".tsx") else language
+    return grammar if grammar in QUERY_FILES else None
+
+
+@lru_cache(maxsize=None)
+def _language_and_query(grammar: str):
+    from tree_sitter import Query
+    from tree_sitter_language_pack import get_language
+
+    language = get_language(grammar)
+    return language, Query(language, (QUERY_DIR / f"{QUERY_FILES[grammar]}.scm").read_text(encoding="utf-8"))
+
+
+def file_references(grammar: str, text: str) -> FileReferences:
+    """The captures of `grammar`'s query over one file's text."""
+    from tree_sitter import Parser, QueryCursor
+
+    language, query = _language_and_query(grammar)
+    src = text.encode("utf-8", "replace")
+    captures = QueryCursor(query).captures(Parser(language).parse(src).root_node)
+
+    def found(capture: str) -> list[tuple[int, int, str]]:
+        return sorted((n.start_byte, n.start_point[0], src[n.start_byte:n.end_byte].decode("utf-8", "replace"))
+                      for n in captures.get(capture, ()))
+
+    called = {n.start_byte for n in captures.get("call", ())}
+    names = [(n.start_point[0], src[n.start_byte:n.end_byte].decode("utf-8", "replace"), n.start_byte in called)
+             for n in captures.get("name", ())]
+    modules = [(m[2], ()) for m in found("import.module") + found("import.source")]
+    # Python `from m import a, b`: an imported name belongs to the module named last before it.
+    froms = found("import.from")
+    starts = [m[0] for m in froms]
+    imported: dict[int, tuple[str, ...]] = defaultdict(tuple)
+    for start, _, name in found("import.name"):
+        k = bisect.bisect(starts, start) - 1
+        if k >= 0:
+            imported[k] += (name,)
+    modules += [("".join(m[2].split()), imported[k]) for k, m in enumerate(froms)]
+    return FileReferences(names, modules, [u[2] for u in found("using")], [n[2] for n in found("namespace")])
+
+
+def lexical_names(text: str) -> list[tuple[int, str, bool]]:
+    """(0-based line, name, called) in a Razor chunk: identifiers outside C#-style comments and strings."""
+    clean = _C_LIKE_NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    return [(line0, m.group(1), bool(m.group(2)))
+            for line0, line in enumerate(clean.split("\n")) for m in _IDENT.finditer(line)]
 
 
 def sql_name(raw: str) -> str:
@@ -176,7 +237,8 @@ def _py_module_files(module: str, importer: str, files: set[str]) -> list[str]:
         return []
     tails = (rest + ".py", rest + "/__init__.py")
     # Absolute imports match wherever the package root is (src/ layouts, monorepos).
-    return [f for f in files for t in tails if f == t or f.endswith("/" + t)]
+    under = tuple("/" + t for t in tails)
+    return [f for f in files if f in tails or f.endswith(under)]
 
 
 def _ts_module_files(spec: str, importer: str, files: set[str]) -> list[str]:
@@ -189,26 +251,25 @@ def _ts_module_files(spec: str, importer: str, files: set[str]) -> list[str]:
     return []
 
 
-def file_imports(language: str, path: str, text: str, files: set[str]) -> tuple[list[str], list[str]]:
-    """(repo files imported, C# namespaces used) by one file's text."""
-    if language == "python":
-        found = []
-        for m in _PY_IMPORT.finditer(text):
-            if m.group(1) is not None:
-                found += _py_module_files(m.group(1), path, files)
-                if m.group(1).strip("."):
-                    for name in re.findall(r"\w+", m.group(2)):
-                        found += _py_module_files(f"{m.group(1)}.{name}", path, files)
-            else:
-                for mod in m.group(3).split(","):
-                    found += _py_module_files(mod.strip(), path, files)
-        return sorted(set(found) - {path}), []
-    if language in ("typescript", "javascript"):
-        found = [f for m in _TS_IMPORT.finditer(text) for f in _ts_module_files(m.group(1), path, files)]
-        return sorted(set(found) - {path}), []
-    if language in ("csharp", "razor"):
+def file_imports(language: str, path: str, text: str, files: set[str],
+                 refs: FileReferences | None = None) -> tuple[list[str], list[str]]:
+    """(repo files imported, C# namespaces used) by one file's text (`refs`: its captures, when already read)."""
+    if language == "razor":
         return [], sorted(set(_CS_USING.findall(text)))
-    return [], []
+    grammar = query_grammar(language, path)
+    if grammar is None:
+        return [], []
+    refs = refs or file_references(grammar, text)
+    found = []
+    for module, names in refs.modules:
+        if language == "python":
+            found += _py_module_files(module, path, files)
+            if module.strip("."):
+                for name in names:
+                    found += _py_module_files(f"{module}.{name}", path, files)
+        else:
+            found += _ts_module_files(module, path, files)
+    return sorted(set(found) - {path}), sorted(set(refs.usings))
 
 
 def _minimal_owner(chunks: list[GraphChunk]) -> dict[int, int]:
@@ -264,18 +325,25 @@ def build_graph(chunks: list[GraphChunk], symbols: list[GraphSymbol],
     imports: dict[str, set[str]] = {}
     usings: dict[str, set[str]] = {}
     namespaces: dict[str, set[str]] = {}
+    captured: dict[str, FileReferences] = {}
     for path, fchunks in by_file.items():
         text_by_line: dict[int, str] = {}
-        for c in sorted(fchunks, key=lambda c: c.end_line - c.start_line, reverse=True):
+        # A line as the largest chunk holding it has it; the pieces of one split line tie, and the
+        # earliest, its owner, gives the text (whatever order the chunks come in).
+        for c in sorted(fchunks, key=lambda c: (c.start_line - c.end_line, c.chunk_index)):
             for k, line in enumerate(c.body.split("\n")):
                 if c.start_line + k <= c.end_line:
                     text_by_line.setdefault(c.start_line + k, line)
         whole = "\n".join(text_by_line.get(n, "") for n in range(1, max(text_by_line, default=0) + 1))
         language = fchunks[0].language
-        imported, used = file_imports(language, path, whole, files)
+        grammar = query_grammar(language, path)
+        if grammar is not None:
+            captured[path] = file_references(grammar, whole)
+        imported, used = file_imports(language, path, whole, files, captured.get(path))
         imports[path] = set(imported)
         usings[path] = set(used)
-        namespaces[path] = set(_CS_NAMESPACE.findall(whole)) if language in ("csharp", "razor") else set()
+        namespaces[path] = (set(captured[path].namespaces) if path in captured else
+                            set(_CS_NAMESPACE.findall(whole)) if language == "razor" else set())
         edges.update(Edge(path, -1, f, -1, "", "import") for f in imported)
         edges.update(Edge(path, -1, "", -1, ns, "using") for ns in used)
 
@@ -293,33 +361,34 @@ def build_graph(chunks: list[GraphChunk], symbols: list[GraphSymbol],
 
     for path, fchunks in by_file.items():
         owner = _minimal_owner(fchunks)
-        for c in fchunks:
-            def add(line0: int, targets: list[GraphSymbol], kind: str) -> None:
-                src = fchunks[owner.get(c.start_line + line0, 0)] if owner else c
-                if src.chunk_index != c.chunk_index:
-                    return  # a smaller chunk holds this line: the reference is its own
-                for t in targets:
-                    if (t.file_path, t.chunk_index) != (c.file_path, c.chunk_index):
-                        edges.add(Edge(c.file_path, c.chunk_index, t.file_path, t.chunk_index, t.name, kind))
 
-            if c.language == "sql":
+        def add(c: GraphChunk, line: int, targets: list[GraphSymbol], kind: str) -> None:
+            if owner and fchunks[owner.get(line, 0)].chunk_index != c.chunk_index:
+                return  # a smaller chunk holds this line: the reference is its own
+            for t in targets:
+                if (t.file_path, t.chunk_index) != (c.file_path, c.chunk_index):
+                    edges.add(Edge(c.file_path, c.chunk_index, t.file_path, t.chunk_index, t.name, kind))
+
+        if fchunks[0].language == "sql":
+            for c in fchunks:
                 for kind, name, line0 in sql_references(c.body):
                     cands = sql_full.get(name) or sql_last.get(name.split(".")[-1], [])
-                    add(line0, resolve(cands, path), kind)
+                    add(c, c.start_line + line0, resolve(cands, path), kind)
+            continue
+        if path in captured:  # one parse of the file: each name goes to the smallest chunk holding its line
+            names = [(fchunks[owner.get(row + 1, 0)], row + 1, name, called) for row, name, called in captured[path].names]
+        else:
+            names = [(c, c.start_line + line0, name, called) for c in fchunks for line0, name, called in lexical_names(c.body)]
+        for c, line, name, called in names:
+            cands = code_defs.get(name)
+            if not cands:
                 continue
-            clean = _strip_noise(c.language, c.body)
-            for line0, line in enumerate(clean.split("\n")):
-                for m in _IDENT.finditer(line):
-                    name, called = m.group(1), bool(m.group(2))
-                    cands = code_defs.get(name)
-                    if not cands:
-                        continue
-                    types = [s for s in cands if s.kind in TYPE_KINDS]
-                    calls = [s for s in cands if s.kind in CALLABLE_KINDS] if called and name.lower() not in COMMON_MEMBERS else []
-                    if types:
-                        add(line0, resolve(types, path), "type")
-                    if calls:
-                        add(line0, resolve(calls, path), "call")
+            types = [s for s in cands if s.kind in TYPE_KINDS]
+            calls = [s for s in cands if s.kind in CALLABLE_KINDS] if called and name.lower() not in COMMON_MEMBERS else []
+            if types:
+                add(c, line, resolve(types, path), "type")
+            if calls:
+                add(c, line, resolve(calls, path), "call")
     ordered = sorted(edges, key=lambda e: (e.src_file, e.src_chunk, e.dst_file, e.dst_chunk, e.kind, e.dst_symbol))
     fields, top = chunk_metrics([(e.src_file, e.src_chunk, e.dst_file, e.dst_chunk) for e in ordered if e.src_chunk >= 0
                                  and e.dst_chunk >= 0], previous=previous)

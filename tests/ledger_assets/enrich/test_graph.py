@@ -3,9 +3,12 @@
 import logging
 from pathlib import Path
 
+from chunkers import chunk_file_result
 from ledger_assets.enrich import stages as enrich
 from ledger_assets.ingest import pipeline
-from ledger_assets.enrich.graph import CENTRALITY_TOLERANCE, blast_radius, chunk_metrics, settle, sql_references
+from ledger_assets.ingest.snapshot import language_of
+from ledger_assets.enrich.graph import (CENTRALITY_TOLERANCE, GraphChunk, GraphSymbol, blast_radius, build_graph,
+                                        chunk_metrics, file_imports, file_references, settle, sql_references)
 
 LOG = logging.getLogger("test-graph")
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "enrich"
@@ -142,3 +145,109 @@ def test_procedure_exec_of_another_procedure_is_an_edge(git_repo, ledger):
         (2, 1, "dbo.usp_AuditOrder", "sql_exec"),   # usp_CloseOrder EXECs usp_AuditOrder
     ]
     assert '"blast_radius": 1' in extras[("db/orders.sql", 1)]
+
+
+def _named(refs, *names):
+    return sorted(n for n in refs.names if n[1] in names)
+
+
+def test_python_query_reads_every_import_and_only_code():
+    src = '''"""Prices a basket: Money, price_basket() named in a docstring are no reference."""
+from __future__ import annotations
+
+import os
+from shop.money import Money  # Money in a comment is none either
+from shop import tax
+
+
+def price_basket(lines) -> Money:
+    return Money(sum(line.cents for line in lines))
+
+
+def label(lines):
+    return f"{price_basket(lines)} (price_basket in text)"
+'''
+    refs = file_references("python", src)
+    # (0-based line, name, called): a definition is no call; a call inside an f-string's braces is one.
+    assert _named(refs, "Money", "price_basket") == [
+        (4, "Money", False), (8, "Money", False), (8, "price_basket", False), (9, "Money", True),
+        (13, "price_basket", True)]
+    # The imports after `from __future__ import annotations` count (a regex once read them as its names).
+    files = {"shop/money.py", "shop/tax.py", "shop/__init__.py", "os.py"}
+    assert file_imports("python", "shop/checkout.py", src, files) == (
+        ["os.py", "shop/__init__.py", "shop/money.py", "shop/tax.py"], [])
+
+
+def test_csharp_query_reads_usings_namespaces_generic_arguments_and_calls():
+    src = '''\ufeffusing System;
+global using static System.Math;
+using Alias = Shop.Pricing;
+using Generic = System.Collections.Generic.List<int>;
+namespace Shop.Checkout;
+
+// Quote() and Money in a comment are no reference
+public class Till
+{
+    public Money Quote(IServiceProvider services) => services.GetService<Pricer>().Price(new Money(1));
+    public string Label(Money m) => $"{Format(m)} Quote()";
+}
+'''
+    refs = file_references("csharp", src)
+    assert _named(refs, "Money", "Quote", "Pricer", "Price", "Format") == [
+        (9, "Money", False), (9, "Money", True), (9, "Price", True), (9, "Pricer", False), (9, "Quote", False),
+        (10, "Format", True), (10, "Money", False)]
+    assert (refs.usings, refs.namespaces) == (["System", "System.Math", "Shop.Pricing"], ["Shop.Checkout"])
+
+
+def test_typescript_query_reads_module_specifiers_and_skips_jsx_text():
+    src = '''import type { Cart } from "./cart";
+import { total } from "./total";
+export * from "./money";
+const legacy = require("./legacy");
+// import "./commented";
+const label = "from './in-a-string'";
+
+export class Basket {
+  price(cart: Cart): number { return total<Cart>(cart); }
+  async load() { return (await import("./lazy")).default; }
+  title() { return `${this.price(cart)} items`; }
+}
+'''
+    files = {"src/cart.ts", "src/total.ts", "src/money/index.ts", "src/legacy.js", "src/lazy.ts", "src/commented.ts",
+             "src/in-a-string.ts"}
+    assert file_imports("typescript", "src/basket.ts", src, files) == (
+        ["src/cart.ts", "src/lazy.ts", "src/legacy.js", "src/money/index.ts", "src/total.ts"], [])
+    assert _named(file_references("typescript", src), "Cart", "total", "price") == [
+        (0, "Cart", False), (1, "total", False), (8, "Cart", False), (8, "Cart", False), (8, "price", False),
+        (8, "total", True), (10, "price", True)]
+    tsx = '''import { Money } from "./money";
+export function Price({ amount }: { amount: Money }) {
+  return <span title="Money">Money: <Money value={amount} /></span>;
+}
+'''
+    assert _named(file_references("tsx", tsx), "Money") == [(0, "Money", False), (1, "Money", False), (2, "Money", False)]
+
+
+def test_a_definition_is_no_call_of_its_namesakes():
+    src = '''class Header:
+    def render(self):
+        return "<h1>"
+
+
+class Footer:
+    def render(self):
+        return "<footer>"
+
+
+def page():
+    return Header().render()
+'''
+    chunks, symbols = [], []
+    for idx, piece in enumerate(chunk_file_result("site/page.py", src.encode()).pieces):
+        chunks.append(GraphChunk("site/page.py", idx, language_of("site/page.py"), piece.start_line, piece.end_line,
+                                 piece.body))
+        symbols += [GraphSymbol("site/page.py", idx, s.name, s.kind, s.parent, s.start_line) for s in piece.symbols]
+    assert [(c.start_line, c.end_line) for c in chunks] == [(1, 3), (4, 8), (9, 12)]
+    # page() calls a render (of either class, by name); Header's render does not call Footer's, nor back.
+    assert [(e.src_chunk, e.dst_chunk, e.dst_symbol, e.kind) for e in build_graph(chunks, symbols).edges] == [
+        (2, 0, "render", "call"), (2, 0, "Header", "type"), (2, 1, "render", "call")]
