@@ -203,8 +203,9 @@ def _embedder(ledger: Ledger):
 
 
 def cmd_query(args) -> int:
-    from ledger_assets.retrieval.hits import format_files, format_hits
+    from ledger_assets.retrieval.hits import format_files
     from ledger_assets.retrieval.fusion import QueryError
+    from ledger_assets.retrieval.rerank import format_result
     from ledger_assets.retrieval.search import Searcher, SearchOptions
 
     ledger = _ledger()
@@ -212,12 +213,16 @@ def cmd_query(args) -> int:
     def options() -> SearchOptions:
         return SearchOptions(repo=args.repo, k=args.k, lane=args.lane, chunk_types=_split_list(args.type),
                              languages=_split_list(args.language), path_prefix=args.path or "", group=args.group or "",
-                             where=tuple(args.where or ()), include_deprecated=args.include_deprecated)
+                             where=tuple(args.where or ()), include_deprecated=args.include_deprecated,
+                             rerank=args.rerank or "")
 
     def run(searcher, text: str, fmt: str) -> str:
         if args.group:
             return format_files(searcher.search_files(text, options()), fmt, args.detail)
-        return format_hits(searcher.search(text, options()), fmt, args.detail)
+        hits, report = searcher.search_ranked(text, options())
+        if report is not None and fmt != "json":  # json carries it as "rerank"
+            print(report.line(), file=sys.stderr, flush=True)
+        return format_result(text, hits, report, fmt, args.detail)
 
     try:
         if args.batch:
@@ -439,6 +444,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--where", action="append", metavar="FIELD<=N",
                    help="payload condition, repeatable: q_testability<=2, q_cyclomatic>10, layer=domain")
     p.add_argument("--include-deprecated", action="store_true", help="also chunks marked by `ledger deprecate`")
+    p.add_argument("--rerank", choices=("none", "llm"),
+                   help="llm: Groq reorders the top LEDGER_RERANK_TOP fused hits (needs GROQ_API_KEY; "
+                        "default LEDGER_RERANK, none)")
     p.set_defaults(func=cmd_query)
 
     p = sub.add_parser("read-span", help="lines START..END of a file in a registered repo")

@@ -90,11 +90,29 @@ class FileOut(BaseModel):
     chunks: list[HitOut]
 
 
+class RerankOut(BaseModel):
+    """What the LLM rerank did and cost (retrieval/rerank.py)."""
+    mode: str
+    status: Literal["reranked", "cached", "fused"]
+    note: str = ""
+    model: str = ""
+    candidates: int = 0
+    ranked: int = 0
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    seconds: float = 0.0
+    cache_hit: bool = False
+    prompt_chars: int = 0
+
+
 class QueryOut(BaseModel):
     query: str
     group: Literal["none", "file"]
     hits: list[HitOut] = Field(default_factory=list, description="group none: the ranked chunks")
     files: list[FileOut] = Field(default_factory=list, description="group file: the ranked files")
+    rerank: RerankOut | None = Field(default=None, description="rerank llm: what the LLM rerank did and cost")
 
 
 class SpanOut(BaseModel):
@@ -224,6 +242,7 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None,
     from ledger_assets.retrieval import deprecation, symbols, tools
     from ledger_assets.retrieval.fusion import QueryError
     from ledger_assets.retrieval.hits import format_files, format_hits
+    from ledger_assets.retrieval.rerank import format_result
     from ledger_assets.retrieval.search import Searcher, SearchOptions
 
     ledger = ledger or Ledger.from_env()
@@ -263,24 +282,27 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None,
                      path_prefix: str | None = None, format: Literal["toon", "json"] = "toon",
                      detail: Literal["snippet", "skeleton", "full"] = "snippet",
                      group: Literal["none", "file"] = "none", where: list[str] | None = None,
-                     include_deprecated: bool = False) -> Annotated[CallToolResult, QueryOut]:
+                     include_deprecated: bool = False,
+                     rerank: Literal["none", "llm"] | None = None) -> Annotated[CallToolResult, QueryOut]:
         """Hybrid search (code, design, identifier-aware lexical, per-symbol and name lanes). Returns one row per hit;
         group="file": one row per file, ranked by the evidence of its chunks, with its best chunks' line ranges;
         where: payload conditions such as "q_testability<=2" or "layer=domain"; include_deprecated: also chunks
-        marked deprecated (their rows say why)."""
+        marked deprecated (their rows say why); rerank="llm": Groq reorders the top fused hits (needs GROQ_API_KEY;
+        default LEDGER_RERANK), the result's `rerank` says what it did and cost."""
         opts = SearchOptions(repo=repo, k=k, lane=lane, chunk_types=tuple(chunk_types or ()),
                              languages=tuple(languages or ()), path_prefix=path_prefix or "",
                              group="" if group == "none" else group, where=tuple(where or ()),
-                             include_deprecated=include_deprecated)
+                             include_deprecated=include_deprecated, rerank=rerank or "")
         if opts.group:
             files = warm_guard(searcher.search_files, query, opts)
             out = QueryOut(query=query, group="file", files=[
                 FileOut(**{**f.to_dict(detail, 3), "chunks": [hit_out(h, detail) for h in f.chunks[:3]]})
                 for f in files])
             return result(format_files(files, format, detail), out)
-        hits = warm_guard(searcher.search, query, opts)
-        return result(format_hits(hits, format, detail),
-                      QueryOut(query=query, group="none", hits=[hit_out(h, detail) for h in hits]))
+        hits, report = warm_guard(searcher.search_ranked, query, opts)
+        return result(format_result(query, hits, report, format, detail),
+                      QueryOut(query=query, group="none", hits=[hit_out(h, detail) for h in hits],
+                               rerank=report.to_dict() if report is not None else None))
 
     @server.tool()
     def read_span(file: str, start: int, end: int, repo: str | None = None) -> Annotated[CallToolResult, SpanOut]:

@@ -2,7 +2,8 @@
 
 query -> (named symbol? its member first) -> one query per lane -> reciprocal
 rank fusion -> `plain` prior -> test prior -> collapse shapes of one symbol -> a private
-member yields to its public twin -> staleness against the live file -> hits.
+member yields to its public twin -> (`--rerank llm`: Groq reorders the top, rerank.py) -> staleness
+against the live file -> hits.
 `--group file` (`search_files`): the lanes read GROUP_DEPTH deep -> the same fusion
 without the chunk test prior -> files scored by the decayed sum of their chunks' scores,
 times the test prior for a test file -> files, each with its best chunks.
@@ -134,7 +135,7 @@ from typing import Iterable, Iterator
 from qdrant_client import models
 
 from ledger_assets.encode import lexical
-from ledger_assets.retrieval import local_index
+from ledger_assets.retrieval import local_index, rerank
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder
 from ledger_assets.retrieval.local_index import LocalIndex
@@ -255,6 +256,7 @@ class SearchOptions:
     group: str = ""  # "file": rank files by the evidence of their chunks (`search_files`)
     where: tuple[str, ...] = ()  # payload conditions: "q_testability<=2", "layer=domain"
     include_deprecated: bool = False  # points marked by `ledger deprecate` are left out unless asked
+    rerank: str = ""  # "llm" or "none"; "" = LEDGER_RERANK (retrieval/rerank.py)
 
     def validate(self) -> None:
         if self.group not in GROUPS:
@@ -530,14 +532,19 @@ class Searcher:
 
     def search(self, text: str, opts: SearchOptions | None = None, dense: list[float] | None = None,
                **kw) -> list[Hit]:
+        return self.search_ranked(text, opts, dense, **kw)[0]
+
+    def search_ranked(self, text: str, opts: SearchOptions | None = None, dense: list[float] | None = None,
+                      **kw) -> tuple[list[Hit], rerank.RerankReport | None]:
+        """`search`, and the report of the LLM rerank when the query asks for it (else None)."""
         opts = opts or SearchOptions(**kw)
+        fused = rerank.plan(self.ledger.settings, opts)  # k, or the rerank's deeper top; refuses early
         found = self.gather(text, opts, max(opts.k * 5, 50), dense)
-        if found is None:
-            return []
-        hits = self.combine(*found, opts.k, text=text)
-        if self._check_stale(opts):
+        hits = self.combine(*found, fused, text=text) if found is not None else []
+        hits, report = rerank.apply(self.ledger, text, hits, opts)
+        if hits and self._check_stale(opts):
             self.annotate_staleness(hits)
-        return hits
+        return hits, report
 
     def group(self, text: str, results: dict[str, list], symbol: list[Hit], k: int, decay: float | None = None,
               rrf_k: int | None = None, test_prior: float | None = None) -> list[FileHit]:

@@ -79,6 +79,16 @@ CREATE TABLE IF NOT EXISTS embeddings (
     model VARCHAR, text_hash VARCHAR, vector FLOAT[], created_utc TIMESTAMP,
     PRIMARY KEY (model, text_hash)
 );
+-- The LLM rerank of query candidates (retrieval/rerank.py): the model's order per prompt (keyed by the
+-- hash of model, prompt version and the exact text sent: question and candidates), and each UTC day's
+-- requests and spend, which LEDGER_RERANK_DAILY_REQUESTS / LEDGER_RERANK_DAILY_USD cap.
+CREATE TABLE IF NOT EXISTS reranks (
+    rerank_key VARCHAR PRIMARY KEY, model VARCHAR, prompt_version VARCHAR, ranked JSON, candidates INTEGER,
+    prompt_tokens INTEGER, completion_tokens INTEGER, cost_usd DOUBLE, created_utc TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS rerank_spend (
+    utc_day DATE PRIMARY KEY, requests INTEGER, prompt_tokens BIGINT, completion_tokens BIGINT, cost_usd DOUBLE
+);
 -- Extra payload fields from enrichment stages (quality, git, graph): merged into
 -- each point's payload; chunk_index -1 = fields for every chunk of the file.
 CREATE TABLE IF NOT EXISTS payload_extras (

@@ -33,6 +33,14 @@ TEST_PRIOR = 0.3
 GROUP_DEPTH = 200
 GROUP_DECAY = 0.5
 GROUP_RRF_K = 5
+# The optional LLM rerank (retrieval/rerank.py): "none" (default) or "llm"; a candidate's snippet in the prompt
+# is at most RERANK_SNIPPET_CHARS (shorter when LEDGER_RERANK_MAX_CHARS needs it, down to RERANK_MIN_SNIPPET_CHARS,
+# below which the last candidates stay out of the prompt); a query waits for at most RERANK_MAX_RETRIES
+# retries (of LEDGER_GROQ_MAX_RETRIES): someone is waiting for the answer.
+RERANK_MODES = ("none", "llm")
+RERANK_SNIPPET_CHARS = 800
+RERANK_MIN_SNIPPET_CHARS = 120
+RERANK_MAX_RETRIES = 1
 # Local mode: how many times the lane depth to fetch unfiltered before filtering client-side.
 LOCAL_OVERFETCH = 4
 # `ledger similar`: extra neighbours fetched, since the target's own shapes are dropped from the list.
@@ -69,7 +77,9 @@ EMBED_BACKENDS = ("torch", "bf16")
 BOUNDS = {"embed_batch": (16, 4096), "max_file_bytes": (1, 1 << 32),
           "lock_timeout_s": (0, 86_400), "groq_concurrency": (1, 64), "rrf_k": (1, 1000),
           "read_span_max_lines": (1, 100_000), "analysis_file_cap": (0, 1_000_000),
-          "test_prior": (0, 1), "plain_prior": (0, 1), "freshness_max_lag_s": (0, 365 * 86_400)}
+          "test_prior": (0, 1), "plain_prior": (0, 1), "freshness_max_lag_s": (0, 365 * 86_400),
+          "rerank_top": (2, 50), "rerank_max_chars": (2_000, 400_000), "rerank_daily_requests": (0, 10_000_000),
+          "rerank_daily_usd": (0, 10_000)}
 
 
 # The environment variable of each setting (LedgerSettings.from_env reads these names).
@@ -137,6 +147,12 @@ class LedgerSettings:
     plain_prior: float = PLAIN_PRIOR
     test_prior: float = TEST_PRIOR
     check_stale: bool = True
+    # The LLM rerank of the top fused candidates (retrieval/rerank.py): off unless "llm"; the budget is per UTC day.
+    rerank: str = "none"
+    rerank_top: int = 20
+    rerank_max_chars: int = 12_000
+    rerank_daily_requests: int = 500
+    rerank_daily_usd: float = 0.25
     read_span_max_lines: int = 400
     drift_move_threshold: int = 10
     groq_max_retries: int = 4
@@ -183,6 +199,11 @@ class LedgerSettings:
             plain_prior=_env_float("LEDGER_PLAIN_PRIOR", d.plain_prior),
             test_prior=_env_float("LEDGER_TEST_PRIOR", d.test_prior),
             check_stale=_env_bool("LEDGER_CHECK_STALE", d.check_stale),
+            rerank=(os.environ.get("LEDGER_RERANK") or d.rerank).strip().lower(),
+            rerank_top=_env_int("LEDGER_RERANK_TOP", d.rerank_top),
+            rerank_max_chars=_env_int("LEDGER_RERANK_MAX_CHARS", d.rerank_max_chars),
+            rerank_daily_requests=_env_int("LEDGER_RERANK_DAILY_REQUESTS", d.rerank_daily_requests),
+            rerank_daily_usd=_env_float("LEDGER_RERANK_DAILY_USD", d.rerank_daily_usd),
             read_span_max_lines=_env_int("LEDGER_READ_SPAN_MAX_LINES", d.read_span_max_lines),
             drift_move_threshold=_env_int("LEDGER_DRIFT_MOVE_THRESHOLD", d.drift_move_threshold),
             dup_min_tokens=_env_int("LEDGER_DUP_MIN_TOKENS", d.dup_min_tokens),
@@ -197,6 +218,8 @@ class LedgerSettings:
         if values["embed_backend"] not in EMBED_BACKENDS:
             raise SettingsError(f"LEDGER_EMBED_BACKEND must be one of {', '.join(EMBED_BACKENDS)}, "
                                 f"got {values['embed_backend']!r}")
+        if values["rerank"] not in RERANK_MODES:
+            raise SettingsError(f"LEDGER_RERANK must be one of {', '.join(RERANK_MODES)}, got {values['rerank']!r}")
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:
             ChunkOptions.parse(values["chunk_options"])
