@@ -40,11 +40,13 @@ def _entry(raw) -> dict:
     return {"head": raw, "tries": 1, "at": 0.0} if isinstance(raw, str) else dict(raw or {})
 
 
-def _in_flight(context: SensorEvaluationContext, rid: str, head: str) -> bool:
+def _in_flight(context: SensorEvaluationContext, rid: str) -> bool:
+    """Is a run of this partition queued or running, whoever launched it (this sensor, a backfill, the
+    UI's Materialize, `ledger ingest`)? A second run beside it would only wait for the lock, then redo it."""
     if context.instance is None:
         return False
     runs = context.instance.get_runs(filters=RunsFilter(
-        job_name=ingest_job.name, statuses=IN_FLIGHT, tags={"dagster/partition": rid, "ledger/head": head}), limit=1)
+        job_name=ingest_job.name, statuses=IN_FLIGHT, tags={"dagster/partition": rid}), limit=1)
     return bool(runs)
 
 
@@ -91,6 +93,10 @@ def git_head_sensor(context: SensorEvaluationContext, ledger: LedgerResource):
             cursor[rid] = {"head": head, "tries": 0, "at": now, "fresh": entry.get("fresh")}
             continue
         tries = entry.get("tries", 0) if entry.get("head") == head else 0
+        if _in_flight(context, rid):
+            waiting.append(f"{rid} (a run of it is queued or in flight)")
+            cursor[rid] = entry
+            continue
         if tries:
             if tries >= MAX_TRIES:
                 waiting.append(f"{rid} (gave up after {tries} runs for {head[:12]}; `ledger ingest {rid}` "
@@ -98,8 +104,8 @@ def git_head_sensor(context: SensorEvaluationContext, ledger: LedgerResource):
                 cursor[rid] = entry
                 continue
             due = entry.get("at", 0.0) + RETRY_BASE_S * 2 ** (tries - 1)
-            if _in_flight(context, rid, head) or now < due:
-                waiting.append(f"{rid} (run {tries} for {head[:12]} in flight or backing off)")
+            if now < due:
+                waiting.append(f"{rid} (run {tries} for {head[:12]} failed; backing off)")
                 cursor[rid] = entry
                 continue
             context.log.warning(f"{rid}: HEAD {head[:12]} is still not promoted after {tries} run(s); retrying")

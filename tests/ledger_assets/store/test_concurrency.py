@@ -340,3 +340,25 @@ def test_the_tick_reports_index_fresh_when_its_verdict_changes(sensor_home, git_
     write_indexed_head(settings.home_path, "shop", new)
     back = sensor_tick(settings, instance, stale.cursor)
     assert [e.passed for e in back.asset_events] == [True]
+
+
+def test_no_second_run_while_one_of_the_partition_is_queued_or_running(sensor_home, git_repo):
+    """A backfill's or the UI's run carries no `ledger/head` tag: the tick still sees it and waits."""
+    from dagster import DagsterRun
+
+    from ledger_assets.defs.jobs import ingest_job
+
+    settings, ledger, instance = sensor_home
+    git_repo.write("a.py", "x = 1\n")
+    head = git_repo.commit()
+    ledger.registry.add(git_repo.path, "shop")
+    instance.add_dynamic_partitions("repos", ["shop"])
+    for status in (DagsterRunStatus.NOT_STARTED, DagsterRunStatus.STARTED):
+        run = instance.add_run(DagsterRun(job_name=ingest_job.name, run_id=f"backfill-{status.value.lower()}",
+                                          status=status, tags={"dagster/partition": "shop",
+                                                               "dagster/backfill": "abc"}))
+        waiting = sensor_tick(settings, instance)
+        assert waiting.run_requests == [] and "queued or in flight" in waiting.skip_reason.skip_message
+        instance.report_run_failed(run) if status == DagsterRunStatus.STARTED else instance.delete_run(run.run_id)
+    # Nothing in flight any more (and nothing promoted): the tick requests its own run.
+    assert run_keys(sensor_tick(settings, instance)) == [f"shop@{head}"]
