@@ -83,11 +83,14 @@ class ChunkOptions:
     """Every tunable of the chunkers, in one typed place (defaults measured or specified)."""
 
     # C#/Python/generic: a type over this many characters is split into
-    # header + members + full shapes; a member over it is split at statements.
+    # header + members + full shapes; a member over it is split at statements;
+    # the full-type chunk kept beside them is in parts of at most this size, cut
+    # at member boundaries. (A separate, larger cap of the full parts, 24,000,
+    # was measured and removed: on MediatR's commit set C# full parts of 24,000
+    # lost a query at Acc@1 and two at Acc@5 (--group file 0.320 / 0.667 ->
+    # 0.313 / 0.653), and Python's at 6,000 instead of 24,000 changed no
+    # starlette query; MiniLM reads a part's first 256 tokens only.)
     type_max_chars: int = 6000
-    # The full-type chunk kept beside the split shapes holds the whole type up to
-    # this many characters, and is split into parts at member boundaries beyond it.
-    type_full_max_chars: int = 24000
     # Bounds on what a chunk stores beside its own lines (issue 16: a member of
     # a huge type carrying the type's whole outline made storage quadratic).
     # At most this many `symbols` per chunk (the chunk's own first; every

@@ -104,7 +104,7 @@ def chunk_file(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) 
 
 # The options each chunker reads (itself and what it calls), for the re-chunk key: a changed option
 # re-chunks exactly the files whose chunker reads it. Every file may fall back to plain windows.
-_CODE = ("type_max_chars", "type_full_max_chars", "chunk_max_symbols", "skeleton_max_chars", "member_context_chars")
+_CODE = ("type_max_chars", "chunk_max_symbols", "skeleton_max_chars", "member_context_chars")
 _FALLBACK = ("plain_max_chars", "plain_overlap_chars")
 CHUNKER_OPTIONS: dict[str, tuple[str, ...]] = {
     "csharp": _CODE, "razor": _CODE, "python_code": _CODE, "treesitter": _CODE,

@@ -11,7 +11,7 @@ wrappers and ERROR regions) -> line regions that partition the file -> chunks.
   up to its first member; the folded outline in skeleton/analysis_text), one
   chunk per member (with a one-line `// pkg.Type` header; analysis_text also
   carries the type's skeleton) and a full-type chunk, split at member
-  boundaries past `options.type_full_max_chars`.
+  boundaries past `options.type_max_chars` (as C# and TypeScript do).
 - Any other oversized unit splits at statement boundaries (line windows when a
   single statement is still too big), never truncated.
 - Every chunk's `symbols` and `skeleton` stay within `options.chunk_max_symbols`
@@ -263,7 +263,6 @@ class _Document:
         self.table = table
         self.options = options
         self.cap = max(200, options.type_max_chars)
-        self.full_cap = max(self.cap, options.type_full_max_chars)
         self.module = module
         self.lines = split_lines(text)
         self.n = len(self.lines)
@@ -750,7 +749,7 @@ class _Document:
         for mregion in member_regions:
             out.extend(self.unit_region(mregion, member_header, context, role="member"))
         member_cuts = sorted({r.start for r in member_regions if r.start > region.start})
-        full = self.pack(region.start, region.end, member_cuts, self.full_cap)
+        full = self.pack(region.start, region.end, member_cuts, self.cap)
         for k, window in enumerate(full, 1):
             meta = {"role": "full"}
             suffix = ""

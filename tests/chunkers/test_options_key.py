@@ -19,7 +19,7 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 FILES = sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.stat().st_size < 60_000
                and not {"secrets", "bad"} & set(p.relative_to(FIXTURES).parts))
 # A value for each option far enough from the default to change a chunker that reads it.
-PERTURBED = {"type_max_chars": 300, "type_full_max_chars": 600, "chunk_max_symbols": 2, "skeleton_max_chars": 80,
+PERTURBED = {"type_max_chars": 300, "chunk_max_symbols": 2, "skeleton_max_chars": 80,
              "member_context_chars": 40, "md_section_max_chars": 120, "config_max_chars": 150,
              "plain_max_chars": 250, "plain_overlap_chars": 40, "pdf_group_chars": 300,
              "split_sql_tables": False, "ts_tree_sitter": False, "js_tree_sitter": False}
@@ -45,7 +45,7 @@ def test_every_option_is_perturbed():
 
 
 # Options read only for types over type_max_chars: perturbed over a small type_max_chars.
-SMALL_TYPES = {"member_context_chars", "type_full_max_chars"}
+SMALL_TYPES = {"member_context_chars"}
 
 
 @pytest.mark.parametrize("option", sorted(PERTURBED))

@@ -58,7 +58,10 @@ def test_large_class_becomes_header_members_and_full():
         ("py_function", "member", 51, 54),
         ("py_function", "member", 55, 57),
         ("py_function", "member", 58, 64),
-        ("py_class_full", "full", 25, 64),
+        # the whole class too, in parts of at most type_max_chars cut at member boundaries
+        ("py_class_full", "full", 25, 40),
+        ("py_class_full", "full", 41, 57),
+        ("py_class_full", "full", 58, 64),
         ("py_function", "", 65, 76),
         ("code_block", "", 77, 83),
     ]
@@ -77,8 +80,10 @@ def test_large_class_becomes_header_members_and_full():
         assert member.body == "\n".join(lines[member.start_line - 1:member.end_line])
         assert [(s.name, s.kind, s.parent) for s in member.symbols] == [(name, "method", "Invoice")]
         assert header.skeleton in member.analysis_text
-    full = pieces[7]
-    assert full.text == "\n".join(lines[24:64]) and full.header == ""
+    full = pieces[7:10]
+    assert [p.header for p in full] == [f"# billing.billing.Invoice (part {k}/3)\n" for k in (1, 2, 3)]
+    assert "\n".join(p.body for p in full) == "\n".join(lines[24:64])
+    assert all(len(p.text) <= 800 for p in full)
     assert_invariants(pieces, text)
 
 

@@ -185,7 +185,10 @@ def test_large_type_becomes_header_members_and_full_chunks():
     assert [(p.start_line, p.end_line) for p in members] == [(13, 16), (17, 26), (27, 33), (34, 35)]
     assert all("part" not in p.meta for p in members)
     full = [p for p in pieces if p.meta.get("role") == "full"]
-    assert [(p.chunk_type, p.start_line, p.end_line) for p in full] == [("code_block_full", 6, 36)]
+    # the whole type too, in parts of at most type_max_chars at member boundaries
+    assert [(p.chunk_type, p.start_line, p.end_line) for p in full] == [
+        ("code_block_full", 6, 16), ("code_block_full", 17, 26), ("code_block_full", 27, 36)]
+    assert [p.meta["part"] for p in full] == [1, 2, 3] and all(len(p.text) <= 500 + 80 for p in full)
     header = pieces[1]
     assert header.text == "\n".join(lines[5:12])
     assert "public BigDecimal total(Order order) { … }" in header.analysis_text
