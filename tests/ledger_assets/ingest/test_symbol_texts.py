@@ -89,9 +89,27 @@ def test_gloss_reads_a_name_as_api_docs_word_it_or_not_at_all():
 
 
 def test_transformed_chunks_use_no_source_lines_and_huge_symbol_lists_are_capped():
-    chunk = {"chunk_index": 0, "chunk_type": "config", "start_line": 1, "end_line": 3, "text": "a: 1\nb: 2\nc: 3",
+    chunk = {"chunk_index": 0, "chunk_type": "config", "start_line": 1, "end_line": 300,
+             "text": "\n".join(f"key{i}: {i}" for i in range(300)),
              "header": "", "symbols": [{"name": f"key{i}", "kind": "key", "parent": "", "start_line": 1,
                                          "end_line": 1} for i in range(200)]}
     texts = file_symbol_texts([chunk])[0]
     assert len(texts) == 48
     assert texts[0] == "key key 0."
+
+
+def test_a_slice_of_a_minified_line_owns_a_few_symbols_not_dozens():
+    # One 40 KB line of small functions: the chunker slices it, each slice lists dozens of symbols.
+    line = "".join(f"function f{i}(a,b){{return a+b*{i}}};var v{i}={{k:{i}}};" for i in range(1200))
+    pieces = chunk_file("bundle.js", line.encode(), ChunkOptions())
+    chunks = [{"chunk_index": i, **p.to_dict()} for i, p in enumerate(pieces)]
+    assert len(chunks) > 3 and all(c["start_line"] == c["end_line"] == 1 for c in chunks)
+    assert max(len(c["symbols"]) for c in chunks) > 20
+    owned = owned_symbols(chunks)
+    assert owned and max(len(syms) for syms in owned.values()) == 8
+    texts = file_symbol_texts(chunks)
+    assert sum(map(len, texts.values())) == sum(map(len, owned.values())) <= 8 * len(chunks)
+    # readable code keeps every symbol: a small class's chunk owns more than 8 over its many lines
+    service = rows(FIXTURES / "retrieval" / "BookingService.cs")
+    assert sum(map(len, owned_symbols(service).values())) == len({(s["name"], s["start_line"])
+                                                                  for c in service for s in c["symbols"]})
