@@ -10,7 +10,7 @@ practice for such sets) and ingest it with every pipeline stage in a LEDGER_HOME
 any target file among the first k). Reports are kept as WORK/NAME/report.json; a second run reuses
 the ingested homes and, with --reuse, the reports.
 
-Then leave-one-repo-out: for each repo, the `--group file` settings (decay, RRF k, test prior) and
+Then leave-one-repo-out: for each repo, the `--group file` settings (decay, RRF k, test prior, docs prior) and
 the chunk-level test prior are chosen on the OTHER repos (best mean of Acc@1 + Acc@5) and reported on
 it. Prints one table: every set, the fusion, `--group file` (shipped defaults and held-out choice)
 and the baselines, all measured in the same run.
@@ -47,7 +47,7 @@ from ledger_assets.store.settings import LedgerSettings  # noqa: E402
 
 BASELINES = ("bm25_windows", "bm25_ident_windows", "minilm_windows", "rrf_bm25_minilm_windows", "bm25_files",
              "bm25_ident_files")
-GROUP_KEYS = ("decay", "rrf_k", "test_prior")
+GROUP_KEYS = ("decay", "rrf_k", "test_prior", "docs_prior")
 
 
 def run_one(name: str, repo: Path, work: Path, embedder: Embedder, max_items: int, reuse: bool) -> dict:
@@ -80,13 +80,13 @@ def choose(reports: dict[str, dict], system: str, keys: tuple[str, ...], on: lis
     for name in on:
         for row in reports[name]["sweep"]:
             if row["system"] == system:
-                key = tuple(row[k] for k in keys)
+                key = tuple(row.get(k, 1.0) for k in keys)
                 totals[key] = totals.get(key, 0.0) + _score(row)
     return max(totals, key=lambda k: (totals[k], k))
 
 
 def row_of(report: dict, system: str, keys: tuple[str, ...], values: tuple) -> dict:
-    return next(r for r in report["sweep"] if r["system"] == system and tuple(r[k] for k in keys) == values)
+    return next(r for r in report["sweep"] if r["system"] == system and tuple(r.get(k, 1.0) for k in keys) == values)
 
 
 def loro(reports: dict[str, dict]) -> dict[str, dict]:

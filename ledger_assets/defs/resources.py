@@ -55,6 +55,7 @@ class LedgerResource(ConfigurableResource):
     lane_weights: str | None = _field("lane_weights")
     plain_prior: float | None = _field("plain_prior")
     test_prior: float | None = _field("test_prior")
+    docs_prior: float | None = _field("docs_prior")
     check_stale: bool | None = _field("check_stale")
     read_span_max_lines: int | None = _field("read_span_max_lines")
     drift_move_threshold: int | None = _field("drift_move_threshold")

@@ -35,7 +35,7 @@ import numpy as np
 from ledger_assets.encode import lexical
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder, embed_with_cache, fetch_vectors, text_hash
-from ledger_assets.retrieval.fusion import FUSED_LANES, NAME_LANE, name_lane
+from ledger_assets.retrieval.fusion import FUSED_LANES, NAME_LANE, is_docs_path, is_test_path, name_lane
 from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.search import Searcher, SearchOptions, latest_filter
 from ledger_assets.store.settings import GROUP_DEPTH
@@ -374,22 +374,24 @@ def _evaluate_files(ledger: Ledger, embedder: Embedder, searcher: Searcher, targ
         report["sweep"] = file_sweep(searcher, per_query, deep, targets)
     report["misses"] = [t.query for t, r in zip(targets, systems["fusion:group_file"]) if r is None][:20]
     report["test_top1"] = {s: sum(1 for (r, sy), d, t in zip(per_query, deep, targets)
-                                  if _top_is_test(searcher, s, r, sy, d, t)) for s in ("fusion", "fusion:group_file")}
+                                  if _top_is(is_test_path, searcher, s, r, sy, d, t)) for s in ("fusion", "fusion:group_file")}
+    report["docs_top1"] = {s: sum(1 for (r, sy), d, t in zip(per_query, deep, targets)
+                                  if _top_is(is_docs_path, searcher, s, r, sy, d, t)) for s in ("fusion", "fusion:group_file")}
     report["elapsed_s"] = round(time.monotonic() - t0, 2)
     return report
 
 
-def _top_is_test(searcher: Searcher, system: str, results: dict, symbol: list, deep: dict, t: Target) -> bool:
-    from ledger_assets.retrieval.fusion import is_test_path
-
+def _top_is(kind, searcher: Searcher, system: str, results: dict, symbol: list, deep: dict, t: Target) -> bool:
+    """Is the system's first file of `kind` (`is_test_path`, `is_docs_path`)?"""
     if system == "fusion":
         top = _paths(searcher.combine(results, symbol, 1, text=t.query))
     else:
         top = [f.file_path for f in searcher.group(t.query, deep, symbol, 1)]
-    return bool(top) and is_test_path(top[0])
+    return bool(top) and kind(top[0])
 
 
-GROUP_GRID = {"decay": (0.0, 0.25, 0.5, 0.75, 1.0), "rrf_k": (5, 10, 30, 60), "test_prior": (1.0, 0.7, 0.5, 0.3)}
+GROUP_GRID = {"decay": (0.0, 0.25, 0.5, 0.75, 1.0), "rrf_k": (5, 10, 30, 60), "test_prior": (1.0, 0.7, 0.5, 0.3),
+              "docs_prior": (1.0, 0.5, 0.3)}
 CHUNK_TEST_PRIORS = (1.0, 0.7, 0.5, 0.3)
 
 
@@ -406,11 +408,12 @@ def file_sweep(searcher: Searcher, per_query: list, deep: list[dict], targets: l
     for rrf_k in GROUP_GRID["rrf_k"]:
         fused = [searcher.combine(d, s, 10 ** 9, rrf_k=rrf_k, text=t.query, test_prior=1.0)
                  for d, (_, s), t in zip(deep, per_query, targets)]
-        for decay, prior in itertools.product(GROUP_GRID["decay"], GROUP_GRID["test_prior"]):
-            ranks = [first_relevant_file([f.file_path for f in group_files(h, decay, t.query, prior)[:K_MAX]], t)
+        for decay, prior, docs in itertools.product(GROUP_GRID["decay"], GROUP_GRID["test_prior"],
+                                                    GROUP_GRID["docs_prior"]):
+            ranks = [first_relevant_file([f.file_path for f in group_files(h, decay, t.query, prior, docs)[:K_MAX]], t)
                      for h, t in zip(fused, targets)]
             rows.append({"system": "fusion:group_file", "decay": decay, "rrf_k": rrf_k, "test_prior": prior,
-                         **metrics(ranks, "acc")})
+                         "docs_prior": docs, **metrics(ranks, "acc")})
     return rows
 
 

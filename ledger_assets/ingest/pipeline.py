@@ -253,7 +253,14 @@ def code_text(text: str, symbols: list[dict]) -> str:
     type chunk starts with the file's usings: those tokens named every file's imports, not
     the code (measured with `ledger eval`: code lane R@1 0.261 -> 0.356 and 0.220 -> 0.300 on
     the two efcore golden sets of search.py; `similar --mode code` no longer matches files by
-    their shared usings)."""
+    their shared usings). A context header, the file's path above the names, was measured and left
+    out (four commit sets, no LLM key, `benchmarks/commit_eval.py`): the code lane alone gained
+    (Acc@1 chi 0.440 -> 0.480, jotai 0.247 -> 0.313, MediatR 0.180 -> 0.187, starlette 0.087 ->
+    0.080), the fused `--group file` did not (Acc@1 / Acc@5 starlette 0.527 / 0.887 -> 0.527 /
+    0.893, chi 0.587 / 0.820 -> 0.580 / 0.820, MediatR 0.320 / 0.667 -> 0.320 / 0.660, jotai
+    0.367 / 0.593 -> 0.380 / 0.580; with the docs prior, jotai 0.433 -> 0.460 and chi 0.607 ->
+    0.600, the others unchanged), and `similar --mode code` would match chunks by their folder
+    as it once did by their usings."""
     names = "; ".join(dict.fromkeys(words(s["name"]) or s["name"] for s in symbols[:4] if s.get("name")))
     body = "\n".join(ln for ln in text.split("\n") if ln.strip() and not _IMPORT_LINE.match(ln))
     return f"{names}\n{body}" if names else body

@@ -376,6 +376,26 @@ def apply_test_prior(hits: list[Hit], text: str, prior: float) -> None:
             h.score *= prior
 
 
+# ------------------------------------------------------------------- docs ---
+# `--group file`: a documentation file (CHANGELOG.md, a guide) names the words of a change request
+# without being where the change goes; it ranks below code unless the question is about docs.
+_DOCS_EXT = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc)$", re.IGNORECASE)
+_DOCS_NAME = re.compile(r"^(?:changelog|changes|history|news|authors|contributors|license|copying|readme)(?:\.\w+)?$",
+                        re.IGNORECASE)
+_ABOUT_DOCS = re.compile(r"\b(?:docs?|documentation|documented|readme|changelog|release[- ]notes?|guides?|tutorials?|"
+                         r"markdown|typos?)\b", re.IGNORECASE)
+
+
+def is_docs_path(path: str) -> bool:
+    """Prose by its name: .md/.rst/.txt/.adoc files, CHANGELOG, HISTORY, LICENSE, README ..."""
+    name = (path or "").replace("\\", "/").rsplit("/", 1)[-1]
+    return bool(_DOCS_EXT.search(name) or _DOCS_NAME.match(name))
+
+
+def asks_about_docs(text: str) -> bool:
+    return bool(_ABOUT_DOCS.search(text or ""))
+
+
 # ------------------------------------------------------------ file groups ---
 @dataclass
 class FileHit:
@@ -394,15 +414,18 @@ class FileHit:
                 "chunks": [h.to_dict(detail) for h in self.chunks[:chunks]]}
 
 
-def group_files(hits: list[Hit], decay: float, text: str = "", test_prior: float = 1.0) -> list[FileHit]:
+def group_files(hits: list[Hit], decay: float, text: str = "", test_prior: float = 1.0,
+                docs_prior: float = 1.0) -> list[FileHit]:
     """Chunk hits (fused, ranked) -> files: score = Σ_i decay^i · s_i over the file's chunk scores
     s_0 ≥ s_1 ≥ … (decay 0 = its best chunk, 1 = the sum), times `test_prior` for a test file
-    unless the query is about tests. A file is a test by path, or when most of its matched chunks
-    are tests by content."""
+    unless the query is about tests, and `docs_prior` for a documentation file (`is_docs_path`)
+    unless it is about docs. A file is a test by path, or when most of its matched chunks are
+    tests by content."""
     by_file: dict[tuple, list[Hit]] = {}
     for h in hits:
         by_file.setdefault((h.payload.get("repo_id") or "", h.payload.get("file_path") or ""), []).append(h)
     about_tests = asks_about_tests(text)
+    docs_prior = 1.0 if asks_about_docs(text) else docs_prior
     out: list[FileHit] = []
     for (repo_id, path), chunks in by_file.items():
         chunks.sort(key=order_hits)
@@ -410,6 +433,8 @@ def group_files(hits: list[Hit], decay: float, text: str = "", test_prior: float
         test = is_test_path(path) or sum(1 for h in chunks if is_test_chunk(h.payload)) * 2 > len(chunks)
         if test and not about_tests:
             score *= test_prior
+        if docs_prior != 1.0 and is_docs_path(path):
+            score *= docs_prior
         out.append(FileHit(0, score, repo_id, path, chunks, test))
     out.sort(key=lambda f: (-f.score, f.repo_id, f.file_path))
     for i, f in enumerate(out, 1):

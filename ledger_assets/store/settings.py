@@ -29,6 +29,9 @@ SYMBOL_PIN_MAX = 3
 # Chosen on commit sets by leave-one-repo-out (retrieval/search.py has the figures):
 # a test chunk's or test file's score is multiplied by this unless the query is about tests;
 TEST_PRIOR = 0.3
+# `--group file`: a documentation file's score (.md, .rst, .txt, CHANGELOG, ...) is multiplied by this unless
+# the question is about docs (chosen the same way: every fold chose 0.3 of 1 / 0.5 / 0.3).
+DOCS_PRIOR = 0.3
 # `--group file`: lanes read this deep, and a file scores Σ decay^i · chunk score (RRF k below).
 GROUP_DEPTH = 200
 GROUP_DECAY = 0.5
@@ -77,7 +80,7 @@ EMBED_BACKENDS = ("torch", "bf16")
 BOUNDS = {"embed_batch": (16, 4096), "max_file_bytes": (1, 1 << 32),
           "lock_timeout_s": (0, 86_400), "groq_concurrency": (1, 64), "rrf_k": (1, 1000),
           "read_span_max_lines": (1, 100_000), "analysis_file_cap": (0, 1_000_000),
-          "test_prior": (0, 1), "plain_prior": (0, 1), "freshness_max_lag_s": (0, 365 * 86_400),
+          "test_prior": (0, 1), "docs_prior": (0, 1), "plain_prior": (0, 1), "freshness_max_lag_s": (0, 365 * 86_400),
           "rerank_top": (2, 50), "rerank_max_chars": (2_000, 400_000), "rerank_daily_requests": (0, 10_000_000),
           "rerank_daily_usd": (0, 10_000)}
 
@@ -146,6 +149,7 @@ class LedgerSettings:
     lane_weights: str = ""  # "code=1,design=0.5,sparse=1,symbol=2"; "" = DEFAULT_LANE_WEIGHTS
     plain_prior: float = PLAIN_PRIOR
     test_prior: float = TEST_PRIOR
+    docs_prior: float = DOCS_PRIOR
     check_stale: bool = True
     # The LLM rerank of the top fused candidates (retrieval/rerank.py): off unless "llm"; the budget is per UTC day.
     rerank: str = "none"
@@ -198,6 +202,7 @@ class LedgerSettings:
             lane_weights=os.environ.get("LEDGER_LANE_WEIGHTS", ""),
             plain_prior=_env_float("LEDGER_PLAIN_PRIOR", d.plain_prior),
             test_prior=_env_float("LEDGER_TEST_PRIOR", d.test_prior),
+            docs_prior=_env_float("LEDGER_DOCS_PRIOR", d.docs_prior),
             check_stale=_env_bool("LEDGER_CHECK_STALE", d.check_stale),
             rerank=(os.environ.get("LEDGER_RERANK") or d.rerank).strip().lower(),
             rerank_top=_env_int("LEDGER_RERANK_TOP", d.rerank_top),

@@ -11,7 +11,8 @@ import pytest
 from ledger_assets.cli import main
 from ledger_assets.evaluation.evaluate import evaluate, format_report
 from ledger_assets.evaluation.golden import build_commit_golden
-from ledger_assets.retrieval.fusion import apply_test_prior, asks_about_tests, group_files, is_test_chunk, is_test_path
+from ledger_assets.retrieval.fusion import (apply_test_prior, asks_about_docs, asks_about_tests, group_files, is_docs_path,
+                                            is_test_chunk, is_test_path)
 from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.search import Searcher, SearchOptions
 from ledger_assets.store.ledger import Ledger
@@ -144,3 +145,29 @@ def test_mcp_query_tool_groups_by_file(shop):
     blocks = getattr(blocks, "content", blocks)
     rows = json.loads("".join(b.text for b in blocks if hasattr(b, "text")))
     assert [r["file_path"] for r in rows][0] == "src/shop/pricing.py" and len(rows) == 2
+
+
+def test_docs_files_sink_in_group_file_unless_the_question_is_about_docs():
+    for path in ("CHANGELOG.md", "docs/routing.rst", "README", "notes/setup.txt", "HISTORY", "guide.adoc", "LICENSE"):
+        assert is_docs_path(path), path
+    for path in ("src/docs.py", "docs/conf.py", "starlette/routing.py", "src/readme_parser.ts"):
+        assert not is_docs_path(path), path
+    assert asks_about_docs("fix a typo in the routing docs") and asks_about_docs("CORS options in the README")
+    assert not asks_about_docs(QUESTION)
+    hits = [_hit("docs/middleware.md", 0.30), _hit("CHANGELOG.md", 0.28, 1), _hit("src/middleware.py", 0.20, 2),
+            _hit("src/routing.py", 0.12, 3)]
+    assert [f.file_path for f in group_files(hits, 0.5)][:2] == ["docs/middleware.md", "CHANGELOG.md"]
+    sunk = group_files(hits, 0.5, "allow credentials in CORS middleware", docs_prior=0.3)
+    assert [f.file_path for f in sunk] == ["src/middleware.py", "src/routing.py", "docs/middleware.md", "CHANGELOG.md"]
+    assert sunk[2].score == pytest.approx(0.09)
+    about = group_files(hits, 0.5, "allow credentials in the CORS middleware guide", docs_prior=0.3)
+    assert about[0].file_path == "docs/middleware.md"
+
+
+def test_the_docs_prior_is_a_setting_the_searcher_reads(shop, monkeypatch):
+    assert Searcher(shop.ledger, shop.searcher.embedder).group_docs_prior == 0.3
+    monkeypatch.setenv("LEDGER_DOCS_PRIOR", "0.8")
+    assert LedgerSettings.from_env().docs_prior == 0.8
+    monkeypatch.setenv("LEDGER_DOCS_PRIOR", "3")
+    with pytest.raises(Exception, match="LEDGER_DOCS_PRIOR"):
+        LedgerSettings.from_env()
