@@ -87,8 +87,8 @@ class LLMOutcome:
     error: str = ""
 
 
-def parse_answer(content: str | None) -> Analysis:
-    """Strict validation of the model's answer; raises MalformedAnswer saying what is wrong."""
+def answer_json(content: str | None):
+    """The JSON of a model's answer (a ```json fence around it allowed); MalformedAnswer when empty or not JSON."""
     if not content or not content.strip():
         raise MalformedAnswer("empty answer")
     body = content.strip()
@@ -96,9 +96,14 @@ def parse_answer(content: str | None) -> Analysis:
     if fenced:
         body = fenced.group(1)
     try:
-        data = json.loads(body)
+        return json.loads(body)
     except json.JSONDecodeError as exc:
         raise MalformedAnswer(f"not JSON: {exc.msg} at char {exc.pos}") from None
+
+
+def parse_answer(content: str | None) -> Analysis:
+    """Strict validation of the model's answer; raises MalformedAnswer saying what is wrong."""
+    data = answer_json(content)
     if not isinstance(data, dict):
         raise MalformedAnswer(f"expected a JSON object, got {type(data).__name__}")
     missing = [k for k in ("intent", "layer", "pattern", *RUBRIC_FIELDS, "risk_note") if k not in data]

@@ -35,7 +35,8 @@ from datetime import datetime, timezone
 
 from chunkers.redact import redact_text
 
-from ledger_assets.intents.groq_client import MalformedAnswer, RetryPolicy, prices_for, retry_after_seconds
+from ledger_assets.intents.groq_client import (MalformedAnswer, RetryPolicy, answer_json, prices_for,
+                                               retry_after_seconds)
 from ledger_assets.retrieval.fusion import QueryError
 from ledger_assets.retrieval.hits import Hit, format_hits
 from ledger_assets.store.settings import (RERANK_MAX_RETRIES, RERANK_MIN_SNIPPET_CHARS, RERANK_MODES,
@@ -195,16 +196,7 @@ def rerank_key(model: str, system: str, user: str) -> str:
 
 def parse_order(content: str | None, n: int) -> list[int]:
     """The model's order as candidate numbers (1..n), repeats dropped; MalformedAnswer says what is wrong."""
-    if not content or not content.strip():
-        raise MalformedAnswer("empty answer")
-    body = content.strip()
-    fenced = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", body, re.S)
-    if fenced:
-        body = fenced.group(1)
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise MalformedAnswer(f"not JSON: {exc.msg} at char {exc.pos}") from None
+    data = answer_json(content)
     if isinstance(data, dict):
         if "order" not in data:
             raise MalformedAnswer('no "order" key')
