@@ -15,7 +15,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ledger_assets.store.settings import EMBED_BACKEND, EMBED_BACKENDS, EMBED_BATCH, EMBED_DIM, EMBED_MODEL
+from ledger_assets.store.settings import (EMBED_BACKEND, EMBED_BACKENDS, EMBED_BATCH, EMBED_DIM, EMBED_MODEL,
+                                          MALLOC_MMAP_THRESHOLD)
 from ledger_assets.store.db import insert_arrow, temp_keys
 
 MODEL_NAME = EMBED_MODEL
@@ -60,6 +61,21 @@ def cpu_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def bound_heap(threshold: int = MALLOC_MMAP_THRESHOLD) -> bool:
+    """Fix glibc's mmap threshold (settings.MALLOC_MMAP_THRESHOLD has the why and the figures), so
+    large buffers freed by one batch go back to the system instead of fragmenting the heap. False
+    where it cannot (not glibc, or 0): malloc is then left as it is."""
+    if threshold <= 0:
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        return bool(libc.mallopt(-3, threshold))  # M_MMAP_THRESHOLD
+    except (OSError, AttributeError):
+        return False
+
+
 def load_model(device: str = "", backend: str = ""):
     """The SentenceTransformer, loaded once per (path, device, backend); never touches the network."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -72,6 +88,9 @@ def load_model(device: str = "", backend: str = ""):
     with _LOCK:
         if key not in _MODELS:
             from sentence_transformers import SentenceTransformer
+
+            if not _MODELS:
+                bound_heap()
 
             model = SentenceTransformer(key[0], device=device)
             if backend == "bf16":

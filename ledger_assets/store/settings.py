@@ -73,6 +73,15 @@ LOCK_RETRY_DELAY_S = 10
 # attention buffers of a 64-text batch of long texts add ~700 MB to the process (peak RSS 792-823 MB
 # at 16, 1,165-1,214 MB at 64, the model itself 460 MB): what kept `ledger ingest` above 1 GB.
 EMBED_BATCH = 16
+# glibc's malloc raises its mmap threshold after each large free (up to 32 MB), so the attention
+# buffers of later batches come from the heap and stay there, fragmented: embedding 800 texts of
+# 1,600 characters took the process from 469 to 829 MB. A fixed threshold (mallopt M_MMAP_THRESHOLD,
+# which also turns the raising off) returns them on free: 638 MB; 4 MB kept the speed within noise
+# (240 texts, three interleaved runs: 51.6 / 36.2 / 34.4 s against 54.6 / 32.7 / 36.5 s), 16 MB
+# bounded less (685-702 MB). `ledger ingest` of one minified JS line (benchmarks/memory.py --ingest):
+# 0.25 MB 985 -> 860 MB, 1 MB 1,079 -> 889 MB peak RSS. Set once, where the model loads; 0 leaves
+# malloc as it is. Linux/glibc only.
+MALLOC_MMAP_THRESHOLD = 4 << 20
 # Embedding backends (encode/embedder.py): "torch" (fp32 on CPU, fp16 on CUDA) or "bf16" (CPU: weights in
 # bfloat16; pays only on CPUs with AMX / AVX512-BF16). Figures: benchmarks/embed_throughput.py --backend.
 EMBED_BACKEND = "torch"

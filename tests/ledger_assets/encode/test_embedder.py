@@ -142,3 +142,14 @@ def test_ingest_encodes_on_every_core_and_a_query_embedder_on_one(embedder):
             Embedder("cpu", threads=-1)
     finally:
         torch.set_num_threads(before)
+
+
+def test_the_heap_bound_is_set_where_glibc_allows_and_0_leaves_malloc_alone():
+    import platform
+
+    from ledger_assets.encode.embedder import bound_heap
+
+    assert bound_heap(0) is False
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        pytest.skip("mallopt is glibc's")
+    assert bound_heap(4 << 20) is True
