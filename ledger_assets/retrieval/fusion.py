@@ -3,7 +3,8 @@
 Reciprocal rank fusion over the lanes (`fuse`), the `name` lane that reranks their candidates by
 how much of a symbol's name the query spells out (`name_lane`), which identifiers a query names
 (`named_symbols`), and the post-fusion rules: shapes of one unit collapse into the most specific
-(`collapse_shapes`), a private member yields to its public twin (`yield_private_twins`). Pure
+(`collapse_shapes`), a private member yields to its public twin (`yield_private_twins`), of two
+names the query spells out the one that says more ranks first (`prefer_specific_names`). Pure
 functions over payloads; the measurements behind each rule are in retrieval/search.py's docstring.
 """
 
@@ -31,6 +32,8 @@ _ES_AFTER_SIBILANT = ("ches", "shes", "xes", "zes", "ses")
 _CALLED_IN_QUERY = re.compile(r"([A-Za-z_]\w*)\(\)")
 # A keyword query this short names its bare identifiers; a longer sentence only mentions them.
 NAMED_BARE_MAX_WORDS = 3
+# `prefer_specific_names` compares the first hits only: the ones a reader sees.
+SPECIFIC_TOP = 10
 _BACKING_PREFIX = re.compile(r"^(?:m_|_+|#)")
 _WHOLE_IDENT = re.compile(r"^[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_~][\w]*)*(?:\(\))?$")
 
@@ -132,6 +135,68 @@ def yield_private_twins(hits: list[Hit]) -> None:
         if twin.score >= h.score or ("named" in h.lane_ranks and "named" not in twin.lane_ranks):
             continue
         twin.score, h.score = h.score, math.nextafter(h.score, -math.inf)
+
+
+def prefer_specific_names(hits: list[Hit], text: str, top: int = SPECIFIC_TOP) -> None:
+    """Of two of the first `top` hits whose own names the query spells out in full (every name
+    word in the query, as the name lane reads words), the one whose name says more ranks first:
+    a name whose words are a strict subset of another's in the same file yields to it ("The addDays
+    function options": `AddDaysOptions` over `addDays`; "A single entry in a Traceback":
+    `TracebackEntry` over `Traceback`), and of two names with the same words the one whose words
+    come in the query's order wins ("Convert days to weeks": `daysToWeeks` over `weeksToDays`).
+    The name that says more takes the other's score and the other goes just below it, as with
+    `yield_private_twins`; a hit the query names (`named`) keeps its place unless the other is named
+    too. A hit is read by the best of the names it owns (most words, then in order). Sorts `hits`."""
+    query = _name_seq(text)
+    words = frozenset(query)
+    hits.sort(key=order_hits)
+    if not words:
+        return
+    head = hits[:top]
+    spelled: list[tuple[frozenset[str], bool] | None] = []
+    for h in head:
+        best = None
+        for name in owned_names(h.payload):
+            seq = _name_seq_cached(name)
+            own = frozenset(seq)
+            if own and own <= words:
+                key = (len(own), _in_order(seq, query))
+                if best is None or key > best[0]:
+                    best = (key, own)
+        spelled.append((best[1], best[0][1]) if best else None)
+    for i, general in enumerate(head):
+        if spelled[i] is None:
+            continue
+        own, ordered = spelled[i]
+        for j in range(i + 1, len(head)):
+            if spelled[j] is None:
+                continue
+            other, other_ordered = spelled[j]
+            specific = head[j]
+            same_file = (general.payload.get("repo_id"), general.payload.get("file_path")) == (
+                specific.payload.get("repo_id"), specific.payload.get("file_path"))
+            if (own < other and same_file) or (other == own and len(own) > 1 and other_ordered and not ordered):
+                if specific.score < general.score and not (
+                        "named" in general.lane_ranks and "named" not in specific.lane_ranks):
+                    specific.score, general.score = general.score, math.nextafter(general.score, -math.inf)
+                break
+    hits.sort(key=order_hits)
+
+
+def _name_seq(text: str) -> tuple[str, ...]:
+    """The name words of a query or a symbol name in their order, as `_name_words` reads them."""
+    return tuple(_stem(w) for w in lexical.words(text).split() if len(w) >= 2 and w not in lexical.STOP)
+
+
+@lru_cache(maxsize=65536)
+def _name_seq_cached(name: str) -> tuple[str, ...]:
+    return _name_seq(name)
+
+
+def _in_order(name: tuple[str, ...], query: tuple[str, ...]) -> bool:
+    """Do a name's words occur in the query in the name's order (not necessarily adjacent)?"""
+    rest = iter(query)
+    return all(any(word == q for q in rest) for word in name)
 
 
 def _twin_key(payload: dict) -> tuple | None:

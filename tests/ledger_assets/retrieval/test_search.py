@@ -435,3 +435,32 @@ def test_a_logging_method_ranks_above_its_private_message_builder(indexed, monke
     assert top("TransferShipped") == [(113, "public"), (127, "private")]  # a name query: both, entry first
     monkeypatch.setattr(search, "yield_private_twins", lambda hits: None)
     assert top("count variance found") == [(107, "private"), (93, "public")]  # the short helper, without the rule
+
+
+def test_of_two_names_the_query_spells_out_the_one_that_says_more_ranks_first():
+    from ledger_assets.retrieval.fusion import prefer_specific_names
+
+    def unit(idx, score, name, path="addDays/index.ts", ranks=None):
+        return Hit(0, score, {"repo_id": "r", "file_path": path, "chunk_index": idx, "chunk_type": "ts_function",
+                              "start_line": idx * 10, "end_line": idx * 10 + 5,
+                              "chunk_symbols": json.dumps([[name, "function", "", idx * 10, idx * 10 + 5]])},
+                   ranks or {"code": idx})
+
+    def order(hits, text):
+        prefer_specific_names(hits, text)
+        return [h.payload["chunk_index"] for h in hits]
+
+    # The function is the object of the sentence, its options interface the answer.
+    fn, options, other = unit(1, 0.6, "addDays"), unit(2, 0.5, "AddDaysOptions"), unit(3, 0.55, "subDays", "s.ts")
+    assert order([fn, options, other], "The addDays function options") == [2, 1, 3]
+    assert options.score == 0.6 and 0.55 < fn.score < 0.6
+    # Not in another file, and not when the longer name says what the query does not.
+    assert order([unit(1, 0.6, "addDays"), unit(2, 0.5, "AddDaysOptions", "b.ts")],
+                 "The addDays function options") == [1, 2]
+    assert order([unit(1, 0.6, "addDays"), unit(2, 0.5, "AddDaysOptions")], "Add days to a date") == [1, 2]
+    # Same words: the name in the query's order wins, in any file.
+    assert order([unit(1, 0.6, "weeksToDays", "w.ts"), unit(2, 0.5, "daysToWeeks", "d.ts")],
+                 "Convert days to weeks") == [2, 1]
+    # A named hit keeps its place.
+    assert order([unit(1, 0.6, "addDays", ranks={"named": 1}), unit(2, 0.5, "AddDaysOptions")],
+                 "addDays options") == [1, 2]
