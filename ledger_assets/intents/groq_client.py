@@ -231,7 +231,6 @@ class GroqAnalyser:
                  budget: Budget | None = None, retry: RetryPolicy | None = None, price_override: str = ""):
         import groq
 
-        self._groq = groq
         self.model = model
         self.client = groq.Groq(api_key=api_key, base_url=base_url or None, timeout=timeout_s, max_retries=0)
         self.budget = budget or Budget(float("inf"))
@@ -286,34 +285,54 @@ class GroqAnalyser:
         return outcome
 
     def _complete(self, messages: list[dict]):
-        """One completion with transport retries: (response or None, requests sent, last error)."""
-        g = self._groq
-        sent, error = 0, ""
-        for attempt in range(self.retry.max_retries + 1):
-            sent += 1
-            retry_after = None
-            try:
-                return self.client.chat.completions.create(
-                    model=self.model, messages=messages, temperature=0, max_tokens=MAX_ANSWER_TOKENS,
-                    response_format={"type": "json_object"}), sent, ""
-            except g.APITimeoutError:
-                error = "timed out"
-            except g.APIConnectionError as exc:
-                error = f"connection failed: {_short(exc)}"
-            except g.APIStatusError as exc:
-                status = exc.status_code
-                error = f"HTTP {status}: {_short(exc)}"
-                if status in (401, 403, 404):
-                    self.fatal_error = f"HTTP {status} from Groq ({_short(exc)}): check GROQ_API_KEY and LEDGER_GROQ_MODEL"
-                    return None, sent, self.fatal_error
-                if status not in (408, 429) and status < 500:
-                    return None, sent, error
-                retry_after = retry_after_seconds(exc.response.headers)
-            if attempt < self.retry.max_retries:
-                self.retry.sleep(self.retry.delay(attempt, retry_after))
-        return None, sent, f"{error} (after {sent} attempts)"
+        """One completion with transport retries: (response or None, requests sent, last error).
+        401/403/404 stop the whole run (`fatal_error`): no retry and no other chunk can mend them."""
+        response, sent, error, status = complete(self.client, self.retry, self.model, messages, MAX_ANSWER_TOKENS)
+        if status in (401, 403, 404):
+            detail = error.partition(": ")[2]  # error is "HTTP {status}: {detail}"
+            self.fatal_error = f"HTTP {status} from Groq ({detail}): check GROQ_API_KEY and LEDGER_GROQ_MODEL"
+            return None, sent, self.fatal_error
+        return response, sent, error
 
 
-def _short(exc: Exception) -> str:
-    text = str(exc)
-    return text if len(text) <= 200 else text[:200] + "…"
+def complete(client, retry: RetryPolicy, model: str, messages: list[dict], max_tokens: int):
+    """One JSON-mode chat completion through the `groq` client, retried on timeouts, connection
+    errors, 408, 429 and 5xx (honouring Retry-After): (response or None, requests sent, the last
+    error in one line, its HTTP status or 0). Another 4xx is not retried: a bad key or model, or a
+    bad request, no retry mends; nor is a 200 whose body is not a chat completion (`bad response`:
+    a proxy's HTML page, JSON of another shape), which the client would otherwise raise or return.
+    Shared by the intents (GroqAnalyser) and the rerank (retrieval/rerank.py)."""
+    import groq
+
+    sent, error, status = 0, "", 0
+    for attempt in range(retry.max_retries + 1):
+        sent += 1
+        retry_after = None
+        try:
+            response = client.chat.completions.create(
+                model=model, messages=messages, temperature=0, max_tokens=max_tokens,
+                response_format={"type": "json_object"})
+            if not isinstance(getattr(response, "choices", None), list):
+                return None, sent, f"bad response: not a chat completion ({type(response).__name__})", 0
+            return response, sent, "", 0
+        except groq.APITimeoutError:
+            error, status = "timed out", 0
+        except groq.APIConnectionError as exc:
+            error, status = f"connection failed: {one_line(str(exc))}", 0
+        except groq.APIStatusError as exc:
+            status = exc.status_code
+            error = f"HTTP {status}: {one_line(str(exc))}"
+            if status not in (408, 429) and status < 500:
+                return None, sent, error, status
+            retry_after = retry_after_seconds(exc.response.headers)
+        except (groq.APIError, ValueError) as exc:  # a 200 whose body is not a completion (or not JSON)
+            return None, sent, f"bad response: {type(exc).__name__}: {one_line(str(exc))}", 0
+        if attempt < retry.max_retries:
+            retry.sleep(retry.delay(attempt, retry_after))
+    return None, sent, f"{error} (after {sent} attempts)", status
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """An error's text on one line (whitespace collapsed), at most `limit` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "…"

@@ -35,8 +35,8 @@ from datetime import datetime, timezone
 
 from chunkers.redact import redact_text
 
-from ledger_assets.intents.groq_client import (MalformedAnswer, RetryPolicy, answer_json, prices_for,
-                                               retry_after_seconds)
+from ledger_assets.intents.groq_client import (MalformedAnswer, RetryPolicy, answer_json, complete, one_line,
+                                               prices_for)
 from ledger_assets.retrieval.fusion import QueryError
 from ledger_assets.retrieval.hits import Hit, format_hits
 from ledger_assets.store.settings import (RERANK_MAX_RETRIES, RERANK_MIN_SNIPPET_CHARS, RERANK_MODES,
@@ -128,7 +128,7 @@ def apply(ledger, question: str, hits: list[Hit], opts) -> tuple[list[Hit], Rera
         try:
             hits = _rerank(ledger, question, hits, report)
         except Exception as exc:  # a refinement: whatever goes wrong here, the fused order answers
-            report.status, report.note = "fused", f"failed: {type(exc).__name__}: {_one_line(str(exc))}"
+            report.status, report.note = "fused", f"failed: {type(exc).__name__}: {one_line(str(exc))}"
         report.seconds = round(time.monotonic() - t0, 3)
     hits = hits[:opts.k]
     for i, hit in enumerate(hits, 1):
@@ -208,7 +208,7 @@ def parse_order(content: str | None, n: int) -> list[int]:
         m = re.fullmatch(r"\s*c?(\d+)\s*", item, re.I) if isinstance(item, str) else None
         number = int(m.group(1)) if m else item if isinstance(item, int) and not isinstance(item, bool) else None
         if number is None or not 1 <= number <= n:
-            raise MalformedAnswer(f"{_one_line(repr(item), 40)} is not one of the candidates c1-c{n}")
+            raise MalformedAnswer(f"{one_line(repr(item), 40)} is not one of the candidates c1-c{n}")
         if number not in order:
             order.append(number)
     if not order:
@@ -264,7 +264,7 @@ def _rerank(ledger, question: str, hits: list[Hit], report: RerankReport) -> lis
         _record(ledger, key, order, n, report)
     except Exception as exc:  # the answer is paid for: use it even when DuckDB cannot keep it
         report.note = "; ".join(x for x in (report.note, f"not recorded: {type(exc).__name__}: "
-                                                         f"{_one_line(str(exc))}") if x)
+                                                         f"{one_line(str(exc))}") if x)
     if order is None:
         return hits
     report.status = "reranked"
@@ -325,30 +325,5 @@ def _ask(s: LedgerSettings, messages: list[dict]):
     client = groq.Groq(api_key=s.groq_api_key, base_url=s.groq_base_url or None, timeout=s.groq_timeout_s,
                        max_retries=0)
     retry = RetryPolicy(max_retries=min(RERANK_MAX_RETRIES, s.groq_max_retries), base_delay_s=s.groq_backoff_s)
-    sent, error = 0, ""
-    for attempt in range(retry.max_retries + 1):
-        sent += 1
-        retry_after = None
-        try:
-            return client.chat.completions.create(
-                model=s.groq_model, messages=messages, temperature=0, max_tokens=ANSWER_TOKENS,
-                response_format={"type": "json_object"}), sent, ""
-        except groq.APITimeoutError:
-            error = "timed out"
-        except groq.APIConnectionError as exc:
-            error = f"connection failed: {_one_line(str(exc))}"
-        except groq.APIStatusError as exc:
-            error = f"HTTP {exc.status_code}: {_one_line(str(exc))}"
-            if exc.status_code not in (408, 429) and exc.status_code < 500:
-                return None, sent, error  # a bad key or model: no retry mends it
-            retry_after = retry_after_seconds(exc.response.headers)
-        except groq.APIError as exc:  # a 200 whose body is not a completion
-            return None, sent, f"bad response: {_one_line(str(exc))}"
-        if attempt < retry.max_retries:
-            retry.sleep(retry.delay(attempt, retry_after))
-    return None, sent, f"{error} (after {sent} attempts)"
-
-
-def _one_line(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "…"
+    response, sent, error, _status = complete(client, retry, s.groq_model, messages, ANSWER_TOKENS)
+    return response, sent, error

@@ -143,6 +143,14 @@ def test_400_is_not_retried():
     assert out.reason == "error" and len(server.requests) == 1
 
 
+@pytest.mark.parametrize("body", ["<html>502 Bad Gateway</html>", "[1, 2]", '{"unexpected": 1}'])
+def test_a_200_that_is_not_a_chat_completion_is_a_recorded_error_not_a_crash(body):
+    # A proxy's page or JSON of another shape: the client raised or returned it as it was.
+    with GroqTestServer(Reply(body=body)) as server:
+        out = _analyser(server).analyse("a = 1")
+    assert out.reason == "error" and out.error.startswith("bad response: ") and len(server.requests) == 1
+
+
 @pytest.mark.parametrize("answer, problem", [
     ("", "empty answer"),
     ("[1, 2]", "expected a JSON object"),
