@@ -4,7 +4,8 @@
 
 For each set (an ingested LEDGER_HOME, its repo id, a golden set: `ledger golden` doc comments or
 `ledger golden --commits`): each query's lane lists are read once, as `ledger eval` reads them, then
-fused again for each variant: the default weights; without one lane (-code, -design, -symbol, -sparse,
+fused again for each variant: the default weights (`--group file` under its own,
+GROUP_LANE_WEIGHTS); without one lane (-code, -design, -symbol, -sparse,
 -name); only the lanes that need no stored embedding (sparse+name; a query vector is not needed
 either). Without a lane means the lane was never stored: its list is gone, the name lane reranks the
 remaining lanes' candidates only, and the fusion's rules see what is left (a heuristic intent's design
@@ -46,7 +47,8 @@ from ledger_assets.retrieval.fusion import FUSED_LANES, NAME_LANE  # noqa: E402
 from ledger_assets.retrieval.search import Searcher, SearchOptions, latest_filter  # noqa: E402
 from ledger_assets.store.db import dict_rows  # noqa: E402
 from ledger_assets.store.ledger import Ledger  # noqa: E402
-from ledger_assets.store.settings import DEFAULT_LANE_WEIGHTS, GROUP_DEPTH, LedgerSettings  # noqa: E402
+from ledger_assets.store.settings import (DEFAULT_LANE_WEIGHTS, GROUP_DEPTH, GROUP_LANE_WEIGHTS,  # noqa: E402
+                                          LedgerSettings)
 
 EMBEDDED = ("code", "design", "symbol")
 VARIANTS = {"default": set(FUSED_LANES), **{f"-{lane}": set(FUSED_LANES) - {lane} for lane in FUSED_LANES},
@@ -74,10 +76,12 @@ class LaneSet:
                 lanes = self.searcher.lane_results(client, t.query, FUSED_LANES, flt, self.depth, vec.tolist())
                 self.lists.append((lanes, self.searcher.symbol_hits(client, t.query, opts, flt)))
 
-    def score(self, keep: set[str], weights: dict[str, float]) -> dict[str, float]:
-        """The set's metrics with only the lanes in `keep` stored, fused under `weights`."""
+    def score(self, keep: set[str], weights: dict[str, float], group_weights: dict[str, float] | None = None
+              ) -> dict[str, float]:
+        """The set's metrics with only the lanes in `keep` stored, fused under `weights` (and `--group file`
+        under `group_weights`, default the same)."""
         s = self.searcher
-        s.weights = weights  # `group` fuses with the searcher's weights
+        s.weights, s.group_weights = weights, group_weights or weights
         out: dict[str, float] = {}
         fused, grouped = [], []
         for (lanes, symbols), t in zip(self.lists, self.targets):
@@ -99,8 +103,11 @@ class LaneSet:
     def variant(self, name: str, zero: bool) -> dict[str, float]:
         keep = VARIANTS[name]
         if not zero:
-            return self.score(keep, dict(DEFAULT_LANE_WEIGHTS))
-        return self.score(set(FUSED_LANES), {k: (w if k in keep else 0.0) for k, w in DEFAULT_LANE_WEIGHTS.items()})
+            return self.score(keep, dict(DEFAULT_LANE_WEIGHTS), dict(GROUP_LANE_WEIGHTS))
+
+        def zeroed(base: dict[str, float]) -> dict[str, float]:
+            return {k: (w if k in keep else 0.0) for k, w in base.items()}
+        return self.score(set(FUSED_LANES), zeroed(DEFAULT_LANE_WEIGHTS), zeroed(GROUP_LANE_WEIGHTS))
 
     def costs(self, embedder: Embedder) -> dict[str, dict]:
         """Per embedded lane: texts a chunk, distinct texts, their characters and capped tokens."""

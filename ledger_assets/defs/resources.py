@@ -53,6 +53,7 @@ class LedgerResource(ConfigurableResource):
     dup_min_tokens: int | None = _field("dup_min_tokens")
     rrf_k: int | None = _field("rrf_k")
     lane_weights: str | None = _field("lane_weights")
+    group_lane_weights: str | None = _field("group_lane_weights")
     plain_prior: float | None = _field("plain_prior")
     test_prior: float | None = _field("test_prior")
     docs_prior: float | None = _field("docs_prior")

@@ -329,7 +329,7 @@ def _evaluate_files(ledger: Ledger, embedder: Embedder, searcher: Searcher, targ
     report: dict = {"repo_id": repo_id, "golden": str(golden_path), "queries": len(targets), "level": "file",
                     "rrf_k": searcher.rrf_k, "weights": searcher.weights, "plain_prior": searcher.plain_prior,
                     "group": {"depth": GROUP_DEPTH, "decay": searcher.group_decay, "rrf_k": searcher.group_rrf_k,
-                              "test_prior": searcher.group_test_prior},
+                              "test_prior": searcher.group_test_prior, "weights": searcher.group_weights},
                     "chunk_test_prior": searcher.chunk_test_prior}
     if baselines:
         t1 = time.monotonic()
@@ -406,7 +406,7 @@ def file_sweep(searcher: Searcher, per_query: list, deep: list[dict], targets: l
                  for (r, s), t in zip(per_query, targets)]
         rows.append({"system": "fusion", "chunk_test_prior": prior, **metrics(ranks, "acc")})
     for rrf_k in GROUP_GRID["rrf_k"]:
-        fused = [searcher.combine(d, s, 10 ** 9, rrf_k=rrf_k, text=t.query, test_prior=1.0)
+        fused = [searcher.combine(d, s, 10 ** 9, searcher.group_weights, rrf_k, text=t.query, test_prior=1.0)
                  for d, (_, s), t in zip(deep, per_query, targets)]
         for decay, prior, docs in itertools.product(GROUP_GRID["decay"], GROUP_GRID["test_prior"],
                                                     GROUP_GRID["docs_prior"]):
@@ -436,7 +436,8 @@ def format_file_report(report: dict) -> str:
     g = report["group"]
     out = [f"eval {report['golden']} on {report['repo_id']}: {report['queries']} queries, file level "
            f"(distinct files; the index is the repo at HEAD), rrf k={report['rrf_k']} weights={report['weights']}, "
-           f"group depth={g['depth']} decay={g['decay']} k={g['rrf_k']} test_prior={g['test_prior']}"]
+           f"group depth={g['depth']} decay={g['decay']} k={g['rrf_k']} test_prior={g['test_prior']} "
+           f"weights={g.get('weights')}"]
     out.append(f"{'system':<34} {'Acc@1':>6} {'Acc@5':>6} {'Acc@10':>6} {'MRR@10':>7}")
     for name, m in report["systems"].items():
         out.append(f"{name:<34} {m['acc@1']:>6.3f} {m['acc@5']:>6.3f} {m['acc@10']:>6.3f} {m['mrr@10']:>7.3f}")

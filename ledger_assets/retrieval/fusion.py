@@ -42,9 +42,10 @@ class QueryError(ValueError):
     """Bad query input (empty text, bad lane, k out of range, bad filter)."""
 
 
-def parse_weights(spec: str | dict | None) -> dict[str, float]:
+def parse_weights(spec: str | dict | None, base: dict[str, float] = DEFAULT_LANE_WEIGHTS) -> dict[str, float]:
+    """Lane weights from "code=1,sparse=0.5" (or a dict); a lane not named keeps its weight in `base`."""
     if not spec:
-        return dict(DEFAULT_LANE_WEIGHTS)
+        return dict(base)
     if isinstance(spec, dict):
         items = spec.items()
     else:
@@ -54,7 +55,7 @@ def parse_weights(spec: str | dict | None) -> dict[str, float]:
             if not sep:
                 raise QueryError(f"lane weights {spec!r}: write lane=weight pairs, e.g. code=1,design=0.5,sparse=1")
             items.append((name.strip(), value.strip()))
-    out = dict(DEFAULT_LANE_WEIGHTS)
+    out = dict(base)
     for name, value in items:
         if name not in FUSED_LANES:
             raise QueryError(f"lane weights: unknown lane {name!r} (lanes: {', '.join(FUSED_LANES)})")

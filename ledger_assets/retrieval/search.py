@@ -4,8 +4,8 @@ query -> (named symbol? its member first) -> one query per lane -> reciprocal
 rank fusion -> `plain` prior -> test prior -> collapse shapes of one symbol -> a private
 member yields to its public twin -> (`--rerank llm`: Groq reorders the top, rerank.py) -> staleness
 against the live file -> hits.
-`--group file` (`search_files`): the lanes read GROUP_DEPTH deep -> the same fusion
-without the chunk test prior -> files scored by the decayed sum of their chunks' scores,
+`--group file` (`search_files`): the lanes read GROUP_DEPTH deep -> the same fusion under
+GROUP_LANE_WEIGHTS, without the chunk test prior -> files scored by the decayed sum of their chunks' scores,
 times the test prior for a test file and the docs prior for a docs file -> files, each with its best chunks.
 
 Lanes: `code` (the chunk's text), `design` ("[repo/layer] intent"), `sparse`
@@ -137,8 +137,9 @@ practice for such sets). `benchmarks/commit_eval.py` reproduces every figure her
     file a docs file for 34 / 16 / 5 / 32 of 150 queries (starlette, chi, mediatr, jotai); of 1 /
     0.5 / 0.3 every fold chose 0.3; Acc@1 / Acc@5 at 0.5 / 5 / 0.3 without -> with: starlette
     0.527 / 0.887 -> 0.660 / 0.947, chi 0.587 / 0.820 -> 0.607 / 0.853, mediatr 0.320 / 0.667
-    -> 0.327 / 0.667, jotai 0.367 / 0.593 -> 0.433 / 0.627. Figures per set, with every
-    baseline, in README.md ("Change requests").
+    -> 0.327 / 0.667, jotai 0.367 / 0.593 -> 0.433 / 0.627. Then lane weights of its own
+    (settings.GROUP_LANE_WEIGHTS, chosen by every fold): 0.733 / 0.940, 0.647 / 0.847, 0.360 /
+    0.680, 0.480 / 0.680. Figures per set, with every baseline, in README.md ("Change requests").
 """
 
 from __future__ import annotations
@@ -161,8 +162,8 @@ from ledger_assets.retrieval.fusion import (FUSED_LANES, LANES, NAME_LANE, FileH
                                             parse_weights, prefer_specific_names, yield_private_twins)
 from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
-from ledger_assets.store.settings import (GROUP_DECAY, GROUP_DEPTH, GROUP_RRF_K, LOCAL_OVERFETCH, MAX_K, SYMBOL_BONUS,
-                                         SYMBOL_PIN_MAX)
+from ledger_assets.store.settings import (GROUP_DECAY, GROUP_DEPTH, GROUP_LANE_WEIGHTS, GROUP_RRF_K, LOCAL_OVERFETCH,
+                                         MAX_K, SYMBOL_BONUS, SYMBOL_PIN_MAX)
 
 GROUPS = ("", "file")
 
@@ -311,6 +312,7 @@ class Searcher:
         if self.rrf_k < 1:
             raise QueryError(f"rrf k must be >= 1, got {self.rrf_k}")
         self.group_decay, self.group_rrf_k = GROUP_DECAY, GROUP_RRF_K
+        self.group_weights = parse_weights(s.group_lane_weights, GROUP_LANE_WEIGHTS)
         self.group_test_prior = self.chunk_test_prior = s.test_prior
         self.group_docs_prior = s.docs_prior
         self._client = None
@@ -569,7 +571,8 @@ class Searcher:
               rrf_k: int | None = None, test_prior: float | None = None) -> list[FileHit]:
         """Deep lane lists -> every candidate chunk fused (no test prior on chunks: the file carries
         it) -> files by the decayed sum of their chunk scores -> the top k files."""
-        hits = self.combine(results, symbol, 10 ** 9, rrf_k=rrf_k or self.group_rrf_k, text=text, test_prior=1.0)
+        hits = self.combine(results, symbol, 10 ** 9, self.group_weights, rrf_k or self.group_rrf_k, text=text,
+                            test_prior=1.0)
         files = group_files(hits, self.group_decay if decay is None else decay, text,
                             self.group_test_prior if test_prior is None else test_prior, self.group_docs_prior)
         return files[:k]

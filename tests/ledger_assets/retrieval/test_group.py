@@ -171,3 +171,23 @@ def test_the_docs_prior_is_a_setting_the_searcher_reads(shop, monkeypatch):
     monkeypatch.setenv("LEDGER_DOCS_PRIOR", "3")
     with pytest.raises(Exception, match="LEDGER_DOCS_PRIOR"):
         LedgerSettings.from_env()
+
+
+def test_group_file_fuses_under_lane_weights_of_its_own(shop, monkeypatch):
+    from ledger_assets.retrieval.fusion import QueryError
+    from ledger_assets.store.settings import DEFAULT_LANE_WEIGHTS, GROUP_LANE_WEIGHTS
+
+    searcher = Searcher(shop.ledger, shop.searcher.embedder)
+    assert searcher.group_weights == GROUP_LANE_WEIGHTS and searcher.weights == DEFAULT_LANE_WEIGHTS
+    opts = SearchOptions(repo="shop", k=5, group="file")
+    before = {f.file_path: f.score for f in searcher.search_files(QUESTION, opts)}
+    searcher.group_weights = {lane: 2 * w for lane, w in GROUP_LANE_WEIGHTS.items()}
+    after = {f.file_path: f.score for f in searcher.search_files(QUESTION, opts)}
+    assert after.keys() == before.keys() and all(after[p] == pytest.approx(2 * s) for p, s in before.items())
+    monkeypatch.setenv("LEDGER_HOME", str(shop.base / "home"))
+    monkeypatch.setenv("LEDGER_GROUP_LANE_WEIGHTS", "symbol=3")
+    s = Searcher(Ledger(LedgerSettings.from_env()), shop.searcher.embedder)
+    assert s.group_weights == {**GROUP_LANE_WEIGHTS, "symbol": 3.0} and s.weights == DEFAULT_LANE_WEIGHTS
+    monkeypatch.setenv("LEDGER_GROUP_LANE_WEIGHTS", "symbol")
+    with pytest.raises(QueryError, match="lane=weight"):
+        Searcher(Ledger(LedgerSettings.from_env()), shop.searcher.embedder)
