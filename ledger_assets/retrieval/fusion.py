@@ -158,8 +158,7 @@ def prefer_specific_names(hits: list[Hit], text: str, top: int = SPECIFIC_TOP) -
     for h in head:
         best = None
         for name in owned_names(h.payload):
-            seq = _name_seq_cached(name)
-            own = frozenset(seq)
+            seq, own = _name_seq_cached(name), _symbol_words(name)
             if own and own <= words:
                 key = (len(own), _in_order(seq, query))
                 if best is None or key > best[0]:
@@ -185,7 +184,7 @@ def prefer_specific_names(hits: list[Hit], text: str, top: int = SPECIFIC_TOP) -
 
 
 def _name_seq(text: str) -> tuple[str, ...]:
-    """The name words of a query or a symbol name in their order, as `_name_words` reads them."""
+    """The name words of a query or a symbol name, stemmed, in their order (`_name_words`: as a set)."""
     return tuple(_stem(w) for w in lexical.words(text).split() if len(w) >= 2 and w not in lexical.STOP)
 
 
@@ -237,12 +236,12 @@ class NamePoint:
 
 
 def _name_words(text: str) -> frozenset[str]:
-    return frozenset(_stem(w) for w in lexical.words(text).split() if len(w) >= 2 and w not in lexical.STOP)
+    return frozenset(_name_seq(text))
 
 
 @lru_cache(maxsize=65536)
 def _symbol_words(name: str) -> frozenset[str]:
-    return _name_words(name)
+    return frozenset(_name_seq_cached(name))
 
 
 @lru_cache(maxsize=65536)
