@@ -16,8 +16,9 @@ Inputs are generated here, deterministic:
 For each input, `ledger chunk FILE --format jsonl` runs in a subprocess of its
 own; its peak RSS comes from `os.wait4` (the child's own rusage, not the
 maximum over every child so far), and its output is streamed and summed, never
-held: stored bytes = UTF-8 bytes of `text` + `analysis_text` + `skeleton` +
-the JSON of `symbols`, per chunk. The table gives them per input byte, with the
+held: stored bytes = UTF-8 bytes of `text` + `analysis_text` as DuckDB stores it
+(a member's context after its text, `store.db.pack_analysis`) + `skeleton` + the
+JSON of `symbols`, per chunk. The table gives them per input byte, with the
 chunk count, the largest chunk's stored bytes and the largest `symbols` list.
 
 `--ingest` also runs a real `ledger add-repo` + `ledger ingest` of a temporary
@@ -43,6 +44,9 @@ from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
+sys.path.insert(0, ROOT)
+
+from ledger_assets.store.db import pack_analysis  # noqa: E402
 
 
 # --------------------------------------------------------------------------- inputs
@@ -181,7 +185,8 @@ def measure_chunk(path: str, row: Row, timeout: float) -> None:
             row.error = f"over {timeout:.0f} s"
             break
         d = json.loads(raw)
-        stored = sum(len(d.get(k, "").encode("utf-8")) for k in ("text", "analysis_text", "skeleton"))
+        analysis, _ = pack_analysis(d.get("text", ""), d.get("analysis_text", ""))  # as the ledger stores it
+        stored = sum(len(v.encode("utf-8")) for v in (d.get("text", ""), analysis, d.get("skeleton", "")))
         stored += len(json.dumps(d.get("symbols", []), ensure_ascii=False).encode("utf-8"))
         row.chunks += 1
         row.stored += stored

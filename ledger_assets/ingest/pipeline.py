@@ -28,7 +28,7 @@ from ledger_assets.ingest.checks import (CheckOutcome, check_idempotent, check_l
 from ledger_assets.ingest.concepts import assign_concepts
 from ledger_assets.ingest.snapshot import ManifestEntry, last_commit_times, read_blobs, stored_manifest, take_snapshot
 from ledger_assets.ingest import promotion
-from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, temp_keys
+from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, pack_analysis, temp_keys
 from ledger_assets.intents.analysis import analyse_repo
 
 from ledger_assets.ingest.symbol_texts import file_symbol_texts
@@ -100,11 +100,12 @@ class ChunkReport:
 def _piece_rows(repo_id: str, entry: ManifestEntry, pieces) -> list[dict]:
     rows = []
     for idx, p in enumerate(pieces):
+        analysis, extends = pack_analysis(p.text, p.analysis_text)
         rows.append({
             "repo_id": repo_id, "file_path": entry.file_path, "chunk_index": idx,
             "content_hash": content_hash(p.text), "chunk_type": p.chunk_type, "language": entry.language,
             "start_line": p.start_line, "end_line": p.end_line, "text": p.text,
-            "analysis_text": p.analysis_text, "header": p.header, "skeleton": p.skeleton,
+            "analysis_text": analysis, "analysis_extends": extends, "header": p.header, "skeleton": p.skeleton,
             "symbols": json.dumps([s.to_dict() for s in p.symbols]),
             "meta": json.dumps(p.meta, sort_keys=True),
         })

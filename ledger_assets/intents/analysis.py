@@ -46,7 +46,7 @@ from chunkers.redact import redact_text
 from ledger_assets.encode.embedder import normalize_text
 from ledger_assets.intents.groq_client import PROMPT_VERSION, Analysis, Budget, GroqAnalyser, LLMOutcome, RetryPolicy
 from ledger_assets.intents.heuristic import HEURISTIC_VERSION, analyse_chunk
-from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, temp_keys
+from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, temp_keys, unpack_analysis
 
 KEYLESS_ANALYSERS = ("heuristic", "none")
 INTENT_SOURCES = ("llm", "heuristic", "no_key", "budget", "error", "capped", "generated", "none")
@@ -83,9 +83,10 @@ def analysis_key(model: str, prompt_version: str, analysis_input: str) -> str:
     return hashlib.sha256(f"{model}\0{prompt_version}\0{text}".encode("utf-8")).hexdigest()
 
 
-def analysis_input(analysis_text: str | None, text: str | None) -> str:
-    """What the analyser sees: analysis_text (text when empty), redacted once more."""
-    return redact_text(analysis_text or text or "").strip()
+def analysis_input(analysis_text: str | None, text: str | None, extends: bool | None = False) -> str:
+    """What the analyser sees: analysis_text (text when empty), redacted once more. `extends`: the
+    stored analysis_text is only what follows the text (store.db.pack_analysis)."""
+    return redact_text(unpack_analysis(analysis_text, text, extends) or text or "").strip()
 
 
 def is_generated(file_path: str, head: str = "") -> bool:
@@ -125,8 +126,8 @@ def analyse_repo(ledger, repo_id: str, run_id: str, log) -> AnalysisReport:
 
     with ledger.db.connect() as con:
         cur = con.execute(
-            "SELECT file_path, chunk_index, chunk_type, language, start_line, text, analysis_text, header, "
-            "symbols, analysis_key FROM chunks WHERE repo_id = ? ORDER BY file_path, chunk_index", [repo_id])
+            "SELECT file_path, chunk_index, chunk_type, language, start_line, text, analysis_text, analysis_extends, "
+            "header, symbols, analysis_key FROM chunks WHERE repo_id = ? ORDER BY file_path, chunk_index", [repo_id])
         rows = dict_rows(cur)
 
     # ---- plan: what each chunk should get, and its key -----------------------
@@ -139,7 +140,8 @@ def analyse_repo(ledger, repo_id: str, run_id: str, log) -> AnalysisReport:
         generated = use_llm and is_generated(path, head)
         sent = 0
         for row in file_rows:
-            c = _Chunk(path, row["chunk_index"], row, analysis_input(row["analysis_text"], row["text"]),
+            c = _Chunk(path, row["chunk_index"], row,
+                       analysis_input(row["analysis_text"], row["text"], row["analysis_extends"]),
                        row["analysis_key"] or "")
             if not c.text_in:
                 c.source, c.key = "none", analysis_key("none", PLACEHOLDER_VERSION, "")

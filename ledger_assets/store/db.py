@@ -50,6 +50,9 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 -- Added with the symbol lane: a JSON list of the text hashes of the symbols a chunk owns.
 ALTER TABLE chunks ADD COLUMN IF NOT EXISTS symbol_hashes VARCHAR;
+-- True where analysis_text holds only what follows `text` in the analyser's input (pack_analysis);
+-- NULL in rows written before it, whose analysis_text is whole.
+ALTER TABLE chunks ADD COLUMN IF NOT EXISTS analysis_extends BOOLEAN;
 CREATE TABLE IF NOT EXISTS symbols (
     repo_id VARCHAR, file_path VARCHAR, chunk_index INTEGER, name VARCHAR, kind VARCHAR,
     parent VARCHAR, start_line INTEGER, end_line INTEGER
@@ -261,6 +264,22 @@ def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str,
     return [(r[0], r[1]) for r in con.execute(
         "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? AND table_schema = 'main' "
         "ORDER BY ordinal_position", [table]).fetchall()]
+
+
+def pack_analysis(text: str, analysis_text: str) -> tuple[str, bool]:
+    """The stored form of a chunk's analyser input: a member's analysis_text is its
+    text followed by the enclosing type's context, so only the context is stored
+    (flag True); any other analysis_text is stored whole (flag False). Without it
+    every member's text was stored twice (issue 16: half the bytes of a large
+    type's member chunks)."""
+    if text and len(analysis_text) > len(text) and analysis_text.startswith(text):
+        return analysis_text[len(text):], True
+    return analysis_text, False
+
+
+def unpack_analysis(stored: str | None, text: str | None, extends: bool | None) -> str:
+    """The chunk's analysis_text again, from pack_analysis's form ("" = the text alone)."""
+    return (text or "") + (stored or "") if extends else (stored or "")
 
 
 def dict_rows(cur: duckdb.DuckDBPyConnection) -> list[dict]:

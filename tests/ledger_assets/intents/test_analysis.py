@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from chunkers import chunk_file
 from ledger_assets.ingest import pipeline
 from ledger_assets.intents.analysis import INTENT_SOURCES, analyse_repo, analysis_input, is_generated
 from ledger_assets.store.ledger import Ledger
@@ -200,7 +201,7 @@ def test_stage_writes_llm_intents_and_rubrics_in_bulk(tmp_path, make_repo):
         repo_id = _chunked(ledger, _billing_repo(make_repo))
         report = pipeline.intent_stage(ledger, repo_id, "run-1", LOG)
         rows = _chunks(ledger, repo_id)
-        distinct_inputs = {analysis_input(r["analysis_text"], r["text"]) for r in rows}
+        distinct_inputs = {analysis_input(r["analysis_text"], r["text"], r["analysis_extends"]) for r in rows}
         assert report.llm_requests == len(server.requests) == len(distinct_inputs)
     assert report.by_source == {"llm": len(rows)} and report.intent_skipped == 0
     assert {r["intent_source"] for r in rows} == {"llm"}
@@ -372,8 +373,17 @@ def test_identical_bodies_in_different_types_get_different_keys(tmp_path, make_r
     assert len(totals) == 2
     assert totals[0]["analysis_key"] != totals[1]["analysis_key"]
     assert {r["intent_source"] for r in totals} == {"llm"}
-    inputs = [analysis_input(r["analysis_text"], r["text"]) for r in totals]
+    inputs = [analysis_input(r["analysis_text"], r["text"], r["analysis_extends"]) for r in totals]
     assert inputs[0] != inputs[1] and all(t in sent for t in inputs)
+    # A member's text is stored once: its analysis_text row holds only the type context after it,
+    # and what the analyser read is the chunker's analysis_text, whole.
+    pieces = {p.start_line: p for p in chunk_file("src/OrderTotals.cs", type_src("OrderTotals").encode())}
+    for row in totals:
+        assert row["analysis_extends"] is True and not row["analysis_text"].startswith(row["text"])
+        assert row["analysis_text"].lstrip().startswith("// enclosing type Shop.")
+    order = next(r for r in totals if r["file_path"] == "src/OrderTotals.cs")
+    assert analysis_input(order["analysis_text"], order["text"], True) == \
+        analysis_input(pieces[order["start_line"]].analysis_text, "")
     assert {"InvoiceTotals" in inputs[0], "OrderTotals" in inputs[1]} == {True}
 
 
