@@ -898,7 +898,9 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
     symbols = cap_symbols(unit.symbols, options.chunk_max_symbols)
     # 1. the head: declaration, doc comment and leading fields, verbatim
     head_end = max(s, spans[0][0] - 1)
-    analysis = header + skeleton
+    # The analyser reads the outline up to the type cap, as it reads any other chunk (a
+    # 48,000-character outline was 12k tokens a request and stored twice).
+    analysis = header + cap_outline(skeleton, f.cap)
     head_parts = _pack(f, s, head_end, {})
     for k, (a, b, body) in enumerate(head_parts, 1):
         meta = dict(meta_range)
@@ -919,7 +921,12 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
         # break before it, in one regex pass: `[^\S\n]` is exactly the
         # whitespace lstrip() removes.)
         context = _COMMENT_LINE.sub("", "\n" + context)[1:]
+    full_symbols = unit.symbols
     if len(context) > f.cap:
+        # Its full parts name the type and its nested types, not each member again:
+        # every member has a chunk of its own that lists it (issue 16: the second
+        # copy of a member's symbol was a quarter of such a type's stored bytes).
+        full_symbols = [sym for sym in unit.symbols if sym.kind in _NESTED_KINDS]
         # Still over the cap: the whole outline in every member would grow with
         # the square of the type (issue 16). Each member sees the type's
         # declaration and the members around it (see units.neighbourhood).
@@ -927,10 +934,18 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
         closing = _indent_of(f.lines[typ.start - 1]) + "}"
         budget = options.member_context_chars
         for i, (ms, me, m) in enumerate(spans):
-            # Never more outline than the member's own size: a one-line field
-            # gets its nearest neighbours, a long method the whole budget.
-            context = neighbourhood(head, outline, i, min(budget, f.size(ms, me)), closing,
-                                    _indent_of(outline[i]))
+            # Never more outline than the member's own size: a long method gets
+            # the whole budget, a short one its nearest neighbours, and a member
+            # too small for any (a field, an auto-property) no outline at all:
+            # it would only repeat its own line between "… N more members"
+            # lines, and the header of its text names the type (issue 16: a
+            # third of a field-heavy generated class's stored bytes).
+            near = min(budget, f.size(ms, me))
+            room = near - len(outline[i]) - 1
+            if all(len(outline[j]) + 1 > room for j in (i - 1, i + 1) if 0 <= j < len(outline)):
+                _emit_member(f, typ, m, ms, me, "", out, "")
+                continue
+            context = neighbourhood(head, outline, i, near, closing, _indent_of(outline[i]))
             _emit_member(f, typ, m, ms, me, context, out)
     else:
         tail = _member_tail(typ, context)
@@ -943,7 +958,7 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
         if f.size(ms, _me) > f.cap:
             for r, lvl in _member_cuts(f, m).items():
                 cuts.setdefault(r, lvl + 1)
-    _emit_parts(f, s, e, cuts, "cs_class_full", header, unit.symbols, "", out, unit)
+    _emit_parts(f, s, e, cuts, "cs_class_full", header, full_symbols, "", out, unit)
 
 
 def _indent_of(line: str) -> str:
@@ -1021,7 +1036,7 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
         text = header + body
         meta = {"visibility": visibility, "part": k, "parts": n} if n > 1 else {"visibility": visibility}
         out.append(ChunkPiece(
-            text, "cs_member", a, b, analysis_text=text + tail,
+            text, "cs_member", a, b, analysis_text=text + tail if tail else "",
             symbols=list(own_symbols), skeleton="", header=header, meta=meta))
 
 

@@ -36,7 +36,7 @@ from tree_sitter_language_pack import get_language
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import split_lines
-from .units import cap_symbols, part_skeleton
+from .units import cap_outline, cap_symbols, part_skeleton
 from .windows import Window, line_windows
 
 _CLOSERS = frozenset("}]);, \t")
@@ -742,7 +742,9 @@ class _Document:
                     meta.update(part=k, parts=len(parts))
                 p = self.piece(window, self.chunk_type(unit), "", all_symbols, skeleton, "", meta,
                                self.chars(region.start, header_end))
-                p.analysis_text = p.skeleton if k == 1 else f"{window.text}\n\n{p.skeleton}"
+                # The analyser reads the outline up to the type cap, as it reads any other chunk.
+                outline = cap_outline(p.skeleton, self.cap, self.table.line_comment)
+                p.analysis_text = outline if k == 1 else f"{window.text}\n\n{outline}"
                 out.append(p)
         member_header = self.header_line(unit.qual)
         context = self.context_skeleton(unit, members, skeleton)

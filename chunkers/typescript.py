@@ -851,7 +851,7 @@ def _split_class(doc: LineDoc, g: _Group, unit: _Unit, options: ChunkOptions) ->
     others = [s for u in g.units if u is not unit for s in u.symbols]
     pieces.extend(_emit(doc, g.start, head_end, "ts_class", others + [class_symbol] + member_symbols,
                         options, skeleton=outline,
-                        analysis_text=prefix + outline, label=class_name))
+                        analysis_text=prefix + cap_outline(outline, options.type_max_chars), label=class_name))
     header = f"// {class_name}\n"
     huge = len(full_outline) > options.type_max_chars
     if huge:
