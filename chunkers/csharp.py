@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import LineIndex, line_table
-from .units import cap_outline, cap_symbols, neighbourhood, part_skeleton
+from .units import cap_outline, cap_symbols, fits_a_neighbour, neighbourhood, part_skeleton
 from .windows import line_windows
 
 TYPE_KINDS = {
@@ -941,8 +941,7 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
             # lines, and the header of its text names the type (issue 16: a
             # third of a field-heavy generated class's stored bytes).
             near = min(budget, f.size(ms, me))
-            room = near - len(outline[i]) - 1
-            if all(len(outline[j]) + 1 > room for j in (i - 1, i + 1) if 0 <= j < len(outline)):
+            if not fits_a_neighbour(outline, i, near):
                 _emit_member(f, typ, m, ms, me, "", out, "")
                 continue
             context = neighbourhood(head, outline, i, near, closing, _indent_of(outline[i]))

@@ -85,6 +85,13 @@ def neighbourhood(head: str, outline: Sequence[str], index: int, budget: int, ta
     return "\n".join(out)
 
 
+def fits_a_neighbour(outline: Sequence[str], index: int, budget: int) -> bool:
+    """Whether `neighbourhood(..., outline, index, budget)` keeps any member's
+    line besides member `index`'s own (its first step of growth)."""
+    room = budget - len(outline[index]) - 1
+    return any(len(outline[j]) + 1 <= room for j in (index - 1, index + 1) if 0 <= j < len(outline))
+
+
 def part_skeleton(skeleton: str, parts: int, unit_chars: int, limit: int, comment: str = "//") -> str:
     """The skeleton one of a unit's `parts` parts carries (each part repeats
     the unit's skeleton): at most `limit` characters, and, over all its parts,

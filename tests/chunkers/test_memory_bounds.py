@@ -191,3 +191,14 @@ def test_fields_only_java_class_is_bounded():
     assert_invariants(pieces, text)
     assert_caps(pieces)
     assert stored_bytes(pieces) / len(text.encode()) <= 12.0
+
+
+def test_fits_a_neighbour_is_neighbourhoods_first_step():
+    from chunkers.units import fits_a_neighbour, neighbourhood
+
+    outline = ["    int a;", "    public string LongerName { get; set; }", "    int b;", "    void M() { … }"]
+    for i in range(len(outline)):
+        for budget in range(0, 80):
+            kept = [line for line in neighbourhood("class T {", outline, i, budget, "}").split("\n")
+                    if line in outline]
+            assert fits_a_neighbour(outline, i, budget) == (len(kept) > 1), (i, budget, kept)
