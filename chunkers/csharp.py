@@ -24,16 +24,21 @@ Rule, in one place:
     part hundreds of lines long), text = `// Namespace.Type` + the member's
     exact lines (doc comment and attributes included), analysis_text = that
     plus the enclosing type's skeleton (measured: +0.07 design-lane recall@1;
-    comment lines dropped when over the cap; still over it, only the type's
-    declaration and the members around this one, within
-    `options.member_context_chars` and the member's own size, with "… N more
-    members" lines: the whole outline in every member grew with the square
-    of the type). A member over the cap splits at statement boundaries, header and signature
+    comment lines dropped when over the cap; still over it - a "huge" type -
+    only the type's declaration and the members around this one, the whole
+    context within `options.member_context_chars` and the member's own size,
+    with "… N more members" lines, and none where no neighbour's line fits:
+    the whole outline in every member grew with the square of the type).
+    A member over the cap splits at statement boundaries, header and signature
     repeated on every part. meta `visibility`: the declared accessibility
     (`public`, `private protected`...), else C#'s default (public in an
     interface or for an explicit interface implementation, private elsewhere).
   * `cs_class_full`: the whole type, in parts at member/statement boundaries
-    when over the cap. Never truncated.
+    when over the cap. Never truncated. A huge type has none: its parts would
+    be blind windows over members that have chunks of their own (a third of
+    its stored bytes), so each of its member chunks runs to the next member's
+    first line and the last to the type's end, and the chunks still cover
+    every line.
   Every chunk's `symbols` and `skeleton` stay within
   `options.chunk_max_symbols` / `options.skeleton_max_chars` (see units.py).
 - Top-level statements -> `cs_file`; a file with no type at all -> `cs_file`.
@@ -921,26 +926,33 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
         # break before it, in one regex pass: `[^\S\n]` is exactly the
         # whitespace lstrip() removes.)
         context = _COMMENT_LINE.sub("", "\n" + context)[1:]
-    full_symbols = unit.symbols
+    huge = False
     if len(context) > f.cap:
-        # Its full parts name the type and its nested types, not each member again:
-        # every member has a chunk of its own that lists it (issue 16: the second
-        # copy of a member's symbol was a quarter of such a type's stored bytes).
-        full_symbols = [sym for sym in unit.symbols if sym.kind in _NESTED_KINDS]
+        # No whole-type copy: its parts would be blind windows over hundreds of
+        # members that have chunks of their own (issue 16: a third of such a
+        # type's stored bytes). A member's chunk runs to the next member's, the
+        # last to the type's end, so the lines between members stay covered.
+        own = [f.size(ms, me) for ms, me, _m in spans]
+        spans = [(ms, max(me, (spans[i + 1][0] - 1) if i + 1 < len(spans) else e), m)
+                 for i, (ms, me, m) in enumerate(spans)]
         # Still over the cap: the whole outline in every member would grow with
         # the square of the type (issue 16). Each member sees the type's
         # declaration and the members around it (see units.neighbourhood).
+        huge = True
         head, outline = _type_head(f, typ), [_outline_line(f, m) for _ms, _me, m in spans]
         closing = _indent_of(f.lines[typ.start - 1]) + "}"
         budget = options.member_context_chars
+        # What every context holds besides outline lines: the tail's title, the
+        # declaration, the closing brace and two "… N more members" lines.
+        fixed = len(_member_tail(typ, head + "\n" + closing)) + 2 * len(f"{closing}// … {len(spans)} more members\n")
         for i, (ms, me, m) in enumerate(spans):
-            # Never more outline than the member's own size: a long method gets
+            # Never more context than the member's own size: a long method gets
             # the whole budget, a short one its nearest neighbours, and a member
-            # too small for any (a field, an auto-property) no outline at all:
-            # it would only repeat its own line between "… N more members"
-            # lines, and the header of its text names the type (issue 16: a
-            # third of a field-heavy generated class's stored bytes).
-            near = min(budget, f.size(ms, me))
+            # too small for any (a field, an auto-property, a short method) no
+            # outline at all: it would only repeat its own line between "… N
+            # more members" lines, and the header of its text names the type
+            # (issue 16: a third of a field-heavy generated class's stored bytes).
+            near = min(budget, own[i] - fixed)
             if not fits_a_neighbour(outline, i, near):
                 _emit_member(f, typ, m, ms, me, "", out, "")
                 continue
@@ -950,6 +962,8 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
         tail = _member_tail(typ, context)
         for ms, me, m in spans:
             _emit_member(f, typ, m, ms, me, context, out, tail)
+    if huge:
+        return
     # 3. the whole type
     cuts = {}
     for ms, _me, m in spans:
@@ -957,7 +971,7 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
         if f.size(ms, _me) > f.cap:
             for r, lvl in _member_cuts(f, m).items():
                 cuts.setdefault(r, lvl + 1)
-    _emit_parts(f, s, e, cuts, "cs_class_full", header, full_symbols, "", out, unit)
+    _emit_parts(f, s, e, cuts, "cs_class_full", header, unit.symbols, "", out, unit)
 
 
 def _indent_of(line: str) -> str:
