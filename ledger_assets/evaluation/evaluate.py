@@ -8,6 +8,10 @@ indexed file, embedded with the same model, and BM25 over the same windows
 (plain word tokens, and the ledger's identifier-aware tokens).
 
 A hit counts when its file matches the target's and the line ranges overlap.
+Beside recall, `lines_read`: the lines a reader goes through, result by result,
+until the first hit (at most K_MAX results; a miss reads all of them), averaged
+over the queries. The product's promise is the answer at a fraction of the tokens,
+and recall by overlap alone would rank a whole-file answer as high as the member.
 
 File level (a golden set of `{"query", "files": [...]}` lines, `ledger golden --commits`): every
 system's ranking is read as its distinct files (a file counts once, where it first appears in rank
@@ -118,6 +122,11 @@ def first_relevant(ranked: list[tuple[str, int, int]], t: Target) -> int | None:
         if file == t.file and start <= t.end_line and t.start_line <= end:
             return rank
     return None
+
+
+def lines_read(ranked: list[tuple[str, int, int]], rank: int | None) -> int:
+    """Lines of the results read in order up to the first hit (`rank`), or of all K_MAX."""
+    return sum(end - start + 1 for _file, start, end in ranked[:rank or K_MAX])
 
 
 def metrics(ranks: list[int | None], name: str = "recall") -> dict:
@@ -279,11 +288,18 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
         return _evaluate_files(ledger, embedder, searcher, targets, dense, per_query, deep, repo_id,
                                golden_path, baselines, sweep_grid, t0)
     systems: dict[str, list[int | None]] = {}
+    read: dict[str, float] = {}
+
+    def ranks_of(name: str, ranked: list[list[tuple[str, int, int]]]) -> list[int | None]:
+        ranks = [first_relevant(c, t) for c, t in zip(ranked, targets)]
+        read[name] = round(sum(lines_read(c, r) for c, r in zip(ranked, ranks)) / (len(ranks) or 1), 1)
+        return ranks
+
     for lane in FUSED_LANES:
         systems[f"lane:{lane}"] = [first_relevant(_coords(searcher.combine({lane: r[lane]}, [], K_MAX)), t)
                                    for (r, _), t in zip(per_query, targets)]
-    systems["fusion"] = [first_relevant(_coords(searcher.combine(r, s, K_MAX, text=t.query)), t)
-                         for (r, s), t in zip(per_query, targets)]
+    systems["fusion"] = ranks_of("fusion", [_coords(searcher.combine(r, s, K_MAX, text=t.query))
+                                            for (r, s), t in zip(per_query, targets)])
     report: dict = {"repo_id": repo_id, "golden": str(golden_path), "queries": len(targets),
                     "rrf_k": searcher.rrf_k, "weights": searcher.weights, "plain_prior": searcher.plain_prior}
     if baselines:
@@ -291,15 +307,16 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
         windows = fixed_windows(ledger, repo_id)
         sims, computed = _window_similarities(ledger, embedder, windows, dense)
         order = np.argsort(-sims, axis=1, kind="stable")[:, :K_MAX]
-        systems["baseline:minilm_windows"] = [first_relevant([windows.coords[j] for j in order[i]], t)
-                                              for i, t in enumerate(targets)]
+        systems["baseline:minilm_windows"] = ranks_of("baseline:minilm_windows",
+                                                      [[windows.coords[j] for j in row] for row in order])
         for name, tok in (("baseline:bm25_windows", word_tokens), ("baseline:bm25_ident_windows", lexical.tokenize)):
             index = BM25([tok(w) for w in windows.texts])
-            systems[name] = [first_relevant([windows.coords[j] for j in index.top(tok(t.query), K_MAX)], t)
-                             for t in targets]
+            systems[name] = ranks_of(name, [[windows.coords[j] for j in index.top(tok(t.query), K_MAX)]
+                                            for t in targets])
         report["windows"] = {"count": len(windows.texts), "chars": WINDOW_CHARS, "embedded_now": computed,
                              "elapsed_s": round(time.monotonic() - t1, 2)}
     report["systems"] = {name: metrics(ranks) for name, ranks in systems.items()}
+    report["lines_read"] = read
     bases = {n.removeprefix("baseline:"): m["recall@1"] for n, m in report["systems"].items() if n.startswith("baseline:")}
     if bases:
         f = report["systems"]["fusion"]["recall@1"]
@@ -472,6 +489,9 @@ def format_report(report: dict) -> str:
     if "windows" in report:
         w = report["windows"]
         out.append(f"baselines over {w['count']} windows of {w['chars']} chars ({w['embedded_now']} embedded now)")
+    if report.get("lines_read"):
+        out.append(f"lines read to the first hit (results in order, a miss reads all {K_MAX}): "
+                   + "; ".join(f"{n} {v:g}" for n, v in report["lines_read"].items()))
     for row in report.get("sweep", [])[:10]:
         out.append(f"  sweep k={row['rrf_k']:<3} w={row['weights']} prior={row['plain_prior']}: "
                    f"R@1 {row['recall@1']:.3f} R@5 {row['recall@5']:.3f} MRR {row['mrr@10']:.3f}")

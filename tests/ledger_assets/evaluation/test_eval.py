@@ -11,7 +11,7 @@ import packaging
 import pytest
 
 from ledger_assets.cli import main
-from ledger_assets.evaluation.evaluate import EvalError, evaluate, first_relevant, load_golden, metrics, Target
+from ledger_assets.evaluation.evaluate import EvalError, evaluate, first_relevant, lines_read, load_golden, metrics, Target
 from ledger_assets.evaluation.golden import build_golden, first_sentence
 from tests.ledger_assets.retrieval.test_search import ingest
 
@@ -38,6 +38,10 @@ def test_metrics_count_overlaps_within_ten():
     t = Target("q", "a.py", 10, 20)
     assert first_relevant([("b.py", 10, 20), ("a.py", 1, 9), ("a.py", 18, 40)], t) == 3
     assert first_relevant([("a.py", 21, 30)] * 12, t) is None
+    # Lines read in order up to the first hit; a miss reads all ten results.
+    ranked = [("b.py", 10, 20), ("a.py", 1, 9), ("a.py", 18, 40)]
+    assert lines_read(ranked, first_relevant(ranked, t)) == 11 + 9 + 23
+    assert lines_read([("a.py", 21, 30)] * 12, None) == 100
     assert metrics([1, 3, None, 7]) == {"recall@1": 0.25, "recall@5": 0.5, "recall@10": 0.75,
                                         "mrr@10": round((1 + 1 / 3 + 1 / 7) / 4, 4), "queries": 4}
 
@@ -77,6 +81,10 @@ def test_golden_then_eval_on_a_repo_we_did_not_write(ledger, packaging_repo, emb
     # Real signal, not noise: most targets are found in the top ten.
     assert systems["fusion"]["recall@10"] >= 0.6
     assert systems["fusion"]["mrr@10"] >= 0.3
+    # Lines read to the first hit: for the fusion and each baseline, at least one result's worth.
+    assert set(report["lines_read"]) == {"fusion", "baseline:minilm_windows", "baseline:bm25_windows",
+                                         "baseline:bm25_ident_windows"}
+    assert all(v >= 1 for v in report["lines_read"].values())
     assert report["windows"]["count"] >= len(SOURCES)
     ratios = report["fusion_vs_baseline_r1"]
     assert set(ratios) == {"minilm_windows", "bm25_windows", "bm25_ident_windows"}
