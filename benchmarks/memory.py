@@ -1,6 +1,7 @@
 """Memory and stored bytes of chunking pathological single files (issue 16, part 1).
 
     python benchmarks/memory.py [--cs 5000,10000,20000,50000] [--js 0.25,0.5,1,2]
+                                [--py N,...] [--ts N,...] [--rb N,...]
                                 [--ingest] [--timeout S] [--keep DIR]
 
 Inputs are generated here, deterministic:
@@ -11,7 +12,10 @@ Inputs are generated here, deterministic:
   (10^6 bytes; the largest stays under the ingest's 2,000,000-byte limit):
   functions, classes with methods, `var` objects and arrow functions, no
   newline, in a file named `bundleN.js` (an `.min.js` name is skipped by the
-  ingest's snapshot as vendored).
+  ingest's snapshot as vendored);
+- `--py` / `--ts` / `--rb N,...`: one Python / TypeScript / Ruby class of
+  about N lines, documented four-line methods (`--cs-shape mixed`: three
+  members in four one line), the generator of tests/chunkers/test_memory_bounds.py.
 
 For each input, `ledger chunk FILE --format jsonl` runs in a subprocess of its
 own; its peak RSS comes from `os.wait4` (the child's own rusage, not the
@@ -259,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cs-shape", choices=("mixed", "methods"), default="mixed",
                     help="members of the generated class (see csharp_class)")
     ap.add_argument("--js", default="0.25,0.5,1,2", help="minified JS sizes in MB of 10^6 bytes ('' for none)")
+    for lang, what in (("py", "Python"), ("ts", "TypeScript"), ("rb", "Ruby")):
+        ap.add_argument(f"--{lang}", default="", help=f"{what} class sizes in lines (default none)")
     ap.add_argument("--ingest", action="store_true", help="also run a real ledger ingest of each file")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per command")
     ap.add_argument("--keep", help="write the generated inputs to this folder and keep them")
@@ -270,6 +276,12 @@ def main(argv: list[str] | None = None) -> int:
     for mb in filter(None, args.js.split(",")):
         size = min(int(float(mb) * 1e6), 1_999_000)
         inputs.append((f"js {float(mb):g} MB", f"bundle{mb.replace('.', '_')}.js", minified_js(size)))
+    for lang in ("py", "ts", "rb"):
+        for n in filter(None, getattr(args, lang).split(",")):
+            from tests.chunkers.test_memory_bounds import other_class
+
+            fname, text = other_class(lang, int(float(n)), args.cs_shape)
+            inputs.append((f"{lang} {int(float(n))} {args.cs_shape}", f"{n}{fname}", text))
     folder = args.keep or tempfile.mkdtemp(prefix="ledger-mem-in-")
     os.makedirs(folder, exist_ok=True)
     rows: list[Row] = []

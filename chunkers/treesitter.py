@@ -10,8 +10,11 @@ wrappers and ERROR regions) -> line regions that partition the file -> chunks.
 - A type over `options.type_max_chars` becomes a header chunk (verbatim lines
   up to its first member; the folded outline in skeleton/analysis_text), one
   chunk per member (with a one-line `// pkg.Type` header; analysis_text also
-  carries the type's skeleton) and a full-type chunk, split at member
-  boundaries past `options.type_max_chars` (as C# and TypeScript do).
+  carries the type's skeleton, or its signature lines when that is over the
+  cap) and a full-type chunk, split at member boundaries past
+  `options.type_max_chars` (as C# and TypeScript do). A huge type - its
+  signature lines alone over the cap - has no full-type chunk and each member
+  sees only the members around it, within its own size (see huge_members).
 - Any other oversized unit splits at statement boundaries (line windows when a
   single statement is still too big), never truncated.
 - Every chunk's `symbols` and `skeleton` stay within `options.chunk_max_symbols`
@@ -36,7 +39,7 @@ from tree_sitter_language_pack import get_language
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import split_lines
-from .units import cap_outline, cap_symbols, part_skeleton
+from .units import cap_outline, cap_symbols, fits_a_neighbour, neighbourhood, part_skeleton
 from .windows import Window, line_windows
 
 _CLOSERS = frozenset("}]);, \t")
@@ -699,25 +702,54 @@ class _Document:
         dunder = name.startswith("__") and name.endswith("__")
         return {"visibility": "private" if name.startswith("_") and not dunder else "public"}
 
-    def context_skeleton(self, unit: _Unit, members: list[_Unit], skeleton: str) -> str:
-        """The type's outline every member chunk's analysis_text carries.
+    def outline_line(self, member: _Unit) -> str:
+        """One line of a member's declaration (the outline a member of a large type sees)."""
+        return "    " + self.signature(member).split("\n")[-1]
 
-        The full skeleton when it fits the cap; else one signature line per
-        member, as many as fit: a member of a 700 KB class must not carry a
-        200 KB outline, once per member.
-        """
+    def context_skeleton(self, unit: _Unit, outline: list[str], skeleton: str) -> str:
+        """The type's outline every member chunk's analysis_text carries: the full skeleton
+        when it fits the cap, else the declaration and one signature line per member (which
+        fit: see huge_members for a type whose do not)."""
         if len(skeleton) <= self.cap:
             return skeleton
-        indent = " " * (4 if self.table.line_comment != "#" else 4)
-        lines = [self.signature(unit).split("\n")[-1]]
-        size = len(lines[0])
-        for member in members:
-            line = indent + self.signature(member).split("\n")[-1]
-            if size + len(line) + 1 > self.cap:
-                break
-            lines.append(line)
-            size += len(line) + 1
-        return "\n".join(lines)
+        return "\n".join([self.signature(unit).split("\n")[-1], *outline])
+
+    def huge_members(self, unit: _Unit, members: list[_Unit], outline: list[str], regions: list[_Region],
+                     first: int, member_header: str) -> list[ChunkPiece]:
+        """The members of a type whose signature lines alone are over the cap (issue 16: each
+        member carried up to `type_max_chars` of them, 50x a generated class's bytes).
+
+        Each member sees the type's declaration and the members around it, the whole context
+        at most its own size (units.neighbourhood), and none where no neighbour's line fits.
+        No whole-type copy: its parts would be blind windows over members that have chunks of
+        their own. So the lines between members (class attributes, comments) are chunks of
+        their own, as between top-level units, and closing lines ride the member before them:
+        the chunks still cover every line."""
+        head = self.signature(unit).split("\n")[-1]
+        comment = self.table.line_comment
+        budget = self.options.member_context_chars
+        fixed = len(head) + 3 + 2 * len(f"    {comment} … {len(members)} more members\n")
+        index = {id(m): i for i, m in enumerate(members)}
+        kept: list[_Region] = []
+        for r in regions:
+            if r.end < first:
+                continue  # the header's
+            if not r.units and kept and kept[-1].units and self.only_closers(r.start, r.end):
+                kept[-1].end = r.end
+            else:
+                kept.append(r)
+        out: list[ChunkPiece] = []
+        for r in kept:
+            if not r.units:
+                out.extend(self.code_region(r))
+                continue
+            i = index[id(r.units[0])]
+            near = min(budget, self.chars(r.start, r.end) - fixed)
+            context = ""
+            if fits_a_neighbour(outline, i, near):
+                context = neighbourhood(head, outline, i, near, "", "    ", comment)
+            out.extend(self.unit_region(r, member_header, context, role="member"))
+        return out
 
     def split_type(self, region: _Region, unit: _Unit) -> list[ChunkPiece]:
         """Header + one chunk per member + the full type: both shapes serve retrieval."""
@@ -729,8 +761,8 @@ class _Document:
         body_line = _start_line(body) if body is not None else unit.start
         first = members[0]
         floor = body_line + 1 if first.start > body_line else first.start
-        member_regions = [r for r in self.regions(members, max(floor, region.start), region.end, in_type=True)
-                          if r.units]
+        regions = self.regions(members, max(floor, region.start), region.end, in_type=True)
+        member_regions = [r for r in regions if r.units]
         out: list[ChunkPiece] = []
         header_end = (member_regions[0].start - 1) if member_regions else region.end
         if header_end >= region.start:
@@ -747,7 +779,11 @@ class _Document:
                 p.analysis_text = outline if k == 1 else f"{window.text}\n\n{outline}"
                 out.append(p)
         member_header = self.header_line(unit.qual)
-        context = self.context_skeleton(unit, members, skeleton)
+        outline = [self.outline_line(m) for m in members]
+        if member_regions and len("\n".join([self.signature(unit).split("\n")[-1], *outline])) > self.cap:
+            out.extend(self.huge_members(unit, members, outline, regions, member_regions[0].start, member_header))
+            return out
+        context = self.context_skeleton(unit, outline, skeleton)
         for mregion in member_regions:
             out.extend(self.unit_region(mregion, member_header, context, role="member"))
         member_cuts = sorted({r.start for r in member_regions if r.start > region.start})

@@ -13,8 +13,12 @@ Two paths find the declarations, and both feed one assembly step:
   member (header `// Class`, analysis text carrying the class outline) and a
   `ts_class_full` chunk with the whole class - the two shapes the C# rule
   keeps, for the same recall reasons. When the outline itself is over the
-  cap, a member carries only the class's declaration and the members around
-  it (units.neighbourhood) and a full part only the symbols it overlaps.
+  cap (a huge class), a member's analysis text is its text and then the
+  class's declaration and the members around it (units.neighbourhood), the
+  context at most the member's own size and none where no neighbour's line
+  fits, and there is no full chunk: its parts would be blind windows over
+  members that have chunks of their own (the member chunks already run from
+  one member to the next).
 
 `options.ts_tree_sitter` / `options.js_tree_sitter` pick the path; both are on
 by default, chosen by benchmarks/ts_paths.py (numbers in its docstring): on
@@ -45,7 +49,7 @@ from typing import Any
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import join_lines, split_lines
-from .units import cap_outline, cap_symbols, neighbourhood, part_skeleton
+from .units import cap_outline, cap_symbols, fits_a_neighbour, neighbourhood, part_skeleton
 from .windows import line_windows
 
 TS_EXTENSIONS = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx"}
@@ -576,16 +580,19 @@ def _emit_group(doc: LineDoc, g: _Group, options: ChunkOptions) -> list[ChunkPie
 def _emit(doc: LineDoc, start: int, end: int, chunk_type: str, symbols: list[ChunkSymbol],
           options: ChunkOptions, skeleton: str = "", header: str = "", analysis_prefix: str = "",
           label: str = "", analysis_text: str = "", meta: dict | None = None,
-          by_range: bool = False) -> list[ChunkPiece]:
+          analysis_suffix: str = "") -> list[ChunkPiece]:
     """One verbatim chunk of lines start..end, or its parts when over the cap; `meta` (a member's
-    visibility) rides every part. `by_range`: a part carries only the symbols overlapping it
-    (else every symbol, up to options.chunk_max_symbols)."""
+    visibility) rides every part, with every symbol (up to options.chunk_max_symbols) but a slice
+    of an over-long line, which carries its own. `analysis_suffix`: the analysis text
+    is the chunk's text and then it (stored as the suffix alone: store.db.pack_analysis)."""
     meta = meta or {}
     limit = options.chunk_max_symbols
     skeleton = cap_outline(skeleton, options.skeleton_max_chars)
     if doc.size(start, end) <= options.type_max_chars:
         body = doc.body(start, end)
         analysis = analysis_text or (analysis_prefix + body if analysis_prefix else "")
+        if analysis_suffix:
+            analysis = header + body + analysis_suffix
         return [ChunkPiece(text=header + body, chunk_type=chunk_type, start_line=start, end_line=end,
                            analysis_text=analysis, symbols=cap_symbols(symbols, limit), skeleton=skeleton,
                            header=header, meta=dict(meta))]
@@ -605,9 +612,9 @@ def _emit(doc: LineDoc, start: int, end: int, chunk_type: str, symbols: list[Chu
         if k > 1 and signature:
             part_header += f"// {signature}\n"
         analysis = analysis_prefix + body if analysis_prefix else ""
+        if analysis_suffix:
+            analysis = part_header + body + analysis_suffix
         own = symbols
-        if by_range:
-            own = [sym for sym in symbols if sym.start_line <= e and sym.end_line >= s]
         if s == e and len(body) < len(doc.lines[s - 1]):  # a slice of one over-long line
             at = sliced.get(s, 0)
             sliced[s] = at + len(body)
@@ -863,20 +870,35 @@ def _split_class(doc: LineDoc, g: _Group, unit: _Unit, options: ChunkOptions) ->
         at = {m.start_byte: i for i, m in enumerate(signatures)}
         head_lines = len(lines) - len(signatures) - 1  # decorators and the declaration line
         head, member_lines = "\n".join(lines[:head_lines]), lines[head_lines:-1]
+        # What every context holds besides outline lines: the declaration, the closing brace,
+        # two "… N more members" lines and the blank line after the text.
+        fixed = len(head) + 4 + 2 * len(f"  // … {len(member_lines)} more members\n")
     for idx, (first, m) in enumerate(starts):
         last = starts[idx + 1][0] - 1 if idx + 1 < len(starts) else g.end
         sym = member_symbols[idx]
-        context = outline
+        visibility = {"visibility": _member_visibility(src, m)}
         if huge:
-            budget = min(options.member_context_chars, doc.size(first, last))
-            context = neighbourhood(head, member_lines, at.get(m.start_byte, 0), budget, "}", "  ")
+            # The member's text, then at most its own size of context (none where no
+            # neighbour's line fits): stored as the context alone.
+            i = at.get(m.start_byte, 0)
+            near = min(options.member_context_chars, doc.size(first, min(last, m.end_point[0] + 1)) - fixed)
+            context = neighbourhood(head, member_lines, i, near, "}", "  ") if fits_a_neighbour(member_lines, i, near) else ""
+            pieces.extend(_emit(doc, first, last, "ts_function", [sym], options, skeleton=_member_signature(src, m),
+                                header=header, analysis_suffix=f"\n\n{context}" if context else "",
+                                label=f"{class_name}.{sym.name}", meta=visibility))
+            continue
         pieces.extend(_emit(doc, first, last, "ts_function", [sym], options, skeleton=_member_signature(src, m),
-                            header=header, analysis_prefix=f"{header}{context}\n\n",
-                            label=f"{class_name}.{sym.name}", meta={"visibility": _member_visibility(src, m)}))
+                            header=header, analysis_prefix=f"{header}{outline}\n\n",
+                            label=f"{class_name}.{sym.name}", meta=visibility))
+    if huge:
+        # No whole-class copy: its parts would be blind windows over members that have
+        # chunks of their own (the member chunks run from one member to the next, so they
+        # cover every line of the body without it).
+        return pieces
     # The whole class too: measured on C#, splitting alone cost recall@1 that the full shape recovers.
     full_start = max(g.start, _leading_start(doc, g, unit))
     pieces.extend(_emit(doc, full_start, unit.end, "ts_class_full", [class_symbol] + member_symbols, options,
-                        skeleton=outline, label=class_name, by_range=huge))
+                        skeleton=outline, label=class_name))
     return pieces
 
 

@@ -205,3 +205,73 @@ def test_fits_a_neighbour_is_neighbourhoods_first_step():
             kept = [line for line in neighbourhood("class T {", outline, i, budget, "}").split("\n")
                     if line in outline]
             assert fits_a_neighbour(outline, i, budget) == (len(kept) > 1), (i, budget, kept)
+
+
+def other_class(lang: str, lines: int, shape: str = "methods") -> tuple[str, str]:
+    """A generated class of about `lines` lines in Python, TypeScript or Ruby (file name, text):
+    documented four-line methods, or ("mixed") three members in four one line."""
+    py, ts = lang == "py", lang == "ts"
+    out = (["class Big:", '    """A generated class, large on purpose."""', ""] if py
+           else ["export class Big {", "  private seed = 1;", ""] if ts else ["class Big", ""])
+    i = 0
+    while len(out) < lines - 2:
+        if shape == "mixed" and i % 4:
+            out += [f"    attr{i}: int = {i}" if py else f"  field{i}: number = {i};" if ts else f"  ATTR{i} = {i}"]
+        elif py:
+            out += [f"    def compute{i}(self, x):", f'        """Computes value {i}."""', f"        y = x * {i}",
+                    f"        return y if y > {i} else -y", ""]
+        elif ts:
+            out += [f"  /** Computes value {i}. */", f"  compute{i}(x: number): number {{", f"    const y = x * {i};",
+                    f"    return y > {i} ? y : -y;", "  }", ""]
+        else:
+            out += [f"  # Computes value {i}.", f"  def compute{i}(x)", f"    y = x * {i}", f"    y > {i} ? y : -y",
+                    "  end", ""]
+        i += 1
+    out += [] if py else ["}"] if ts else ["end"]
+    return ("Big.py" if py else "Big.ts" if ts else "big.rb"), "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("lang,shape", [("py", "methods"), ("py", "mixed"), ("ts", "methods"), ("ts", "mixed"),
+                                        ("rb", "methods")])
+def test_huge_classes_of_other_languages_are_bounded(lang, shape):
+    # A class whose signature lines alone are over type_max_chars. Before: every Python (and
+    # Ruby, Go, ...) member carried up to 6,000 characters of them, 57x a generated class's
+    # bytes (sympy's LatexPrinter 19.9x, sqlalchemy's SuiteRequirements 34.2x); a TypeScript
+    # member its context before its text (stored whole) and whole-class parts: 9.4x.
+    name, small = other_class(lang, 1500, shape)
+    _, large = other_class(lang, 6000, shape)
+    pieces = chunk_file(name, large.encode())
+    assert_invariants(pieces, large)
+    assert not uncovered_lines(pieces, large.count("\n"))
+    assert_caps(pieces)
+    r_small = stored_bytes(chunk_file(name, small.encode())) / len(small.encode())
+    r_large = stored_bytes(pieces) / len(large.encode())
+    # Measured at 6,000 lines: py 2.8x / 3.5x (mixed), ts 2.5x / 1.9x, rb 2.6x.
+    assert r_large <= 4.0 and r_large <= r_small * 1.1, (r_small, r_large)
+    # No whole-class copy; every member listed once, on its own chunk.
+    assert not [p for p in pieces if p.chunk_type.endswith("_full")]
+    members = [p for p in pieces if p.meta.get("role") == "member" or p.chunk_type == "ts_function"]
+    listed = [s.name for p in members for s in p.symbols]
+    assert len(members) > 500 and len(listed) == len(set(listed)), (len(members), len(listed))
+    for p in members:
+        # The analyser reads the text, then at most its own size of the type's context.
+        assert p.analysis_text == "" or p.analysis_text.startswith(p.text), p.start_line
+        assert len(p.analysis_text) - len(p.text) <= len(p.text), (p.start_line, len(p.analysis_text))
+
+
+def test_a_long_member_of_a_huge_python_class_sees_its_neighbours():
+    name, text = other_class("py", 3000)
+    lines = text.split("\n")
+    at = lines.index("    def compute300(self, x):")
+    body = [f"        total += x * {k}  # step {k} of the long computation" for k in range(30)]
+    lines[at:at] = ["    def long_one(self, x):", '        """A long method."""', "        total = 0", *body,
+                    "        return total", ""]
+    text = "\n".join(lines)
+    pieces = chunk_file(name, text.encode())
+    assert_invariants(pieces, text)
+    long_one = next(p for p in pieces if p.symbols and p.symbols[0].name == "long_one")
+    context = long_one.analysis_text[len(long_one.text):]
+    assert long_one.analysis_text.startswith(long_one.text)
+    assert "class Big:" in context and "more members" in context
+    assert "def compute299(self, x):" in context and "def compute300(self, x):" in context
+    assert len(context) <= len(long_one.text)
