@@ -276,10 +276,10 @@ def main(argv: list[str] | None = None) -> int:
     for mb in filter(None, args.js.split(",")):
         size = min(int(float(mb) * 1e6), 1_999_000)
         inputs.append((f"js {float(mb):g} MB", f"bundle{mb.replace('.', '_')}.js", minified_js(size)))
+    from tests.chunkers.test_memory_bounds import other_class  # the tests' generator: same inputs
+
     for lang in ("py", "ts", "rb"):
         for n in filter(None, getattr(args, lang).split(",")):
-            from tests.chunkers.test_memory_bounds import other_class
-
             fname, text = other_class(lang, int(float(n)), args.cs_shape)
             inputs.append((f"{lang} {int(float(n))} {args.cs_shape}", f"{n}{fname}", text))
     folder = args.keep or tempfile.mkdtemp(prefix="ledger-mem-in-")

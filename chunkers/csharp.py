@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import LineIndex, line_table
-from .units import cap_outline, cap_symbols, fits_a_neighbour, neighbourhood, part_skeleton
+from .units import cap_outline, cap_symbols, member_context, part_skeleton
 from .windows import line_windows
 
 TYPE_KINDS = {
@@ -952,11 +952,7 @@ def _emit_type(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> 
             # outline at all: it would only repeat its own line between "… N
             # more members" lines, and the header of its text names the type
             # (issue 16: a third of a field-heavy generated class's stored bytes).
-            near = min(budget, own[i] - fixed)
-            if not fits_a_neighbour(outline, i, near):
-                _emit_member(f, typ, m, ms, me, "", out, "")
-                continue
-            context = neighbourhood(head, outline, i, near, closing, _indent_of(outline[i]))
+            context = member_context(head, outline, i, min(budget, own[i] - fixed), closing, _indent_of(outline[i]))
             _emit_member(f, typ, m, ms, me, context, out)
     else:
         tail = _member_tail(typ, context)
@@ -1094,7 +1090,8 @@ _FIELD_KINDS = frozenset(("field", "const"))
 
 
 def _member_tail(typ: _Type, context: str) -> str:
-    return f"\n\n// enclosing type {typ.qual}:\n{context}"
+    """What follows a member's text in its analysis text ("" for no context: the text alone)."""
+    return f"\n\n// enclosing type {typ.qual}:\n{context}" if context else ""
 
 
 def _emit_statements(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece]) -> None:

@@ -39,7 +39,7 @@ from tree_sitter_language_pack import get_language
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import split_lines
-from .units import cap_outline, cap_symbols, fits_a_neighbour, neighbourhood, part_skeleton
+from .units import cap_outline, cap_symbols, member_context, part_skeleton
 from .windows import Window, line_windows
 
 _CLOSERS = frozenset("}]);, \t")
@@ -706,15 +706,7 @@ class _Document:
         """One line of a member's declaration (the outline a member of a large type sees)."""
         return "    " + self.signature(member).split("\n")[-1]
 
-    def context_skeleton(self, unit: _Unit, outline: list[str], skeleton: str) -> str:
-        """The type's outline every member chunk's analysis_text carries: the full skeleton
-        when it fits the cap, else the declaration and one signature line per member (which
-        fit: see huge_members for a type whose do not)."""
-        if len(skeleton) <= self.cap:
-            return skeleton
-        return "\n".join([self.signature(unit).split("\n")[-1], *outline])
-
-    def huge_members(self, unit: _Unit, members: list[_Unit], outline: list[str], regions: list[_Region],
+    def huge_members(self, head: str, members: list[_Unit], outline: list[str], regions: list[_Region],
                      first: int, member_header: str) -> list[ChunkPiece]:
         """The members of a type whose signature lines alone are over the cap (issue 16: each
         member carried up to `type_max_chars` of them, 50x a generated class's bytes).
@@ -724,8 +716,7 @@ class _Document:
         No whole-type copy: its parts would be blind windows over members that have chunks of
         their own. So the lines between members (class attributes, comments) are chunks of
         their own, as between top-level units, and closing lines ride the member before them:
-        the chunks still cover every line."""
-        head = self.signature(unit).split("\n")[-1]
+        the chunks still cover every line. `head`: the type's declaration line."""
         comment = self.table.line_comment
         budget = self.options.member_context_chars
         fixed = len(head) + 3 + 2 * len(f"    {comment} … {len(members)} more members\n")
@@ -743,16 +734,14 @@ class _Document:
             if not r.units:
                 out.extend(self.code_region(r))
                 continue
-            i = index[id(r.units[0])]
-            near = min(budget, self.chars(r.start, r.end) - fixed)
-            context = ""
-            if fits_a_neighbour(outline, i, near):
-                context = neighbourhood(head, outline, i, near, "", "    ", comment)
+            room = min(budget, self.chars(r.start, r.end) - fixed)
+            context = member_context(head, outline, index[id(r.units[0])], room, "", "    ", comment)
             out.extend(self.unit_region(r, member_header, context, role="member"))
         return out
 
     def split_type(self, region: _Region, unit: _Unit) -> list[ChunkPiece]:
-        """Header + one chunk per member + the full type: both shapes serve retrieval."""
+        """Header + one chunk per member + the full type: both shapes serve retrieval (a huge
+        type has no full one: see huge_members)."""
         t = self.table
         members = self.members(unit)
         skeleton = self.fold(region.start, region.end, [unit])
@@ -779,11 +768,16 @@ class _Document:
                 p.analysis_text = outline if k == 1 else f"{window.text}\n\n{outline}"
                 out.append(p)
         member_header = self.header_line(unit.qual)
-        outline = [self.outline_line(m) for m in members]
-        if member_regions and len("\n".join([self.signature(unit).split("\n")[-1], *outline])) > self.cap:
-            out.extend(self.huge_members(unit, members, outline, regions, member_regions[0].start, member_header))
-            return out
-        context = self.context_skeleton(unit, outline, skeleton)
+        # The outline every member's analysis_text carries: the full skeleton when it fits
+        # the cap, else the declaration and one signature line per member; when those are
+        # still over the cap (a huge type), each member sees only its neighbours.
+        context = skeleton
+        if len(skeleton) > self.cap:
+            head, outline = self.signature(unit).split("\n")[-1], [self.outline_line(m) for m in members]
+            context = "\n".join([head, *outline])
+            if member_regions and len(context) > self.cap:
+                out.extend(self.huge_members(head, members, outline, regions, member_regions[0].start, member_header))
+                return out
         for mregion in member_regions:
             out.extend(self.unit_region(mregion, member_header, context, role="member"))
         member_cuts = sorted({r.start for r in member_regions if r.start > region.start})

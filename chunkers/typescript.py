@@ -49,7 +49,7 @@ from typing import Any
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import join_lines, split_lines
-from .units import cap_outline, cap_symbols, fits_a_neighbour, neighbourhood, part_skeleton
+from .units import cap_outline, cap_symbols, member_context, part_skeleton
 from .windows import line_windows
 
 TS_EXTENSIONS = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx"}
@@ -880,9 +880,8 @@ def _split_class(doc: LineDoc, g: _Group, unit: _Unit, options: ChunkOptions) ->
         if huge:
             # The member's text, then at most its own size of context (none where no
             # neighbour's line fits): stored as the context alone.
-            i = at.get(m.start_byte, 0)
-            near = min(options.member_context_chars, doc.size(first, min(last, m.end_point[0] + 1)) - fixed)
-            context = neighbourhood(head, member_lines, i, near, "}", "  ") if fits_a_neighbour(member_lines, i, near) else ""
+            room = min(options.member_context_chars, doc.size(first, min(last, m.end_point[0] + 1)) - fixed)
+            context = member_context(head, member_lines, at.get(m.start_byte, 0), room, "}", "  ")
             pieces.extend(_emit(doc, first, last, "ts_function", [sym], options, skeleton=_member_signature(src, m),
                                 header=header, analysis_suffix=f"\n\n{context}" if context else "",
                                 label=f"{class_name}.{sym.name}", meta=visibility))

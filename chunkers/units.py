@@ -92,6 +92,18 @@ def fits_a_neighbour(outline: Sequence[str], index: int, budget: int) -> bool:
     return any(len(outline[j]) + 1 <= room for j in (index - 1, index + 1) if 0 <= j < len(outline))
 
 
+def member_context(head: str, outline: Sequence[str], index: int, room: int, tail: str = "",
+                   indent: str = "    ", comment: str = "//") -> str:
+    """What a member of a huge type sees of it: its `neighbourhood` within `room` characters
+    of outline, or "" where no neighbour's line fits (it would only repeat the member's own
+    line between "… N more members" lines). C#, TypeScript and the tree-sitter languages
+    call this with room = min(member_context_chars, the member's size less what the context
+    holds besides outline lines), so the whole context is at most the member itself."""
+    if not fits_a_neighbour(outline, index, room):
+        return ""
+    return neighbourhood(head, outline, index, room, tail, indent, comment)
+
+
 def part_skeleton(skeleton: str, parts: int, unit_chars: int, limit: int, comment: str = "//") -> str:
     """The skeleton one of a unit's `parts` parts carries (each part repeats
     the unit's skeleton): at most `limit` characters, and, over all its parts,

@@ -197,7 +197,7 @@ def test_fields_only_java_class_is_bounded():
 
 
 def test_fits_a_neighbour_is_neighbourhoods_first_step():
-    from chunkers.units import fits_a_neighbour, neighbourhood
+    from chunkers.units import fits_a_neighbour, member_context, neighbourhood
 
     outline = ["    int a;", "    public string LongerName { get; set; }", "    int b;", "    void M() { … }"]
     for i in range(len(outline)):
@@ -205,6 +205,9 @@ def test_fits_a_neighbour_is_neighbourhoods_first_step():
             kept = [line for line in neighbourhood("class T {", outline, i, budget, "}").split("\n")
                     if line in outline]
             assert fits_a_neighbour(outline, i, budget) == (len(kept) > 1), (i, budget, kept)
+            # What a member of a huge type gets: that neighbourhood, or nothing.
+            context = member_context("class T {", outline, i, budget, "}")
+            assert context == (neighbourhood("class T {", outline, i, budget, "}") if len(kept) > 1 else "")
 
 
 def other_class(lang: str, lines: int, shape: str = "methods") -> tuple[str, str]:
