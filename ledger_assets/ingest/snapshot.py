@@ -212,6 +212,20 @@ def _walk_folder(root: Path) -> Iterator[tuple[str, Path]]:
             yield full.relative_to(root).as_posix(), full
 
 
+# A tracked file whose name is not UTF-8 (git stores names as bytes): recorded, never read, so that
+# one such name cannot fail the repo where the name is stored, printed or sent.
+BAD_NAME = "file name is not valid UTF-8"
+
+
+def decode_name(raw: bytes) -> tuple[str, bool]:
+    """(path, whether the name is bad): a name that is not UTF-8 is shown with `\\xNN` escapes,
+    which keep two such names apart and encode anywhere."""
+    try:
+        return raw.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", errors="backslashreplace"), True
+
+
 def git_blob_hash(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
@@ -228,7 +242,10 @@ def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf
                 continue
             meta, _, path_b = record.partition(b"\t")
             mode, otype, sha, size = meta.decode().split()
-            path = path_b.decode("utf-8", errors="surrogateescape")
+            path, bad_name = decode_name(path_b)
+            if bad_name:
+                entries.append(ManifestEntry(path, sha, 0, "", BAD_NAME))
+                continue
             if otype != "blob":
                 entries.append(ManifestEntry(path, sha, 0, "", f"not a file ({otype}: submodule)"))
                 continue
@@ -249,6 +266,10 @@ def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf
         for rel, full in _walk_folder(root):
             st = full.stat()
             _stat_line(digest, rel, st)
+            shown, bad_name = decode_name(os.fsencode(rel))
+            if bad_name:
+                entries.append(ManifestEntry(shown, "", st.st_size, "", BAD_NAME))
+                continue
             reason = static_skip_reason(rel, st.st_size, max_file_bytes, max_pdf_bytes)
             blob = ""
             if not reason:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,17 +86,41 @@ def render_body(payload: dict, detail: str = "snippet") -> str:
     return content if len(content) <= SNIPPET_CHARS else content[:SNIPPET_CHARS] + "…"
 
 
+# What would break a TOON row (one hit per line, `|` between fields, `⟫` before the body): a line
+# break of any kind (str.splitlines splits at \v, \f, \x1c-\x1e, \x85, \u2028, \u2029 too), a delimiter,
+# a quote, a backslash, other control characters, blanks at an end.
+_TOON_UNSAFE = re.compile(r'[|⟫",\\\x00-\x1f\x7f\x85\u2028\u2029]|^\s|\s$')
+_TOON_BREAKS = re.compile(r"[\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def toon_field(value) -> str:
+    """A field of a TOON row: as it is, or (when it holds what would break the row) a JSON
+    string with the delimiters escaped too, so that `json.loads` gives the value back."""
+    text = "" if value is None else str(value)
+    if not _TOON_UNSAFE.search(text):
+        return text
+    quoted = json.dumps(text, ensure_ascii=False)
+    for ch in "|⟫\x7f\x85\u2028\u2029":
+        quoted = quoted.replace(ch, f"\\u{ord(ch):04x}")
+    return quoted
+
+
+def toon_body(text: str) -> str:
+    """The body after `⟫`: one line, `⏎` for each line break, `¦` for `|`."""
+    return _TOON_BREAKS.sub("⏎", text.replace("\r\n", "\n").replace("\r", "")).replace("|", "¦")
+
+
 def toon_row(h: Hit, detail: str = "snippet") -> str:
     p = h.payload
-    body = render_body(p, detail).replace("\r", "").replace("\n", "⏎").replace("|", "¦")
+    body = toon_body(render_body(p, detail))
     if detail == "snippet":
         body = body[:SNIPPET_CHARS]
     start, end = p.get("start_line"), p.get("end_line")
     if h.freshness.get("live_start_line") is not None:
         start, end = h.freshness["live_start_line"], h.freshness["live_end_line"]
     flag = ("!stale " if h.freshness.get("stale") else "") + _deprecated_flag(p)
-    return (f"{p.get('repo_id')}|{p.get('layer', '')}|{p.get('pattern', '')}|{p.get('file_path')}|"
-            f"L{start}-L{end}⟫{flag}{body}")
+    return (f"{toon_field(p.get('repo_id'))}|{toon_field(p.get('layer', ''))}|{toon_field(p.get('pattern', ''))}|"
+            f"{toon_field(p.get('file_path'))}|L{start}-L{end}⟫{flag}{body}")
 
 
 TOON_LEGEND = "repo|layer|pattern|path|Lstart-Lend⟫snippet"
@@ -141,10 +166,11 @@ def format_files(files: list, fmt: str = "text", detail: str = "snippet", chunks
         rows = [FILE_TOON_LEGEND]
         for f in files:
             spans = ",".join(f"L{h.payload.get('start_line')}-L{h.payload.get('end_line')}" for h in f.chunks[:chunks])
-            body = render_body(f.chunks[0].payload, detail).replace("\r", "").replace("\n", "⏎").replace("|", "¦")
+            body = toon_body(render_body(f.chunks[0].payload, detail))
             if detail == "snippet":
                 body = body[:SNIPPET_CHARS]
-            rows.append(f"{f.repo_id}|{f.file_path}|{f.score:.4f}|{'test' if f.test else ''}|{spans}⟫{body}")
+            rows.append(f"{toon_field(f.repo_id)}|{toon_field(f.file_path)}|{f.score:.4f}|{'test' if f.test else ''}|"
+                        f"{spans}⟫{body}")
         return "\n".join(rows)
     out = []
     for f in files:

@@ -86,7 +86,10 @@ class RepoRegistry:
             json.dump(payload, fh, indent=2)
         os.replace(tmp, self.path)
 
-    def add(self, path: str | Path, repo_id: str | None = None, exist_ok: bool = False) -> Repo:
+    def add(self, path: str | Path, repo_id: str | None = None, exist_ok: bool = False, force: bool = False,
+            max_files: int = 100_000) -> Repo:
+        """Register a repo. A filesystem root, or a tree of more than `max_files` files, is refused
+        unless `force`: most likely a slip of the path, and its ingest and status would take long."""
         root = Path(path).expanduser()
         if not root.exists():
             raise RegistryError(f"{path}: no such directory")
@@ -104,6 +107,13 @@ class RepoRegistry:
         for other in repos.values():
             if Path(other.path) == root:
                 raise RegistryError(f"{root} is already registered as {other.repo_id!r}")
+        if not force:
+            if root.parent == root:
+                raise RegistryError(f"{path}: a filesystem root, not a repo; pass --force to register it anyway")
+            count = _count_files(root, kind, max_files + 1)
+            if count > max_files:
+                raise RegistryError(f"{path}: more than {max_files} files; pass --force to register it anyway "
+                                    "(or --max-files N)")
         repo = Repo(rid, str(root), kind, datetime.now(timezone.utc).isoformat(timespec="seconds"))
         repos[rid] = repo
         self._save(repos)
@@ -137,3 +147,29 @@ def read_indexed_head(home: Path, repo_id: str) -> str:
         return indexed_head_path(home, repo_id).read_text(encoding="utf-8").strip()
     except FileNotFoundError:
         return ""
+
+
+def _count_files(root: Path, kind: str, stop: int) -> int:
+    """The files a repo would list (tracked files of git, files outside dot folders of a folder),
+    counted up to `stop`."""
+    if kind == "git":
+        proc = subprocess.Popen(["git", "-C", str(root), "ls-files", "-z"], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+        count = 0
+        try:
+            while count < stop:
+                block = proc.stdout.read(1 << 16)
+                if not block:
+                    break
+                count += block.count(b"\0")
+        finally:
+            proc.kill()
+            proc.wait()
+        return count
+    count = 0
+    for _, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        count += len(filenames)
+        if count >= stop:
+            break
+    return count

@@ -157,3 +157,109 @@ def test_a_heading_that_holds_a_secret_flag_is_redacted_in_its_symbol_too():
     names = [s.name for p in pieces for s in p.symbols]
     assert "Publish with --api-key [REDACTED]" in names
     assert not any("oy2SECRETMD" in repr(p) for p in pieces)
+
+
+# ---- issue 33: secret-named values in every syntax the code chunkers read
+@pytest.mark.parametrize("line, secret", [
+    ('os.environ["API_KEY"] = "sk-live-abcdef123456"', "sk-live-abcdef123456"),
+    ("ENV['GITHUB_TOKEN'] = 'ruby-env-token-12345'", "ruby-env-token-12345"),
+    ("ENV['DEPLOY_TOKEN'] ||= 'ruby-default-tok-9'", "ruby-default-tok-9"),
+    ("settings['db']['password'] = 's3cr3t-pw'", "s3cr3t-pw"),
+    ("$config['db_password'] = 'Php-Pass-77';", "Php-Pass-77"),
+    ("$db = ['password' => 'PhpArrPass-5'];", "PhpArrPass-5"),
+    (":password => 'RubyPass42'", "RubyPass42"),
+    ('os.putenv("SECRET", "putenv-secret-99")', "putenv-secret-99"),
+    ('os.environ.setdefault("API_TOKEN", "dflt-token-31")', "dflt-token-31"),
+    ('System.setProperty("javax.net.ssl.keyStorePassword", "Keystore-99");', "Keystore-99"),
+    ('props.setProperty("password", "JavaProp-11");', "JavaProp-11"),
+    ("define('DB_PASSWORD', 'wp-Define-55');", "wp-Define-55"),
+    ('putenv("API_KEY=phpEnvKey123");', "phpEnvKey123"),
+    ('os.Setenv("API_TOKEN", "go-env-token-77")', "go-env-token-77"),
+    ('Environment.SetEnvironmentVariable("CLIENT_SECRET", "cs-env-88");', "cs-env-88"),
+    ('#define API_SECRET "c-define-secret-4"', "c-define-secret-4"),
+    ('      - "DB_PASSWORD=compose-pass-6"', "compose-pass-6"),
+    # ini lines with blanks around `=` (client config files), spaces and phrases in the value
+    ("password = hunter2 with spaces", "hunter2 with spaces"),
+    ("password = correct horse battery staple", "correct horse battery staple"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9fake", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9fake"),
+])
+def test_secret_named_values_in_every_syntax(line, secret):
+    out = redact_text(line)
+    assert secret not in out and REDACTED in out
+    assert redact_text(out) == out
+
+
+@pytest.mark.parametrize("code", [
+    'api_key = os.environ["API_KEY"]',  # the name of an environment variable, read
+    'token = ENV.fetch("GITHUB_TOKEN")',
+    'API_KEY_ENV = "OPENAI_API_KEY"',  # a constant naming the variable
+    'x = os.environ.get("API_KEY", "")',
+    'access_key = "AKIAIOSFODNN7EXAMPLE"',  # AWS's documented example ids
+    'aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"',
+    "The example key AKIAIOSFODNN7EXAMPLE is not a key.",
+    'EMPTY_TOKEN_HASH = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"',  # a hash
+    'TOKEN_SHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
+    "token = token or None",
+    "password = None",
+    "secret_key = SECRET_KEY",
+    "token = 'abc' if x else 'def'",
+    "password = value;",
+    "_SECRET_FILE_MODE = 0o600",
+    'tok = re.findall("token=([a-z0-9]+)", url)[0]',
+    'ssh_key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakePublicKeyForTests ci@example.com"',
+    'parser.add_argument("--password", "-p", help="the password")',
+    "mysql -h db -P3306 -u root app",  # -P is the port; -p alone prompts
+    "mysql -u root -p app < dump.sql",
+    "unzip -o bundle.zip -d /tmp/x",
+    "password = see the vault entry",  # prose in an ini-shaped line
+    "token = the value from the dashboard",
+])
+def test_look_alikes_in_code_are_kept(code):
+    assert redact_text(code) == code
+
+
+def _config_text(name: str, text: str) -> str:
+    return "\n".join(p.text for p in chunk_file(name, text.encode()))
+
+
+@pytest.mark.parametrize("name, text, kept", [
+    ("app.yaml", "keywords: python\n", "keywords = python"),
+    ("app.yaml", "primary_key: id\n", "primary_key = id"),
+    ("app.yaml", "sort_key: created_at\n", "sort_key = created_at"),
+    ("app.yaml", "keyboard_shortcut: ctrl+k\n", "keyboard_shortcut = ctrl+k"),
+    ("app.yaml", "monkey_patch: enabled\n", "monkey_patch = enabled"),
+    ("app.yaml", "cache_key: user-profile-v2\n", "cache_key = user-profile-v2"),
+    ("app.yaml", "ssh_key: ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQDFakePublicKey ci@x\n",
+     "ssh_key = ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQDFakePublicKey ci@x"),
+    ("tokens.json", '{"design_token": "color-primary-500", "tokenColor": "#ff0000"}', "design_token = color-primary-500"),
+    ("tokens.json", '{"design_token": "color-primary-500", "tokenColor": "#ff0000"}', "tokenColor = #ff0000"),
+    ("ingress.yaml", "kind: Ingress\nspec:\n  tls:\n    - secretName: my-tls\n", "secretName = my-tls"),
+    ("pkg.json", '{"integrity": "sha512-Vb4bVxk5wXb7aFakeIntegrityHash00000000000000000000000000==" }',
+     "sha512-Vb4bVxk5wXb7aFakeIntegrityHash00000000000000000000000000=="),
+    ("lock.json", '{"lock_token": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}',
+     "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"),
+    (".env", "COMMIT=9fceb02d0ae598e95dc970b74767f19372d61af8\n", "9fceb02d0ae598e95dc970b74767f19372d61af8"),
+    (".env", "BUILD_ID=20240101\nIMAGE=nginx:1.25\n", "IMAGE = nginx:1.25"),
+    ("k8s.yaml", "kind: ConfigMap\ndata:\n  mode: fast\n", "data:mode = fast"),
+])
+def test_look_alikes_in_settings_are_kept(name, text, kept):
+    assert kept in _config_text(name, text)
+
+
+@pytest.mark.parametrize("name, text, secret", [
+    ("app.yaml", "cache_key: Zx81kQpL0m2NvB7rT4yUq9\n", "Zx81kQpL0m2NvB7rT4yUq9"),  # a key-named random value
+    (".env", "APP_SEED=Zk8vQ2pL9mW4xR7tB1nC6yH3\n", "Zk8vQ2pL9mW4xR7tB1nC6yH3"),  # high entropy, ordinary name
+    (".env", "SIGNING_SALT=Tq93LmZx0Pw7Rk2Vb5Nc8Hy4\n", "Tq93LmZx0Pw7Rk2Vb5Nc8Hy4"),
+    ("secret.yaml", "apiVersion: v1\nkind: Secret\ndata:\n  username: YWRtaW4=\n  config.json: eyJhdXRocyI6e319\n",
+     "YWRtaW4="),
+    ("secret.yaml", "apiVersion: v1\nkind: Secret\ndata:\n  username: YWRtaW4=\n  config.json: eyJhdXRocyI6e319\n",
+     "eyJhdXRocyI6e319"),
+    ("docs/k8s.md", "# Secret\n\n```yaml\nkind: Secret\ndata:\n  db-url: cG9zdGdyZXM6Ly9h\n```\n", "cG9zdGdyZXM6Ly9h"),
+    (".my.cnf", "[client]\nuser = app\npassword = my secret pw 42\n", "my secret pw 42"),
+    (".netrc", "machine api.example.com\n  login deploy\n  password FakeNetrc77x\n", "FakeNetrc77x"),
+    (".pgpass", "db.example.com:5432:app:app_user:FakePgpass99\n", "FakePgpass99"),
+])
+def test_secrets_in_settings_and_credential_files(name, text, secret):
+    pieces = chunk_file(name, text.encode())
+    dumped = "\n".join(every_field(p) for p in pieces)
+    assert secret not in dumped and REDACTED in dumped

@@ -20,6 +20,8 @@ from chunkers.redact import (
     _QUOTED_ASSIGN, _SLACK_HOOK, _SQL_PASSWORD, _TOKEN, _URL_CRED, _XML_PAIRS, REDACTED, _auth_header, _cli_flag,
     _command_cred, _config_line, _conn_string, _env_assign, _has_secret_word, _npmrc, _quoted, _redact_line,
     _slack_hook, _sql_password, _token, _xml_pair, redact_pieces, redact_text,
+    _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call, _quoted_env,
+    _weak_quoted,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
@@ -117,6 +119,7 @@ def test_outline_lines_that_are_not_lines_of_the_source_are_still_redacted():
 def _redact_line_without_hints(line: str) -> str:
     """`_redact_line` without its anchored pre-checks: every pattern on every line."""
     secret = _has_secret_word(line)
+    line = _apply_rules(line, line.lower())  # the rule table: a rule runs where its hint is
     line = _SLACK_HOOK.sub(_slack_hook, _TOKEN.sub(_token, line))
     line = _AUTH_HEADER.sub(_auth_header, line)
     line = _ENV_ASSIGN.sub(_env_assign, line)
@@ -133,6 +136,10 @@ def _redact_line_without_hints(line: str) -> str:
             line = _CONFIG_LINE.sub(_config_line, line)
         for pattern in _XML_PAIRS:
             line = pattern.sub(_xml_pair, line)
+    line = _WEAK_QUOTED.sub(_weak_quoted, line)
+    if secret:
+        line = _C_DEFINE.sub(_quoted_call, _CALL_PAIR.sub(_quoted_call, line))
+        line = _INI_LINE.sub(_ini_line, _QUOTED_ENV.sub(_quoted_env, line))
     line = _CLI_FLAG.sub(_cli_flag, line)
     return _NPMRC_CRED.sub(_npmrc, line)
 
@@ -159,7 +166,10 @@ SHAPED = ['<add ', 'key=', 'value=', 'name=', '"ApiKey"', "'AzureAd:ClientSecret
           '"$(K)"', "'true'", ' ', '--api-key', '-ApiKey', '--password', '--no-password', '--token-file', '=',
           '"', "'", 'abc1', 'TEXT', 'only', ':_authToken', '_auth', '$T', '/>', '-', ';', 'x',
           '-e ', 'DB_PASSWORD=', 'export ', 'NPM_TOKEN=', 'Authorization: ', 'Bearer ', 'AKIAFAKEEXAMPLE00001',
-          'AuthenticationHeaderValue("Bearer", "', 'ENV ', 'ConvertTo-SecureString ', ' -AsPlainText']
+          'AuthenticationHeaderValue("Bearer", "', 'ENV ', 'ConvertTo-SecureString ', ' -AsPlainText',
+          # issue 33: subscripts, setters, quoted NAME=value, ini lines, rule-table forms
+          '["API_KEY"]', 'setProperty(', '("password", ', ' = ', '=> ', 'hunter2 x', 'sk-proj-', 'FAKE0123456789abcdefABCDEF',
+          'mysql -p', 'sshpass -p ', '?sig=', 'PGPASSWORD=', 'gsk_', '#define ']
 
 
 @settings(max_examples=150, deadline=None)

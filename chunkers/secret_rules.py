@@ -1,0 +1,210 @@
+"""Secrets known by their form: one row per provider token, webhook, key file
+line or command-line password, as data.
+
+A row is (id, hint, pattern). `hint` is one or more literals (`|` between them,
+any case) that the whole-text scan looks for; only lines holding one are
+matched against `pattern`. `pattern`'s group `s` is the
+secret (the whole match where it has none). `redact._rule_value` keeps a
+placeholder (`xxxx`, `<token>`, `$VAR`, a documented `...EXAMPLE` value).
+tests/fixtures/secrets/rules/examples.json holds a positive and a negative
+example of every row.
+"""
+
+from __future__ import annotations
+
+# Start and end of a token: no word character (or `-`) glued to it.
+_B = r"(?<![A-Za-z0-9_])"
+_E = r"(?![A-Za-z0-9_])"
+_ED = r"(?![A-Za-z0-9_-])"
+_HEX = "[a-f0-9]"
+# A value on a command line: quoted, or up to a blank or a shell operator; never a variable.
+_ARG = r"""(?:(?P<q>["'])(?P<s>[^"'\s$%{<][^"'\n]*)(?P=q)|(?P<s2>[^\s"'$%{<;|&`)][^\s"'`;|&)]*))"""
+
+
+def _tok(prefix: str, body: str, end: str = _E) -> str:
+    return _B + prefix + body + end
+
+
+RULES: tuple[tuple[str, str, str], ...] = (
+    # ---- LLM and model hubs
+    ("openai_project", "sk-proj-", _tok(r"sk-proj-", r"[A-Za-z0-9_-]{40,}", _ED)),
+    ("openai_service_account", "sk-svcacct-", _tok(r"sk-svcacct-", r"[A-Za-z0-9_-]{40,}", _ED)),
+    ("openai_admin", "sk-admin-", _tok(r"sk-admin-", r"[A-Za-z0-9_-]{40,}", _ED)),
+    ("openai_legacy", "T3BlbkFJ", _tok(r"sk-", r"[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}")),
+    ("openai_style_key", "sk-", _B + r"sk-(?:[a-z]{2,8}-)?(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{32,}" + _ED),
+    ("anthropic", "sk-ant-", _tok(r"sk-ant-(?:api|admin|oat|sid)\d{2}-", r"[A-Za-z0-9_-]{40,}", _ED)),
+    ("openrouter", "sk-or-v1-", _tok(r"sk-or-v1-", _HEX + "{64}")),
+    ("groq", "gsk_", _tok(r"gsk_", r"[A-Za-z0-9]{40,60}")),
+    ("huggingface", "hf_", _tok(r"hf_", r"(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{30,40}")),
+    ("huggingface_org", "api_org_", _tok(r"api_org_", r"[A-Za-z0-9]{30,40}")),
+    ("replicate", "r8_", _tok(r"r8_", r"[A-Za-z0-9]{37,40}")),
+    ("perplexity", "pplx-", _tok(r"pplx-", r"[A-Za-z0-9]{40,56}")),
+    ("xai", "xai-", _tok(r"xai-", r"[A-Za-z0-9]{70,90}")),
+    ("fireworks", "fw_", _tok(r"fw_", r"[A-Za-z0-9]{20,40}")),
+    ("langsmith", "lsv2_", _tok(r"lsv2_(?:pt|sk)_", _HEX + r"{32}_" + _HEX + r"{10}")),
+    ("cerebras", "csk-", _tok(r"csk-", r"[a-z0-9]{40,56}")),
+    ("nvidia", "nvapi-", _tok(r"nvapi-", r"[A-Za-z0-9_-]{60,70}", _ED)),
+    ("pinecone", "pcsk_", _tok(r"pcsk_", r"[A-Za-z0-9_]{40,90}")),
+    ("databricks", "dapi", _tok(r"dapi", _HEX + r"{32}(?:-\d)?")),
+    ("elevenlabs", "sk_", _tok(r"sk_", _HEX + "{48}")),
+    ("tavily", "tvly-", _tok(r"tvly-", r"(?:dev-)?[A-Za-z0-9]{30,40}")),
+    ("voyage", "pa-", _tok(r"pa-", r"(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{43}", _ED)),
+    # ---- mail and SMS providers
+    ("sendgrid", "sg.", _tok(r"SG\.", r"[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46}", _ED)),
+    ("mailgun", "key-", _tok(r"key-", _HEX + "{32}")),
+    ("mailchimp", "-us", _B + _HEX + r"{32}-us\d{1,2}" + _E),
+    ("brevo", "xkeysib-", _tok(r"xkeysib-", _HEX + r"{64}-[A-Za-z0-9]{16}")),
+    ("brevo_smtp", "xsmtpsib-", _tok(r"xsmtpsib-", _HEX + r"{64}-[A-Za-z0-9]{16}")),
+    ("resend", "re_", _tok(r"re_", r"[A-Za-z0-9]{8}_[A-Za-z0-9]{24}")),
+    ("mailersend", "mlsn.", _tok(r"mlsn\.", r"[a-f0-9]{64}")),
+    ("postmark_header", "x-postmark-",
+     r"(?i)X-Postmark-(?:Server|Account)-Token[\"']?\s*[:=,]\s*[\"']?(?P<s>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"),
+    # ---- registries and package hosts
+    ("npm", "npm_", _tok(r"npm_", r"[A-Za-z0-9]{36}")),
+    ("pypi", "pypi-AgE", _tok(r"pypi-AgE", r"[A-Za-z0-9_-]{50,}", _ED)),
+    ("docker_hub_pat", "dckr_pat_", _tok(r"dckr_pat_", r"[A-Za-z0-9_-]{20,}", _ED)),
+    ("docker_hub_oat", "dckr_oat_", _tok(r"dckr_oat_", r"[A-Za-z0-9_-]{20,}", _ED)),
+    ("nuget", "oy2", _tok(r"oy2", r"[a-z0-9]{43}")),
+    ("rubygems", "rubygems_", _tok(r"rubygems_", _HEX + "{48}")),
+    ("crates_io", "cio", _tok(r"cio", r"(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{32}")),
+    ("jfrog_api_key", "AKCp", _tok(r"AKCp", r"[A-Za-z0-9]{69}")),
+    ("jfrog_reference", "cmVmdGtu", _tok(r"cmVmdGtuOjAxOj", r"[A-Za-z0-9]{40,}")),
+    ("clojars", "CLOJARS_", _tok(r"CLOJARS_", r"[a-z0-9]{60}")),
+    # ---- source hosts and CI
+    ("gitlab_pat", "glpat-", _tok(r"glpat-", r"[A-Za-z0-9_-]{20,}", _ED)),
+    ("gitlab_pipeline_trigger", "glptt-", _tok(r"glptt-", _HEX + "{40}")),
+    ("gitlab_runner", "glrt-", _tok(r"glrt-", r"[A-Za-z0-9_-]{20,}", _ED)),
+    ("gitlab_deploy", "gldt-", _tok(r"gldt-", r"[A-Za-z0-9_-]{20,}", _ED)),
+    ("gitlab_feed", "glft-", _tok(r"glft-", r"[A-Za-z0-9_-]{20,}", _ED)),
+    ("gitlab_oauth_secret", "gloas-", _tok(r"gloas-", r"[A-Za-z0-9_-]{40,}", _ED)),
+    ("gitlab_scim", "glsoat-", _tok(r"glsoat-", r"[A-Za-z0-9_-]{20,}", _ED)),
+    ("gitlab_incoming_mail", "glimt-", _tok(r"glimt-", r"[A-Za-z0-9_-]{25}", _ED)),
+    ("gitlab_cicd_job", "glcbt-", _tok(r"glcbt-", r"[A-Za-z0-9_-]{20,}", _ED)),
+    ("bitbucket_app_password", "ATBB", _tok(r"ATBB", r"[A-Za-z0-9_=.-]{28,}", _ED)),
+    ("atlassian_api_token", "ATATT", _tok(r"ATATT", r"[A-Za-z0-9_=.-]{60,}", _ED)),
+    ("circleci_personal", "CCIPAT_", _tok(r"CCIPAT_", r"[A-Za-z0-9]{22}_" + _HEX + "{40}")),
+    ("buildkite", "bkua_", _tok(r"bkua_", _HEX + "{40}")),
+    # ---- cloud and infrastructure
+    ("vault_service", "hvs.", _tok(r"hvs\.", r"[A-Za-z0-9_-]{24,}", _ED)),
+    ("vault_batch", "hvb.", _tok(r"hvb\.", r"[A-Za-z0-9_-]{24,}", _ED)),
+    ("vault_recovery", "hvr.", _tok(r"hvr\.", r"[A-Za-z0-9_-]{24,}", _ED)),
+    ("terraform_cloud", ".atlasv1.", _B + r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}" + _ED),
+    ("pulumi", "pul-", _tok(r"pul-", _HEX + "{40}")),
+    ("doppler", "dp.", _tok(r"dp\.(?:pt|st|sa|ct|scim|audit)\.", r"[A-Za-z0-9_-]{40,44}", _ED)),
+    ("digitalocean", "dop_v1_|doo_v1_|dor_v1_", _tok(r"do[opr]_v1_", _HEX + "{64}")),
+    ("heroku", "HRKU-", _tok(r"HRKU-", r"[A-Za-z0-9_-]{40,}", _ED)),
+    ("fly_io", "FlyV1 ", r"FlyV1 (?P<s>fm\d_[A-Za-z0-9+/=_,-]{40,})"),
+    ("netlify", "nfp_", _tok(r"nf[pcou]_", r"[A-Za-z0-9]{36}")),
+    ("cloudflare_origin_ca", "v1.0-", _tok(r"v1\.0-", _HEX + r"{24}-" + _HEX + "{146}")),
+    ("azure_ad_client_secret", "Q~", _B + r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}" + r"(?![A-Za-z0-9_~.-])"),
+    ("azure_sas_signature", "sig=|signature=", r"(?i)[?&;](?:sig|signature)=(?P<s>[A-Za-z0-9%+/=]{20,}(?<!%3D)(?:%3D){0,2})"),
+    ("azure_function_key", "code=", r"azurewebsites\.net/api/[^\s?\"']*\?(?:[^\s\"'#]*&)?code=(?P<s>[A-Za-z0-9_%=-]{30,})"),
+    ("azure_storage_key_assign", "accountkey",
+     r"(?i)AccountKey\s*=\s*(?P<s>[A-Za-z0-9+/]{80,88}={0,2})"),
+    ("azure_devops_pat", "azure_devops|ado_pat|azdo", _B + r"[a-z0-9]{52}" + _E + r"|" + _B + r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + _E),
+    ("google_oauth_client_secret", "GOCSPX-", _tok(r"GOCSPX-", r"[A-Za-z0-9_-]{28}", _ED)),
+    ("google_oauth_refresh", "1//0", r"(?<![A-Za-z0-9/])1//0[A-Za-z0-9_-]{40,}" + _ED),
+    ("google_oauth_access", "ya29.", _tok(r"ya29\.", r"[A-Za-z0-9_-]{30,}", _ED)),
+    ("alibaba_access_key", "LTAI", _tok(r"LTAI", r"[A-Za-z0-9]{12,20}")),
+    ("tencent_secret_id", "AKID", _tok(r"AKID", r"[A-Za-z0-9]{32}")),
+    ("yandex_api_key", "AQVN", _tok(r"AQVN", r"[A-Za-z0-9_-]{35,38}", _ED)),
+    ("age_secret_key", "AGE-SECRET-KEY-1", _tok(r"AGE-SECRET-KEY-1", r"[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}")),
+    ("planetscale", "pscale_", _tok(r"pscale_(?:tkn|pw|oauth)_", r"[A-Za-z0-9_.=-]{32,64}", _ED)),
+    ("supabase", "sbp_", _tok(r"sbp_", _HEX + "{40}")),
+    ("sentry_user", "sntryu_", _tok(r"sntryu_", _HEX + "{64}")),
+    ("sentry_org", "sntrys_", _tok(r"sntrys_", r"[A-Za-z0-9+/=_]{50,}", r"(?![A-Za-z0-9+/=_])")),
+    ("new_relic", "NRAK-|NRII-|NRAA-", _tok(r"NR(?:AK|II|AA)-", r"[A-Za-z0-9]{27,32}")),
+    ("grafana_cloud", "glc_", _tok(r"glc_", r"[A-Za-z0-9+/]{32,400}={0,2}", r"(?![A-Za-z0-9+/=])")),
+    ("grafana_service_account", "glsa_", _tok(r"glsa_", r"[A-Za-z0-9]{32}_" + _HEX + "{8}")),
+    ("dynatrace", "dt0c01.", _tok(r"dt0c01\.", r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}")),
+    # ---- added after a look at half "a" of gitleaks' rule tests (see tests/fixtures/secrets/external/)
+    ("aws_other_key_ids", "abia|acca", _tok(r"A(?:BIA|CCA)", r"[A-Z0-9]{16}")),
+    ("aws_bedrock_long_term", "absk", _tok(r"ABSKQmVkcm9ja0FQSUtleS", r"[A-Za-z0-9+/]{60,}={0,2}", r"(?![A-Za-z0-9+/=])")),
+    ("aws_bedrock_short_term", "bedrock-api-key-", _tok(r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t", r"[A-Za-z0-9+/=%&]*")),
+    ("clickhouse_cloud", "4b1d", _tok(r"4b1d", r"[A-Za-z0-9]{38}")),
+    ("duffel", "duffel_", _tok(r"duffel_(?:test|live)_", r"[A-Za-z0-9_=-]{43}", _ED)),
+    ("frameio", "fio-u-", _tok(r"fio-u-", r"[A-Za-z0-9_=-]{64}", _ED)),
+    ("gitlab_feature_flags", "glffct-", _tok(r"glffct-", r"[A-Za-z0-9_-]{20}", _ED)),
+    ("gitlab_agent", "glagent-", _tok(r"glagent-", r"[A-Za-z0-9_-]{50}", _ED)),
+    ("gitlab_runner_registration", "gr1348941", _tok(r"GR1348941", r"[A-Za-z0-9_-]{20}", _ED)),
+    ("gitlab_session_cookie", "_gitlab_session=", r"_gitlab_session=(?P<s>[0-9a-z]{32})" + _E),
+    ("harness", "pat.|sat.", _tok(r"(?:pat|sat)\.", r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}")),
+    ("infracost", "ico-", _tok(r"ico-", r"[A-Za-z0-9]{32}")),
+    ("stripe_prod", "k_prod_", _tok(r"[rs]k_prod_", r"[A-Za-z0-9]{20,}")),
+    ("sourcegraph", "sgp_", _tok(r"sgp_(?:[a-fA-F0-9]{16}_|local_)?", r"[a-fA-F0-9]{40}")),
+    ("facebook_page_token", "eaa", _tok(r"EAA[A-Z]", r"[A-Za-z0-9]{100,}")),
+    # ---- chat, productivity, payments
+    ("slack_app_level", "xapp-", _tok(r"xapp-\d-", r"[A-Z0-9]+-\d+-[a-z0-9]{32,}")),
+    ("telegram_bot", ":AA", r"(?<![0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}" + _ED),
+    ("figma", "figd_", _tok(r"figd_", r"[A-Za-z0-9_-]{40}", _ED)),
+    ("notion", "ntn_", _tok(r"ntn_", r"[0-9]{11}[A-Za-z0-9]{35}")),
+    ("notion_legacy", "secret_", _tok(r"secret_", r"(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{43}")),
+    ("airtable_pat", "pat", _tok(r"pat", r"[A-Za-z0-9]{14}\." + _HEX + "{64}")),
+    ("clickup", "pk_", _tok(r"pk_\d{3,10}_", r"[A-Z0-9]{32}")),
+    ("postman", "PMAK-", _tok(r"PMAK-", _HEX + r"{24}-" + _HEX + "{34}")),
+    ("linear", "lin_api_", _tok(r"lin_api_", r"[A-Za-z0-9]{40}")),
+    ("shopify", "shp", _tok(r"shp(?:at|ca|pa|ss)_", r"[a-fA-F0-9]{32}")),
+    ("square_access", "sq0atp-", _tok(r"sq0atp-", r"[A-Za-z0-9_-]{22}", _ED)),
+    ("square_oauth_secret", "sq0csp-", _tok(r"sq0csp-", r"[A-Za-z0-9_-]{43}", _ED)),
+    ("square_production", "EAAA", _tok(r"EAAA", r"[A-Za-z0-9_+=-]{60}", _ED)),
+    ("stripe_webhook_secret", "whsec_", _tok(r"whsec_", r"[A-Za-z0-9+/=]{32,}", r"(?![A-Za-z0-9+/=])")),
+    ("braintree", "access_token$", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$" + _HEX + "{32}"),
+    ("flutterwave", "FLWSECK", _tok(r"FLWSECK(?:_TEST)?-", _HEX + r"{32}-X")),
+    ("facebook_access", "EAACEdEose0cBA", _tok(r"EAACEdEose0cBA", r"[A-Za-z0-9]{20,}")),
+    ("shippo", "shippo_", _tok(r"shippo_(?:live|test)_", _HEX + "{40}")),
+    ("typeform", "tfp_", _tok(r"tfp_", r"[A-Za-z0-9_.=-]{59}", _ED)),
+    ("contentful", "CFPAT-", _tok(r"CFPAT-", r"[A-Za-z0-9_=-]{43}", _ED)),
+    ("mapbox_secret", "sk.eyj", _tok(r"sk\.eyJ", r"[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{20,}", _ED)),
+    ("prefect", "pnu_", _tok(r"pnu_", r"[A-Za-z0-9]{36}")),
+    ("readme", "rdme_", _tok(r"rdme_", r"[a-z0-9]{70}")),
+    ("twitch_oauth", "oauth:", r"(?<![A-Za-z0-9])oauth:(?P<s>[a-z0-9]{30})" + _E),
+    # ---- webhooks: the path (or query) after the host is the secret
+    ("discord_webhook", "/api/webhooks/",
+     r"discord(?:app)?\.com/api/webhooks/\d{5,}/(?P<s>[A-Za-z0-9_-]{40,})"),
+    ("teams_webhook", "webhook.office.com",
+     r"\.webhook\.office\.com/webhookb2/(?P<s>[A-Za-z0-9@/_-]{40,}?)(?=[\s\"'`<>)]|$)"),
+    ("teams_webhook_legacy", "outlook.office.com/webhook",
+     r"outlook\.office\.com/webhook/(?P<s>[A-Za-z0-9@/_-]{40,}?)(?=[\s\"'`<>)]|$)"),
+    ("google_chat_webhook", "chat.googleapis.com",
+     r"chat\.googleapis\.com/v1/spaces/[A-Za-z0-9_-]+/messages\?(?P<s>[^\s\"'`<>]{20,})"),
+    ("zapier_webhook", "hooks.zapier.com", r"hooks\.zapier\.com/hooks/catch/(?P<s>\d+/[A-Za-z0-9]+)"),
+    ("ifttt_webhook", "maker.ifttt.com", r"maker\.ifttt\.com/trigger/[^/\s]+/(?:json/)?with/key/(?P<s>[A-Za-z0-9_-]{16,})"),
+    ("mattermost_webhook", "/hooks/", r"https?://[^\s/\"']+/hooks/(?P<s>[a-z0-9]{26})" + _E),
+    # ---- credentials in URLs and DSNs
+    ("url_token_userinfo", "://",
+     r"\b[A-Za-z][A-Za-z0-9+.-]*://(?P<s>(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{24,})@[\w.-]+"),
+    ("url_password_only", "://:", r"\b[A-Za-z][A-Za-z0-9+.-]*://:(?P<s>[^\s@/\"'<>]+)@"),
+    ("sentry_dsn", "sentry.io", r"https?://(?P<s>[a-f0-9]{32})(?::[a-f0-9]{32})?@[\w.-]*sentry\.io/"),
+    ("url_query_secret", "?api|&api|?access|&access|?auth|&auth|?client|&client|?secret|&secret|?passw|&passw|?pwd|&pwd|?private|&private|?refresh|&refresh|?token|&token",
+     r"(?i)[?&](?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|secret|password|passwd|pwd|"
+     r"private[_-]?token|refresh[_-]?token|token)=(?P<s>[^&\s\"'#<>`]{8,})"),
+    # ---- command-line passwords
+    ("mysql_attached_password", "mysql|mariadb",
+     r"(?i)\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]*?"
+     r"(?<=\s)(?-i:-p)(?P<q>[\"']?)(?P<s>[^\s\"'$%{<][^\s\"']*)(?P=q)"),
+    ("sshpass", "sshpass", r"\bsshpass\s+-p\s*" + _ARG),
+    ("redis_cli_auth", "redis-cli", r"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+" + _ARG),
+    ("env_prefix_password", "pgpassword=|mysql_pwd=|rediscli_auth=|sshpass=|sa_password=",
+     r"(?:(?<![\w.-])|(?<=\\n))(?:PGPASSWORD|MYSQL_PWD|REDISCLI_AUTH|SSHPASS|MSSQL_SA_PASSWORD|SA_PASSWORD)=" + _ARG),
+    ("openssl_pass", "pass:", r"-pass(?:in|out)?\s+(?P<q>[\"']?)pass:(?P<s>[^\s\"'$%{<][^\s\"']*)(?P=q)"),
+    ("keytool_storepass", "storepass|keypass", r"-(?:storepass|keypass|srcstorepass|deststorepass)\s+" + _ARG),
+    ("sqlcmd_password", "sqlcmd|bcp|osql|isql", r"\b(?:sqlcmd|bcp|osql|isql)\b[^\n|;&]*?\s-P\s*" + _ARG),
+    ("ldap_bind_password", "ldap", r"\bldap(?:search|add|modify|delete|passwd|whoami)\b[^\n|;&]*?\s-w\s+" + _ARG),
+    ("zip_password", "zip", r"\b(?:zip|unzip)\b[^\n|;&]*?\s-P\s+" + _ARG),
+    ("seven_zip_password", "7z", r"\b7z[a]?\b[^\n|;&]*?\s-p(?P<q>[\"']?)(?P<s>[^\s\"'$%{<-][^\s\"']*)(?P=q)"),
+    ("docker_login_password", "login", r"\b(?:docker|podman|helm registry|oras|skopeo)\b[^\n|;&]*?\blogin\b[^\n|;&]*?\s-p\s+" + _ARG),
+    ("smbclient_user_password", "smbclient|rpcclient|smbmap|mount.cifs", r"\b(?:smbclient|rpcclient|smbmap|mount\.cifs)\b[^\n|;&]*?\s-U\s+[\"']?[^\s%\"']+%(?P<s>[^\s\"'$]+)"),
+    ("sqlplus_password", "sqlplus", r"\bsqlplus\s+(?:-[sSL]\s+)*[\w$#]+/(?P<s>[^\s@/\"'$]+)@"),
+    ("xfreerdp_password", "/p:", r"\b(?:xfreerdp|wlfreerdp|sdl-freerdp)\b[^\n]*?\s/p:" + _ARG),
+    ("htpasswd_batch", "htpasswd", r"\bhtpasswd\s+-[a-zA-Z]*b[a-zA-Z]*\s+(?:-\S+\s+)*\S+\s+\S+\s+" + _ARG),
+    ("chpasswd", "chpasswd", r"echo\s+[\"']?[\w.-]+:(?P<s>[^\s\"'$]+)[\"']?\s*\|\s*(?:sudo\s+)?chpasswd"),
+    ("net_user_password", "net user", r"(?i)\bnet user\s+[\w.$-]+\s+(?P<s>(?![/*])[^\s\"']+)\s+/add"),
+    ("rabbitmq_add_user", "add_user", r"\brabbitmqctl\s+add_user\s+\S+\s+" + _ARG),
+    ("mongo_uri_flag", "mongo", r"\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?\s-p\s+" + _ARG),
+    # ---- credential files
+    ("netrc", "password", r"(?im)^\s*machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(?P<s>\S+)"),
+    ("netrc_password_line", "password", r"(?m)^\s*password\s+(?P<s>(?=\S*[0-9!@#%^&*+=~])\S{6,})\s*$"),
+    ("pgpass", ":5432:|:5433:|:6432:|:*:", r"(?m)^(?:[A-Za-z0-9_.*-]+|\[[0-9a-f:]+\]):(?:5432|5433|6432|\*):[\w.*-]+:[\w.@*-]+:(?P<s>[^\s:]\S*)$"),
+    ("putty_private_mac", "private-mac:|private-hash:", r"Private-(?:MAC|Hash):\s*(?P<s>[0-9a-f]{40,64})"),
+    ("docker_config_auth", "\"auth\"", r"\"auth\"\s*:\s*\"(?P<s>[A-Za-z0-9+/]{12,}={0,2})\""),
+)
