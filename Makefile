@@ -29,11 +29,16 @@ test: setup browser
 browser:
 	@scripts/ensure_chromium.sh
 
-# The Dagster UI on the ledger's instance, with the project's dagster.yaml (copied each time, so edits reach it).
+# The Dagster UI on the ledger's instance (`make dev PORT=3001`), with the project's dagster.yaml (copied
+# each time, so edits reach it). It starts in DAGSTER_HOME with the workspace file: from the project root,
+# dagster warns that ./dagster.yaml is ignored (DAGSTER_HOME is elsewhere), and dg's project mode warns
+# unless this venv is the activated one.
+PORT ?= 3000
 dev: setup
 	mkdir -p $(LEDGER_HOME)/dagster
 	cp dagster.yaml $(LEDGER_HOME)/dagster/dagster.yaml
-	DAGSTER_HOME=$(LEDGER_HOME)/dagster $(BIN)/dg dev
+	cd $(LEDGER_HOME)/dagster && LEDGER_HOME="$(abspath $(LEDGER_HOME))" DAGSTER_HOME="$$PWD" \
+	  "$(abspath $(BIN))/dg" dev -w "$(CURDIR)/workspace.yaml" --port $(PORT)
 
 bench: setup
 	$(BIN)/pip install -q torch==2.13.0 tree-sitter-language-pack==0.13.0 -e '.[bench]'

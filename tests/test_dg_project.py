@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ledger_assets.runs import dagster_instance
+from ledger_assets.defs.runs import dagster_instance
 from ledger_assets.store.settings import LedgerSettings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,8 +1,10 @@
 """index_fresh: per repo, the sha queries answer from may lag HEAD, but not for long.
 
-The check runs when asked (the UI's "Execute", or a job that selects it), and the
-git_head_sensor reports it on every tick whose verdict changed, so a lagging repo
-turns red without anyone running anything. The limit is LEDGER_FRESHNESS_MAX_LAG_S.
+The check runs in every ingest run (the job selects it) and when asked (the UI's
+"Execute"). Between runs git_head_sensor records the same verdict as an observation of
+promoted_index (metadata `fresh`, `lag_s`) whenever it changes: a runless check evaluation
+of a partition can be stored only once (sensors.py says why). The limit is
+LEDGER_FRESHNESS_MAX_LAG_S.
 """
 
 from dagster import AssetCheckExecutionContext, AssetCheckResult, AssetCheckSeverity, Failure, asset_check
@@ -14,7 +16,8 @@ from ledger_assets.ingest.snapshot import SnapshotError, read_head
 from ledger_assets.store.registry import RegistryError
 
 FRESHNESS_DESCRIPTION = ("The promoted sha (what queries answer from) lags HEAD for no longer than "
-                         "LEDGER_FRESHNESS_MAX_LAG_S; evaluated per repo, also by git_head_sensor.")
+                         "LEDGER_FRESHNESS_MAX_LAG_S; evaluated per repo in each ingest run, and observed by "
+                         "git_head_sensor between runs (promoted_index observations: fresh, lag_s).")
 
 
 @asset_check(asset="promoted_index", name="index_fresh", partitions_def=repos_partitions,

@@ -2,7 +2,8 @@
 
 In-process: a run's steps share one process (one model load, no subprocess per step),
 so a no-op run from the UI costs what `ledger ingest` does. Partitions still run in
-parallel, one run each (dagster.yaml: max_concurrent_runs).
+parallel, one run each (dagster.yaml: max_concurrent_runs, and a dagster/partition tag
+limit of one run per partition, whatever the job).
 """
 
 from dagster import AssetSelection, define_asset_job, in_process_executor

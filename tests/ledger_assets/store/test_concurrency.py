@@ -15,9 +15,10 @@ import logging
 import shutil
 import subprocess
 import time
+import uuid
 
 import pytest
-from dagster import DagsterInstance, DagsterRunStatus, RunsFilter, SensorResult, build_sensor_context
+from dagster import DagsterInstance, DagsterRun, DagsterRunStatus, RunsFilter, SensorResult, build_sensor_context
 
 from ledger_assets import cli
 from ledger_assets.store.ledger import Ledger
@@ -78,6 +79,11 @@ def sensor_tick(settings: LedgerSettings, instance: DagsterInstance, cursor: str
 
 def run_keys(result: SensorResult) -> list[str]:
     return sorted(r.run_key for r in result.run_requests)
+
+
+def key_heads(result: SensorResult) -> list[str]:
+    """The `ID@HEAD` part of each run key (the rest names the registration and the try)."""
+    return sorted(k.split("/", 1)[0] for k in run_keys(result))
 
 
 def cursor_heads(result: SensorResult) -> dict[str, str]:
@@ -151,7 +157,7 @@ def test_two_ingests_a_sensor_tick_and_a_query_at_once(tmp_path, make_repo, embe
     hits = json.loads(q_out)
     assert any(h["repo_id"] == "base" and h["file_path"] == "src/booking.py" for h in hits), hits
     # The tick never asks for `base` (indexed at HEAD); alpha and beta only while not yet indexed.
-    assert set(run_keys(tick)) <= {f"alpha@{heads['alpha']}", f"beta@{heads['beta']}"}
+    assert set(key_heads(tick)) <= {f"alpha@{heads['alpha']}", f"beta@{heads['beta']}"}
 
     # Nothing was lost to the interleaving: every chunk row has exactly its point.
     for rid in ("alpha", "beta"):
@@ -181,7 +187,7 @@ def test_first_tick_requests_a_run_per_repo_keyed_by_head(sensor_home, make_repo
 
     result = sensor_tick(settings, instance)
 
-    assert run_keys(result) == sorted(f"{rid}@{sha}" for rid, sha in heads.items())
+    assert key_heads(result) == sorted(f"{rid}@{sha}" for rid, sha in heads.items())
     assert {r.partition_key for r in result.run_requests} == {"shop", "docs"}
     assert cursor_heads(result) == heads
 
@@ -201,7 +207,7 @@ def test_no_new_commit_no_request_then_one_commit_one_request(sensor_home, git_r
     git_repo.write("a.py", "x = 2\n")
     new_head = git_repo.commit("bump")
     moved = sensor_tick(settings, instance, again.cursor)
-    assert run_keys(moved) == [f"shop@{new_head}"]
+    assert key_heads(moved) == [f"shop@{new_head}"]
     assert cursor_heads(moved) == {"shop": new_head}
 
 
@@ -216,7 +222,7 @@ def test_repo_already_indexed_at_head_requests_nothing(sensor_home, make_repo):
     write_indexed_head(settings.home_path, "done", done_head)  # what promoted_index records
 
     result = sensor_tick(settings, instance)
-    assert run_keys(result) == [f"todo@{todo_head}"]
+    assert key_heads(result) == [f"todo@{todo_head}"]
     assert cursor_heads(result)["done"] == done_head
 
 
@@ -233,7 +239,7 @@ def test_vanished_repo_is_skipped_with_a_logged_reason(sensor_home, make_repo, t
 
     log = Collect()
     result = sensor_tick(settings, instance, log=log)
-    assert run_keys(result) == [f"live@{live_head}"]
+    assert key_heads(result) == [f"live@{live_head}"]
     assert [m for m in log.messages if m.startswith("WARNING skipping gone:") and "not found" in m], log.messages
 
     # With nothing else to run, the tick is a skip that names the missing repo.
@@ -276,7 +282,7 @@ def test_a_partition_no_registered_repo_backs_is_deleted_by_the_tick(sensor_home
 
     assert [(type(r).__name__, list(r.partition_keys)) for r in result.dynamic_partitions_requests] == \
         [("DeleteDynamicPartitionsRequest", ["ghost"])]
-    assert run_keys(result) == [f"real@{head}"]
+    assert key_heads(result) == [f"real@{head}"]
     assert any("removing partition 'ghost'" in m for m in log.messages), log.messages
 
 
@@ -290,11 +296,20 @@ def test_a_head_that_was_not_promoted_is_requested_again_with_backoff(sensor_hom
     ledger.registry.add(git_repo.path, "shop")
     instance.add_dynamic_partitions("repos", ["shop"])
     first = sensor_tick(settings, instance)
-    assert run_keys(first) == [f"shop@{head}"]
+    assert key_heads(first) == [f"shop@{head}"]
+    base = first.run_requests[0].run_key
+
+    def failed(result: SensorResult) -> None:  # the daemon launched the requested run; it failed
+        for request in result.run_requests:
+            run = instance.add_run(DagsterRun(job_name="ingest", run_id=uuid.uuid4().hex, status=DagsterRunStatus.STARTED,
+                                              tags={"dagster/run_key": request.run_key, "dagster/partition": "shop"}))
+            instance.report_run_failed(run)
 
     # The run failed (say a blocking check): nothing was promoted. Right away: backing off.
+    failed(first)
     soon = sensor_tick(settings, instance, first.cursor)
-    assert soon.run_requests == [] and "backing off" in soon.skip_reason.skip_message
+    reason = soon.skip_reason.skip_message
+    assert soon.run_requests == [] and "backing off" in reason and "failed" in reason, reason
 
     def aged(result: SensorResult, seconds: float) -> str:
         cursor = json.loads(result.cursor)
@@ -302,13 +317,15 @@ def test_a_head_that_was_not_promoted_is_requested_again_with_backoff(sensor_hom
         return json.dumps(cursor)
 
     second = sensor_tick(settings, instance, aged(soon, RETRY_BASE_S + 1))
-    assert run_keys(second) == [f"shop@{head}#2"]
+    assert run_keys(second) == [f"{base}#2"]
+    failed(second)
     # The backoff doubles: one base period is not enough after the second try.
     assert sensor_tick(settings, instance, aged(second, RETRY_BASE_S + 1)).run_requests == []
     cursor = second
     for n in range(3, MAX_TRIES + 1):
         cursor = sensor_tick(settings, instance, aged(cursor, RETRY_BASE_S * 2 ** n))
-        assert run_keys(cursor) == [f"shop@{head}#{n}"]
+        assert run_keys(cursor) == [f"{base}#{n}"]
+        failed(cursor)
     gave_up = sensor_tick(settings, instance, aged(cursor, RETRY_BASE_S * 2 ** 10))
     assert gave_up.run_requests == [] and "gave up" in gave_up.skip_reason.skip_message
 
@@ -317,7 +334,7 @@ def test_a_head_that_was_not_promoted_is_requested_again_with_backoff(sensor_hom
     assert done.run_requests == [] and json.loads(done.cursor)["shop"]["tries"] == 0
 
 
-def test_the_tick_reports_index_fresh_when_its_verdict_changes(sensor_home, git_repo):
+def test_the_tick_observes_index_freshness_when_its_verdict_changes(sensor_home, git_repo):
     settings, ledger, instance = sensor_home
     settings = settings.with_(freshness_max_lag_s=600)
     git_repo.write("a.py", "x = 1\n")
@@ -326,26 +343,25 @@ def test_the_tick_reports_index_fresh_when_its_verdict_changes(sensor_home, git_
     instance.add_dynamic_partitions("repos", ["shop"])
     write_indexed_head(settings.home_path, "shop", old)
     fresh = sensor_tick(settings, instance)
-    assert [(e.check_name, e.partition, e.passed) for e in fresh.asset_events] == [("index_fresh", "shop", True)]
+    assert [(e.asset_key.to_user_string(), e.partition, e.metadata["fresh"].value) for e in fresh.asset_events] \
+        == [("promoted_index", "shop", True)]
 
     git_repo.write("a.py", "x = 2\n")  # a commit made two hours ago that no run has promoted
     two_hours_ago = time.strftime("%Y-%m-%dT%H:%M:%S+0000", time.gmtime(time.time() - 7200))
     new = git_repo.commit("bump", env={"GIT_COMMITTER_DATE": two_hours_ago, "GIT_AUTHOR_DATE": two_hours_ago})
     stale = sensor_tick(settings, instance, fresh.cursor)
     (event,) = stale.asset_events
-    assert (event.passed, event.partition) == (False, "shop")
+    assert (event.metadata["fresh"].value, event.partition) == (False, "shop")
     assert event.metadata["lag_s"].value >= 7000 and "120 min behind" in event.description
     assert sensor_tick(settings, instance, stale.cursor).asset_events == []  # unchanged verdict: no new event
 
     write_indexed_head(settings.home_path, "shop", new)
     back = sensor_tick(settings, instance, stale.cursor)
-    assert [e.passed for e in back.asset_events] == [True]
+    assert [e.metadata["fresh"].value for e in back.asset_events] == [True]
 
 
 def test_no_second_run_while_one_of_the_partition_is_queued_or_running(sensor_home, git_repo):
     """A backfill's or the UI's run carries no `ledger/head` tag: the tick still sees it and waits."""
-    from dagster import DagsterRun
-
     from ledger_assets.defs.jobs import ingest_job
 
     settings, ledger, instance = sensor_home
@@ -361,4 +377,4 @@ def test_no_second_run_while_one_of_the_partition_is_queued_or_running(sensor_ho
         assert waiting.run_requests == [] and "queued or in flight" in waiting.skip_reason.skip_message
         instance.report_run_failed(run) if status == DagsterRunStatus.STARTED else instance.delete_run(run.run_id)
     # Nothing in flight any more (and nothing promoted): the tick requests its own run.
-    assert run_keys(sensor_tick(settings, instance)) == [f"shop@{head}"]
+    assert key_heads(sensor_tick(settings, instance)) == [f"shop@{head}"]
