@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
-from ledger_assets.retrieval import local_index  # noqa: E402
+from ledger_assets.store import local_index  # noqa: E402
 from ledger_assets.store.ledger import Ledger  # noqa: E402
 from ledger_assets.store.settings import LedgerSettings  # noqa: E402
 from query_latency import synth_point  # noqa: E402

@@ -40,7 +40,7 @@ import numpy as np  # noqa: E402
 from qdrant_client import models  # noqa: E402
 
 from ledger_assets.encode import lexical  # noqa: E402
-from ledger_assets.retrieval import local_index  # noqa: E402
+from ledger_assets.store import local_index  # noqa: E402
 from ledger_assets.store.ledger import Ledger  # noqa: E402
 from ledger_assets.encode.embedder import Embedder  # noqa: E402
 from ledger_assets.store.qdrant import (  # noqa: E402

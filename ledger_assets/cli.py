@@ -16,14 +16,20 @@ import time
 from pathlib import Path
 
 from ledger_assets.retrieval.symbols import ToolInputError
-from ledger_assets.runs import QUIET_RUN_CONFIG, dagster_instance, ensure_partitions, run_failures
+from ledger_assets.defs.runs import (QUIET_RUN_CONFIG, cli_run_tags, dagster_instance, describe_run, ensure_partitions,
+                                run_failures, runs_in_flight)
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.registry import RegistryError
 from ledger_assets.store.settings import DETAILS, FORMATS, LANES, SettingsError
+from ledger_assets.status import IndexMissing, UnknownRepoId, require_index
 
 
 class UsageError(Exception):
     """Bad usage or bad input: exit 2."""
+
+
+class RepoBusy(RuntimeError):
+    """A run of the repo is queued or in flight: exit 1, naming the run."""
 
 
 def _registered(ledger: Ledger) -> dict:
@@ -42,9 +48,12 @@ def _ledger() -> Ledger:
 
 # --------------------------------------------------------------- commands ---
 def cmd_add_repo(args) -> int:
+    if args.max_files < 1:
+        raise UsageError(f"--max-files {args.max_files}: must be at least 1")
     ledger = _ledger()
     try:
-        repo = ledger.registry.add(args.path, args.id, exist_ok=args.exist_ok)
+        repo = ledger.registry.add(args.path, args.id, exist_ok=args.exist_ok, force=args.force,
+                                   max_files=args.max_files)
     except RegistryError as exc:
         raise UsageError(str(exc)) from exc
     ensure_partitions(dagster_instance(ledger.settings), [repo.repo_id])
@@ -54,23 +63,46 @@ def cmd_add_repo(args) -> int:
 
 def cmd_remove_repo(args) -> int:
     from ledger_assets.defs.partitions import repos_partitions
+    from ledger_assets.store.registry import UnknownRepo, validate_repo_id
 
     ledger = _ledger()
     try:
-        repo = ledger.registry.remove(args.id)
+        repo = ledger.registry.get(args.id)
+    except UnknownRepo as exc:
+        # Unregistered already (its partition deleted in the UI, say) but its rows may stay: --purge still works.
+        if not args.purge:
+            raise UsageError(str(exc)) from exc
+        unknown, repo = exc, None
+    except RegistryError as exc:
+        raise UsageError(str(exc)) from exc
+    try:
+        validate_repo_id(args.id)
     except RegistryError as exc:
         raise UsageError(str(exc)) from exc
     instance = dagster_instance(ledger.settings)
+    active = runs_in_flight(instance, args.id)
+    if active:  # its run would write rows and points again after the purge, or fail on the missing repo
+        raise RepoBusy(f"{args.id}: {describe_run(active[0])} of it is queued or in flight; wait for it "
+                       "or cancel it in the Dagster UI, then remove the repo")
+    if repo is not None:
+        try:
+            ledger.registry.remove(args.id)
+        except RegistryError as exc:
+            raise UsageError(str(exc)) from exc
     if instance.has_dynamic_partition(repos_partitions.name, args.id):
         instance.delete_dynamic_partition(repos_partitions.name, args.id)
     removed = ledger.purge(args.id) if args.purge else {}
+    if repo is None and not any(removed.values()):
+        raise UsageError(str(unknown))
+    path = repo.path if repo else "no longer registered"
     if args.format == "json":
-        print(json.dumps({"repo_id": args.id, "path": repo.path, "purged": args.purge, "removed": removed}))
+        print(json.dumps({"repo_id": args.id, "path": repo.path if repo else None, "purged": args.purge,
+                          "removed": removed}))
     elif args.purge:
         rows = sum(n for table, n in removed.items() if table != "points")
-        print(f"removed {args.id} ({repo.path}): partition, {rows} DuckDB rows, {removed.get('points', 0)} points")
+        print(f"removed {args.id} ({path}): partition, {rows} DuckDB rows, {removed.get('points', 0)} points")
     else:
-        print(f"removed {args.id} ({repo.path}): registry entry and partition; its rows and points stay "
+        print(f"removed {args.id} ({path}): registry entry and partition; its rows and points stay "
               "(`ledger remove-repo ID --purge` deletes them)")
     return 0
 
@@ -91,23 +123,34 @@ def cmd_ingest(args) -> int:
         raise UsageError("name repo ids to ingest, or --all")
     from ledger_assets.ingest.snapshot import RepoStateError, check_repo
 
-    for rid in ids:  # a repo gone, emptied or without commits: one line, exit 2, before Dagster starts
+    healthy, not_ingested = [], {}  # not_ingested: repo -> why no run was started
+    for rid in ids:  # a repo gone, emptied or without commits: one line each, before Dagster starts
         try:
             check_repo(repos[rid].path, repos[rid].kind)
+            healthy.append(rid)
         except RepoStateError as exc:
-            raise UsageError(f"repo {rid!r}: {exc}") from exc
+            if not args.all:  # a repo named on the command line is bad input: exit 2
+                raise UsageError(f"repo {rid!r}: {exc}") from exc
+            not_ingested[rid] = str(exc)  # --all: the healthy ones still run; exit 1
+    from ledger_assets.defs.assets import REBUILD_TAG
     from ledger_assets.definitions import build_defs
 
     instance = dagster_instance(ledger.settings)
-    ensure_partitions(instance, ids)
-    job = build_defs(ledger.settings).resolve_job_def("ingest")
+    ensure_partitions(instance, healthy)
+    job = build_defs(ledger.settings).resolve_job_def("ingest") if healthy else None
     run_ids, failures = [], []
     t0 = time.monotonic()
-    for rid in ids:
+    for rid in healthy:
+        active = runs_in_flight(instance, rid)  # the sensor's, the UI's or another `ledger ingest`
+        if active:
+            not_ingested[rid] = (f"{describe_run(active[0])} of it is queued or in flight (wait for it, "
+                                 "or cancel it in the Dagster UI)")
+            continue
         if args.format == "text":
             print(f"ingesting {rid} ...", file=sys.stderr)
+        tags = {**cli_run_tags(), **({REBUILD_TAG: "true"} if args.rebuild else {})}
         result = job.execute_in_process(partition_key=rid, instance=instance, raise_on_error=False,
-                                        tags={"ledger/source": "cli"}, run_config=QUIET_RUN_CONFIG)
+                                        tags=tags, run_config=QUIET_RUN_CONFIG)
         run_ids.append(result.run_id)
         if not result.success:
             failures.extend(f"{rid}: {m}" for m in (run_failures(result) or ["run failed"]))
@@ -115,18 +158,18 @@ def cmd_ingest(args) -> int:
     summary["elapsed_s"] = round(summary["elapsed_s"], 3)
     out = {k: summary[k] for k in ("files_scanned", "chunks_written", "chunks_skipped", "chunks_deleted",
                                    "embeddings_computed", "intent_skipped", "llm_requests", "elapsed_s")}
-    out.update(repos=ids, runs=run_ids, wall_s=round(time.monotonic() - t0, 3), success=not failures)
+    out.update(repos=ids, runs=run_ids, wall_s=round(time.monotonic() - t0, 3),
+               success=not (failures or not_ingested), not_ingested=sorted(not_ingested))
     if args.format == "json":
         print(json.dumps(out))
     else:
         for key, value in out.items():
-            if key not in ("runs",):
+            if key not in ("runs",) and (key != "not_ingested" or value):
                 print(f"{key:>20}: {value}")
-    if failures:
-        for line in failures:
-            print(f"ledger ingest: {line}", file=sys.stderr)
-        return 1
-    return 0
+    failures = [f"{rid}: not ingested: {why}" for rid, why in sorted(not_ingested.items())] + failures
+    for line in failures:
+        print(f"ledger ingest: {line}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 def cmd_chunk(args) -> int:
@@ -209,6 +252,7 @@ def cmd_query(args) -> int:
     from ledger_assets.retrieval.search import Searcher, SearchOptions
 
     ledger = _ledger()
+    require_index(ledger, _registered(ledger), args.repo)
 
     def options() -> SearchOptions:
         return SearchOptions(repo=args.repo, k=args.k, lane=args.lane, chunk_types=_split_list(args.type),
@@ -250,51 +294,37 @@ def cmd_query(args) -> int:
     return 0
 
 
-def cmd_read_span(args) -> int:
-    from ledger_assets.retrieval.tools import ToolInputError, format_span, read_span
+def cmd_read_span(args) -> int:  # a ToolInputError from any read below is bad input: exit 2, in main
+    from ledger_assets.retrieval.tools import format_span, read_span
 
-    try:
-        span = read_span(_ledger(), args.file, args.start, args.end, args.repo, args.max_lines)
-    except ToolInputError as exc:
-        raise UsageError(str(exc)) from exc
+    span = read_span(_ledger(), args.file, args.start, args.end, args.repo, args.max_lines)
     print(json.dumps(span, ensure_ascii=False) if args.format == "json" else format_span(span))
     return 0
 
 
 def cmd_symbol(args) -> int:
-    from ledger_assets.retrieval.symbols import ToolInputError, format_symbols, symbol_lookup
+    from ledger_assets.retrieval.symbols import format_symbols, symbol_lookup
 
-    try:
-        matches = symbol_lookup(_ledger(), args.name, args.repo)
-    except ToolInputError as exc:
-        raise UsageError(str(exc)) from exc
-    if args.format == "json":
-        print(json.dumps([m.to_dict() for m in matches], indent=2))
-    else:
-        print(format_symbols(matches))
+    ledger = _ledger()
+    require_index(ledger, _registered(ledger), args.repo)
+    matches = symbol_lookup(ledger, args.name, args.repo)
+    print(json.dumps([m.to_dict() for m in matches], indent=2) if args.format == "json" else format_symbols(matches))
     return 0
 
 
 def cmd_drift(args) -> int:
-    from ledger_assets.retrieval.tools import ToolInputError, drift, format_drift
+    from ledger_assets.retrieval.tools import drift, format_drift
 
-    try:
-        report = drift(_ledger(), args.repo, args.since, args.move_threshold)
-    except ToolInputError as exc:
-        raise UsageError(str(exc)) from exc
+    report = drift(_ledger(), args.repo, args.since, args.move_threshold)
     print(json.dumps(report, indent=2) if args.format == "json" else format_drift(report))
     return 0
 
 
 def cmd_similar(args) -> int:
     from ledger_assets.retrieval.hits import format_hits
-    from ledger_assets.retrieval.tools import ToolInputError, similar
+    from ledger_assets.retrieval.tools import similar
 
-    try:
-        hits = similar(_ledger(), args.location, args.mode, args.repo, args.k)
-    except ToolInputError as exc:
-        raise UsageError(str(exc)) from exc
-    print(format_hits(hits, args.format, "snippet"))
+    print(format_hits(similar(_ledger(), args.location, args.mode, args.repo, args.k), args.format, "snippet"))
     return 0
 
 
@@ -348,6 +378,23 @@ def cmd_eval(args) -> int:
     return 0
 
 
+def cmd_context(args) -> int:
+    from ledger_assets.retrieval.context import ContextError, build_pack, render_pack
+    from ledger_assets.retrieval.fusion import QueryError
+    from ledger_assets.retrieval.search import Searcher
+
+    ledger = _ledger()
+    require_index(ledger, _registered(ledger), args.repo)
+    try:
+        pack = build_pack(Searcher(ledger, _embedder(ledger)), " ".join(args.task), args.repo, args.budget, args.files)
+    except (ContextError, QueryError) as exc:
+        raise UsageError(str(exc)) from exc
+    if pack.note and args.format != "json":  # json carries it as "note"
+        print(pack.note, file=sys.stderr)
+    print(json.dumps(pack.to_dict(), indent=2, ensure_ascii=False) if args.format == "json" else render_pack(pack))
+    return 0
+
+
 def cmd_mcp(args) -> int:
     from ledger_assets.mcp_server import serve
 
@@ -356,50 +403,16 @@ def cmd_mcp(args) -> int:
 
 
 def cmd_status(args) -> int:
-    from ledger_assets.enrich.stages import stale_files
-    from ledger_assets.ingest.promotion import read_state
-    from ledger_assets.store.registry import read_indexed_head
-    from ledger_assets.ingest.snapshot import SnapshotError, read_head
+    from ledger_assets.status import format_status, repo_status
 
     ledger = _ledger()
-    repos = _registered(ledger)
-    rows = []
-    for rid, repo in sorted(repos.items()):
-        try:
-            head = read_head(repo.path, repo.kind)
-        except SnapshotError as exc:
-            head = f"unavailable ({exc})"
-        state = read_state(ledger, rid)
-        # promoted: what queries answer from (a ledger from before promotion: its recorded head)
-        promoted = state.promoted_sha or read_indexed_head(ledger.settings.home_path, rid)
-        indexed = state.staged_sha or promoted
-        stale = stale_files(ledger, rid, repo.path, repo.kind, promoted)
-        rows.append({"repo_id": rid, "path": repo.path, "head": head, "indexed_sha": indexed,
-                     "promoted_sha": promoted, "promoted_utc": state.to_dict()["promoted_utc"],
-                     "promotion_note": state.note(head) if promoted != head else "",
-                     "up_to_date": bool(promoted) and promoted == head and stale.count == 0,
-                     "stale_files": stale.count, "stale_committed": stale.committed,
-                     "stale_uncommitted": stale.uncommitted, "stale_note": stale.note})
-    if args.format == "json":
-        print(json.dumps(rows, indent=2))
-    else:
-        for r in rows:
-            if not r["promoted_sha"]:
-                state = "never indexed"
-            elif r["up_to_date"]:
-                state = "up to date"
-            elif r["promoted_sha"] == r["head"]:
-                state = "uncommitted"
-            else:
-                state = "behind HEAD"
-            stale = "?" if r["stale_files"] is None else r["stale_files"]
-            print(f"{r['repo_id']:<24} {state:<14} head={r['head'][:12]} promoted={r['promoted_sha'][:12] or '-':<12} "
-                  f"stale_files={stale}  {r['path']}")
-            if r["promotion_note"]:
-                print(f"{'':<24} {r['promotion_note']}")
-        if not rows:
-            print("no repos registered")
-    return 0
+    rows = repo_status(ledger, _registered(ledger))
+    print(json.dumps(rows, indent=2) if args.format == "json" else format_status(rows))
+    for r in rows:
+        if not r["index_ok"]:
+            print(f"ledger status: {r['repo_id']}: {r['index_problem']}; run `ledger ingest {r['repo_id']} --rebuild`",
+                  file=sys.stderr)
+    return 0 if all(r["index_ok"] for r in rows) else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -410,6 +423,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.add_argument("--id", help="repo id (default: a slug of the folder name)")
     p.add_argument("--exist-ok", action="store_true", help="succeed if the same path is already registered under this id")
+    p.add_argument("--force", action="store_true", help="register a filesystem root or a tree of more than --max-files files")
+    p.add_argument("--max-files", type=int, default=100_000, metavar="N",
+                   help="refuse (without --force) a tree of more than N files (default: %(default)s)")
     p.set_defaults(func=cmd_add_repo)
 
     p = sub.add_parser("remove-repo", help="unregister a repo and drop its partition; --purge deletes its data")
@@ -421,6 +437,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ingest", help="materialize the asset graph for repos, through Dagster")
     p.add_argument("ids", nargs="*")
     p.add_argument("--all", action="store_true")
+    p.add_argument("--rebuild", action="store_true",
+                   help="re-chunk every file and re-stage every point (embeddings come from the cache): "
+                        "what `ledger status` asks for when an index is missing or corrupt")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_ingest)
 
@@ -504,6 +523,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sweep", action="store_true", help="also re-fuse under a grid of RRF k / weights / priors")
     p.set_defaults(func=cmd_eval)
 
+    p = sub.add_parser("context", help="the whole chunks to read for a task, within a token budget")
+    p.add_argument("task", nargs="+")
+    p.add_argument("--repo")
+    p.add_argument("--budget", type=int, default=4000, help="tokens (MiniLM's tokenizer, headers included)")
+    p.add_argument("--files", type=int, default=30, help="ranked files whose chunks may enter")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_context)
+
     p = sub.add_parser("mcp", help="serve the ledger's tools over MCP (stdio)")
     p.set_defaults(func=cmd_mcp)
 
@@ -521,9 +548,12 @@ def main(argv: list[str] | None = None) -> int:
         rc = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return rc
-    except (UsageError, SettingsError, ToolInputError) as exc:
+    except (UsageError, SettingsError, ToolInputError, UnknownRepoId) as exc:
         print(f"ledger {args.command}: {exc}", file=sys.stderr)
         return 2
+    except IndexMissing as exc:  # nothing served for what a read asked about
+        print(f"ledger {args.command}: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `ledger read-span ... | head`: the reader left; quiet, as SIGPIPE would be

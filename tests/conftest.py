@@ -80,6 +80,15 @@ def embedder() -> Embedder:
     return emb
 
 
+def serve_rows(ledger: Ledger, repo_id: str) -> None:
+    """Publish a repo's working rows to the served tables, as promotion's DuckDB half does: for tests of
+    the read paths that stop after the snapshot or chunk stage (no points)."""
+    from ledger_assets.store.served import publish
+
+    with ledger.db.transaction() as con:
+        publish(con, repo_id)
+
+
 def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = "test-run",
                 with_enrichment: bool = True) -> dict:
     """Run every stage of the pipeline without Dagster; returns the run summary."""

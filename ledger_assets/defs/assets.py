@@ -18,6 +18,7 @@ from dagster import (
     AssetCheckSeverity,
     AssetCheckSpec,
     AssetExecutionContext,
+    AssetObservation,
     Backoff,
     Failure,
     MaterializeResult,
@@ -41,7 +42,8 @@ from ledger_assets.store.settings import LOCK_RETRIES, LOCK_RETRY_DELAY_S, Setti
 GROUP = "ledger"
 OWNERS = ["team:code-ledger"]
 # A lock wait that outlasted lock_timeout_s (another writer on the DuckDB file or the local Qdrant
-# folder) is retried with backoff; a user error (typed below) is not.
+# folder) is retried with backoff. The policy would retry any exception a step raises, so _errors turns
+# every other one (a user error, a corrupt DuckDB file, a bug) into a Failure that is not retried.
 LOCK_RETRY = RetryPolicy(max_retries=LOCK_RETRIES, delay=LOCK_RETRY_DELAY_S, backoff=Backoff.EXPONENTIAL)
 USER_ERRORS = (RegistryError, SnapshotError, CollectionMismatch, SettingsError, promotion.PromotionRefused)
 
@@ -55,7 +57,8 @@ def _common(stage: str) -> dict:
 def _errors(context: AssetExecutionContext):
     """Typed errors become a Failure whose message is one clear line (the UI still lists Dagster's own
     stack of the raise beneath it, but not the cause's traceback); a partition no registered repo backs
-    is removed (the sensor would remove it too) and fails its run at once."""
+    is removed (the sensor would remove it too) and fails its run at once. Only a lock wait may be
+    retried (LOCK_RETRY); any other exception fails the step once, its traceback kept as the cause."""
     try:
         yield
     except UnknownRepo as exc:
@@ -67,6 +70,10 @@ def _errors(context: AssetExecutionContext):
         raise Failure(description=f"{exc} (retried with backoff)", allow_retries=True) from None
     except USER_ERRORS as exc:
         raise Failure(description=str(exc), allow_retries=False) from None
+    except Failure:
+        raise
+    except Exception as exc:  # deterministic: retrying a corrupt file or a bug only delays the failure
+        raise Failure(description=f"{type(exc).__name__}: {exc}", allow_retries=False) from exc
 
 
 def _schema(core, table: str) -> dict:
@@ -80,6 +87,29 @@ def _schema(core, table: str) -> dict:
 def _table(rows: dict, key: str, value: str) -> MetadataValue:
     lines = [f"| {key} | {value} |", "| --- | ---: |"] + [f"| {k} | {v} |" for k, v in rows.items()]
     return MetadataValue.md("\n".join(lines) if rows else f"_no {key}s_")
+
+
+REBUILD_TAG = "ledger/rebuild"
+
+
+def _rebuild(context: AssetExecutionContext) -> bool:
+    """A run tagged ledger/rebuild=true (`ledger ingest --rebuild`, or the tag added in the launchpad)
+    re-chunks every file and re-stages every point (embeddings still come from the cache)."""
+    return context.run.tags.get(REBUILD_TAG, "").lower() in ("true", "1", "yes")
+
+
+def _report_blocked(context: AssetExecutionContext, core, outcomes: list[checks.CheckOutcome]) -> None:
+    """A failed blocking check stops the run before promoted_index: say so on promoted_index itself (an
+    observation on its page), with what queries still answer from."""
+    failed = [o for o in outcomes if not o.passed]
+    if not failed:
+        return
+    served = promotion.read_state(core, context.partition_key).promoted_sha
+    context.log_event(AssetObservation(
+        asset_key="promoted_index", partition=context.partition_key,
+        description="promotion blocked: " + "; ".join(f"{o.name} failed ({o.description})" for o in failed),
+        metadata={"promotion": "blocked", "failed_checks": ", ".join(o.name for o in failed),
+                  "promoted_sha": served or "(never promoted)", "run_id": context.run.run_id}))
 
 
 def _check_results(asset_key: str, outcomes: list[checks.CheckOutcome]) -> list[AssetCheckResult]:
@@ -139,10 +169,13 @@ CHUNK_CHECKS = [
 def chunks(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
     core = ledger.ledger()
     with _errors(context):
-        report = pipeline.chunk_stage(core, context.partition_key, context.run.run_id, context.log)
+        report = pipeline.chunk_stage(core, context.partition_key, context.run.run_id, context.log,
+                                      rebuild=_rebuild(context))
+    _report_blocked(context, core, report.checks)
     summary = (
         f"**{report.files_changed}** files chunked, **{report.files_removed}** removed, "
-        f"**{report.files_unchanged}** unchanged; **{report.chunk_rows_written}** chunk rows written, "
+        f"**{report.files_unchanged}** unchanged, **{report.files_healed}** healed (stored rows had failed a "
+        f"check); **{report.chunk_rows_written}** chunk rows written, "
         f"**{report.chunk_rows_deleted}** deleted; **{report.total_chunks}** chunks in the repo."
     )
     return MaterializeResult(
@@ -152,6 +185,7 @@ def chunks(context: AssetExecutionContext, ledger: LedgerResource) -> Materializ
             "dagster/row_count": report.total_chunks,
             "files_changed": report.files_changed,
             "files_removed": report.files_removed,
+            "files_healed": report.files_healed,
             "chunk_rows_written": report.chunk_rows_written,
             "chunk_rows_deleted": report.chunk_rows_deleted,
             "total_chunks": report.total_chunks,
@@ -182,6 +216,7 @@ def intents(context: AssetExecutionContext, ledger: LedgerResource) -> Materiali
                "intent (intent_skipped)." + (" See intent_sources for why." if skipped else ""))
     return MaterializeResult(metadata={
         "summary": MetadataValue.md(summary),
+        "dagster/row_count": sum(report.repo_sources.values()),  # the repo's chunks, each with its intent
         "chunks_analysed": report.analysed,
         "llm_requests": report.llm_requests,
         "cache_hits": report.cache_hits,
@@ -207,6 +242,7 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
         report = pipeline.embedding_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log,
                                           embedder.embedder())
     return MaterializeResult(metadata={
+        "dagster/row_count": report.chunks,  # the repo's chunks, each with its vectors
         "chunks": report.chunks,
         "distinct_texts": report.texts,
         "embeddings_computed": report.embeddings_computed,
@@ -222,14 +258,16 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
     check_specs=[AssetCheckSpec("qdrant_in_sync", asset="qdrant_points", blocking=True, partitions_def=repos_partitions,
                                 description="Latest points = latest chunk rows; no orphan or duplicate points.")],
     description="Points in the Qdrant collection (code_vector, design_vector, quality_vector, the sparse lexical "
-                "lane, symbol_vector: one vector per owned symbol): only new or changed chunks are upserted, "
-                "unchanged ones get an indexed_sha refresh, points of removed chunks are deleted (or demoted, "
-                "with versioning on).",
+                "lane, symbol_vector: one vector per owned symbol): only new or changed chunks are staged, "
+                "unchanged points are not written at all, points of removed chunks are deleted (or demoted, "
+                "with versioning on) at promotion.",
 )
 def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
     core = ledger.ledger()
     with _errors(context):
-        report = points.points_stage(core, context.partition_key, context.run.run_id, context.log, promote=False)
+        report = points.points_stage(core, context.partition_key, context.run.run_id, context.log, promote=False,
+                                     rebuild=_rebuild(context))
+    _report_blocked(context, core, report.checks)
     summary = core.db.summary([context.run.run_id])
     md = "\n".join(["| counter | value |", "| --- | ---: |"] + [f"| {k} | {v} |" for k, v in summary.items()])
     return MaterializeResult(
@@ -242,7 +280,7 @@ def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> Mat
             "dagster/row_count": report.points_total,
             "points_total": report.points_total,
             "points_written": report.written,
-            "points_refreshed": report.refreshed,
+            "points_unchanged": report.unchanged,
             "points_deleted": report.deleted,
             "points_demoted": report.demoted,
             "run_summary": MetadataValue.md(md),
@@ -269,9 +307,10 @@ def promoted_index(context: AssetExecutionContext, ledger: LedgerResource) -> Ma
     summary = ("_Nothing new: this sha was already promoted._" if r.noop else
                f"Queries now answer from **{r.promoted_sha[:12]}** (was {r.previous_sha[:12] or 'nothing'}): "
                f"**{r.made_live}** staged points made live, **{r.payloads_updated}** payloads updated, "
-               f"**{r.refreshed}** refreshed, **{r.retired}** retired.")
+               f"**{r.retired}** retired.")
     return MaterializeResult(metadata={
         "summary": MetadataValue.md(summary),
+        "dagster/row_count": r.served_chunks,
         "promoted_sha": r.promoted_sha,
         "previous_sha": r.previous_sha,
         "points_made_live": r.made_live,
@@ -306,6 +345,7 @@ def chunk_quality(context: AssetExecutionContext, ledger: LedgerResource) -> Mat
             f"**{r.chunks_with_metrics}** chunks with metrics: **{r.metrics_computed}** computed, "
             f"**{r.metrics_cached}** from the cache; coverage on **{r.chunks_with_coverage}** chunks.")),
         "by_language": MetadataValue.md("\n".join(lines) if r.by_language else "_no metrics computed this run_"),
+        "dagster/row_count": r.chunks,  # the repo's chunks, each with its quality fields (empty where none)
         "metrics_computed": r.metrics_computed,
         "metrics_cached": r.metrics_cached,
         "coverage_reports": MetadataValue.json(r.coverage_reports),
@@ -329,6 +369,7 @@ def git_history(context: AssetExecutionContext, ledger: LedgerResource) -> Mater
         r = enrich.git_stage(core, context.partition_key, context.run.run_id, context.log)
     return MaterializeResult(metadata={
         **_schema(core, "git_history"),
+        "dagster/row_count": r.files,
         "mode": r.mode,
         "files": r.files,
         "commits_read": r.commits_read,

@@ -392,7 +392,8 @@ def stale_files(ledger: Ledger, repo_id: str, repo_path: str, kind: str, indexed
         except SnapshotError as exc:
             return Staleness(None, None, None, str(exc))
         with ledger.db.connect() as con:
-            indexed = dict(con.execute("SELECT file_path, blob_hash FROM manifest WHERE repo_id = ?", [repo_id]).fetchall())
+            indexed = dict(con.execute("SELECT file_path, blob_hash FROM served.manifest WHERE repo_id = ?",
+                                       [repo_id]).fetchall())
         now = {e.file_path: e.blob_hash for e in snap.entries}
         changed = {p for p in set(indexed) | set(now) if indexed.get(p) != now.get(p)}
         return Staleness(len(changed), len(changed), 0)

@@ -34,11 +34,13 @@ class CheckOutcome:
     passed: bool
     description: str
     metadata: dict[str, Any] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)  # the offending files, whole (metadata lists 50)
 
 
 
 def check_line_coverage(ledger: Ledger, repo_id: str) -> CheckOutcome:
-    """Every indexed text file: 100% of its lines inside some chunk; no truncation marker."""
+    """Every indexed text file: 100% of its lines inside some chunk, as many chunk rows as its chunker
+    gave, and no chunk cut short (a truncation marker the file itself does not hold there)."""
     with ledger.db.connect() as con:
         n_lines = dict(con.execute(
             "SELECT file_path, n_lines FROM files WHERE repo_id = ? AND n_lines > 0 AND coalesce(skip_reason, '') = ''",
@@ -46,13 +48,18 @@ def check_line_coverage(ledger: Ledger, repo_id: str) -> CheckOutcome:
         ranges = con.execute(
             "SELECT file_path, start_line, end_line FROM chunks WHERE repo_id = ? ORDER BY file_path, start_line",
             [repo_id]).fetchall()
+        row_counts = con.execute(
+            "SELECT f.file_path, f.n_chunks, count(c.chunk_index) FROM files f LEFT JOIN chunks c USING (repo_id, file_path) "
+            "WHERE f.repo_id = ? AND coalesce(f.skip_reason, '') = '' GROUP BY 1, 2 HAVING count(c.chunk_index) <> f.n_chunks",
+            [repo_id]).fetchall()
         # A truncating chunker ends the body with the marker; the same words inside
         # a body are source text (this very module names them), not a truncation.
-        truncated = [r[0] for r in con.execute(
-            "SELECT DISTINCT file_path FROM chunks WHERE repo_id = ? AND ("
+        marked = con.execute(
+            "SELECT file_path, end_line FROM chunks WHERE repo_id = ? AND ("
             + " OR ".join("suffix(rtrim(text, chr(32) || chr(9) || chr(10) || chr(13)), ?)"
                           for _ in TRUNCATION_MARKERS) + ")",
-            [repo_id, *TRUNCATION_MARKERS]).fetchall()]
+            [repo_id, *TRUNCATION_MARKERS]).fetchall()
+        entries, _, snap = stored_manifest(con, repo_id) if marked else ({}, {}, None)
     by_file: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for path, start, end in ranges:
         by_file[path].append((start, end))
@@ -66,13 +73,36 @@ def check_line_coverage(ledger: Ledger, repo_id: str) -> CheckOutcome:
         missing += max(0, total - covered_to)
         if missing:
             offenders[path] = f"{missing}/{total} lines uncovered"
-    for path in truncated:
+    for path, want, have in row_counts:
+        offenders.setdefault(path, f"{have} chunk rows stored of the {want} its chunker gave")
+    for path in _cut_short(marked, entries, snap):
         offenders[path] = "chunk with a truncation marker"
     return CheckOutcome(
         "line_coverage", not offenders,
         f"{len(n_lines) - len(offenders)}/{len(n_lines)} files fully covered",
         {"files_checked": len(n_lines), "offending_files": len(offenders),
-         "offenders": json.dumps(dict(list(sorted(offenders.items()))[:50]))})
+         "offenders": json.dumps(dict(list(sorted(offenders.items()))[:50]))},
+        files=sorted(offenders))
+
+
+def _cut_short(marked: list[tuple[str, int]], entries: dict, snap) -> list[str]:
+    """Files with a chunk ending in a truncation marker that the file's own line there does not end with."""
+    if not marked:
+        return []
+    ends: dict[str, set[int]] = defaultdict(set)
+    for path, end in marked:
+        ends[path].add(end)
+    cut = set(p for p in ends if p not in entries)
+    _, source, repo_path = snap
+    for entry, data in read_blobs(repo_path, source, [entries[p] for p in sorted(ends) if p in entries]):
+        lines = data.decode("utf-8", "replace").splitlines()
+        for end in ends[entry.file_path]:
+            at = min(end, len(lines))
+            while at > 1 and not lines[at - 1].strip():  # the chunk's last non-blank line
+                at -= 1
+            if not (at >= 1 and lines[at - 1].rstrip().endswith(TRUNCATION_MARKERS)):
+                cut.add(entry.file_path)
+    return sorted(cut)
 
 
 def check_member_symbols(ledger: Ledger, repo_id: str) -> CheckOutcome:
@@ -87,21 +117,25 @@ def check_member_symbols(ledger: Ledger, repo_id: str) -> CheckOutcome:
     return CheckOutcome(
         "member_symbols", not rows, f"{total - len(rows)}/{total} per-member chunks carry their own symbol",
         {"member_chunks": int(total), "without_symbol": len(rows),
-         "offenders": json.dumps([f"{f}#{i} ({t})" for f, i, t in rows[:50]])})
+         "offenders": json.dumps([f"{f}#{i} ({t})" for f, i, t in rows[:50]])}, files=sorted({f for f, _, _ in rows}))
 
 
 def check_idempotent(ledger: Ledger, repo_id: str, chunked_now: dict[str, list[tuple]],
                      options: ChunkOptions = DEFAULT_OPTIONS) -> CheckOutcome:
     """Re-chunking reproduces the stored chunk ids and hashes: the files chunked
-    in this run plus a deterministic sample of the unchanged ones."""
+    in this run plus a deterministic sample of the unchanged ones. Every stored
+    row's text must still hash to its content hash (a row altered since)."""
     with ledger.db.connect() as con:
         entries, files, snap = stored_manifest(con, repo_id)
         stored_rows = con.execute(
-            "SELECT file_path, chunk_index, content_hash, start_line, end_line, chunk_type FROM chunks "
+            "SELECT file_path, chunk_index, content_hash, start_line, end_line, chunk_type, text FROM chunks "
             "WHERE repo_id = ? ORDER BY file_path, chunk_index", [repo_id]).fetchall()
     stored: dict[str, list[tuple]] = defaultdict(list)
-    for path, *rest in stored_rows:
+    altered = set()
+    for path, *rest, text in stored_rows:
         stored[path].append(tuple(rest))
+        if text_hash(text or "") != rest[1]:
+            altered.add(path)
     unchanged = sorted(p for p in files if p not in chunked_now and p in entries and not entries[p].skip_reason)
     sample = random.Random(repo_id).sample(unchanged, min(IDEMPOTENCE_SAMPLE, len(unchanged)))
     targets = sorted(set(chunked_now) | set(sample))
@@ -112,11 +146,12 @@ def check_idempotent(ledger: Ledger, repo_id: str, chunked_now: dict[str, list[t
                  for i, p in enumerate(chunk_file_result(entry.file_path, data, options).pieces)]
         if again != stored.get(entry.file_path, []):
             offenders.append(entry.file_path)
+    offenders = sorted(set(offenders) | altered)
     return CheckOutcome(
         "idempotent", not offenders,
         f"re-chunked {len(targets)} files; {len(offenders)} differ from the stored chunks",
         {"files_rechunked": len(targets), "differing_files": len(offenders),
-         "offenders": json.dumps(offenders[:50])})
+         "offenders": json.dumps(offenders[:50])}, files=offenders)
 
 
 

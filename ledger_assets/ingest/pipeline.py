@@ -53,6 +53,7 @@ class SnapshotReport:
 def snapshot_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> SnapshotReport:
     t0 = time.monotonic()
     repo = ledger.registry.get(repo_id)
+    promotion.finish_interrupted(ledger, repo_id, run_id, log)  # a crash mid-promotion: finished before all else
     s = ledger.settings
     snap = take_snapshot(repo.path, repo.kind, s.max_file_bytes, s.max_pdf_bytes)
     entries = snap.entries
@@ -95,6 +96,7 @@ class ChunkReport:
     notes: dict[str, str]
     elapsed_s: float
     checks: list[CheckOutcome] = field(default_factory=list)
+    files_healed: int = 0
 
 
 def _piece_rows(repo_id: str, entry: ManifestEntry, pieces) -> list[dict]:
@@ -113,7 +115,10 @@ def _piece_rows(repo_id: str, entry: ManifestEntry, pieces) -> list[dict]:
 
 
 def chunk_stage(ledger: Ledger, repo_id: str, run_id: str, log,
-                options: ChunkOptions | None = None) -> ChunkReport:
+                options: ChunkOptions | None = None, rebuild: bool = False) -> ChunkReport:
+    """Re-chunk new and changed files (every file with `rebuild`), delete the rows of removed ones, run
+    the blocking checks. Stored rows of an unchanged file that fail a check (a row lost or damaged
+    since) are re-chunked once in the same run, so a rerun at the same HEAD heals them."""
     t0 = time.monotonic()
     options = options or ledger.settings.chunking()
     with ledger.db.connect() as con:
@@ -124,9 +129,62 @@ def chunk_stage(ledger: Ledger, repo_id: str, run_id: str, log,
     indexable = {p: e for p, e in entries.items() if not e.skip_reason}
     # Re-chunked: new or changed content, another chunker version, or changed options its chunker reads.
     changed = [e for p, e in sorted(indexable.items())
-               if files.get(p) != (e.blob_hash, rechunk_key(p, options))]
+               if rebuild or files.get(p) != (e.blob_hash, rechunk_key(p, options))]
     removed = sorted(p for p in files if p not in indexable)
+    written = _write_chunks(ledger, repo_id, repo_path, source, changed, removed, options, log)
+    checks = _chunk_checks(ledger, repo_id, written.pieces_by_file, options)
+    heal = sorted({f for c in checks if not c.passed for f in c.files}
+                  & set(indexable) - set(written.pieces_by_file))
+    if heal:
+        log.warning(f"{repo_id}: the stored chunk rows of {len(heal)} unchanged file(s) fail a blocking check "
+                    f"({', '.join(heal[:5])}{' ...' if len(heal) > 5 else ''}); re-chunking them")
+        again = _write_chunks(ledger, repo_id, repo_path, source, [indexable[p] for p in heal], [], options, log)
+        written.merge(again)
+        changed += [indexable[p] for p in heal]
+        checks = _chunk_checks(ledger, repo_id, written.pieces_by_file, options)
+    with ledger.db.connect() as con:
+        chunk_types = dict(con.execute(
+            "SELECT chunk_type, count(*) FROM chunks WHERE repo_id = ? GROUP BY 1 ORDER BY 2 DESC",
+            [repo_id]).fetchall())
+    elapsed = time.monotonic() - t0
+    report = ChunkReport(
+        files_changed=len(changed), files_removed=len(removed),
+        files_unchanged=len(indexable) - len(changed), chunk_rows_written=written.rows,
+        chunk_rows_deleted=written.deleted, files_skipped_by_chunker=written.skipped, chunk_types=chunk_types,
+        total_chunks=sum(chunk_types.values()), notes=written.notes, elapsed_s=elapsed, files_healed=len(heal))
+    report.checks = checks
+    promotion.record_checks(ledger, repo_id, head_sha, run_id, report.checks)
+    ledger.db.add_to_summary(run_id, repo_id, files_changed=len(changed), files_removed=len(removed),
+                             chunk_rows_written=written.rows, elapsed_s=elapsed)
+    log.info(f"chunks: {len(changed)} files changed ({len(heal)} healed), {len(removed)} removed, "
+             f"{written.rows} chunk rows written, {report.total_chunks} chunks in the repo")
+    return report
 
+
+def _chunk_checks(ledger: Ledger, repo_id: str, pieces_by_file: dict, options: ChunkOptions) -> list[CheckOutcome]:
+    return [check_line_coverage(ledger, repo_id), check_member_symbols(ledger, repo_id),
+            check_idempotent(ledger, repo_id, pieces_by_file, options)]
+
+
+@dataclass
+class _Written:
+    rows: int = 0
+    deleted: int = 0
+    skipped: dict[str, str] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+    pieces_by_file: dict[str, list[tuple]] = field(default_factory=dict)
+
+    def merge(self, other: "_Written") -> None:
+        self.rows += other.rows
+        self.deleted += other.deleted
+        self.skipped.update(other.skipped)
+        self.notes.update(other.notes)
+        self.pieces_by_file.update(other.pieces_by_file)
+
+
+def _write_chunks(ledger: Ledger, repo_id: str, repo_path: str, source: str, changed: list[ManifestEntry],
+                  removed: list[str], options: ChunkOptions, log) -> _Written:
+    """Chunk `changed` and replace their rows (and files, symbols) in one transaction; delete `removed`."""
     new_rows: list[dict] = []
     file_rows: list[dict] = []
     skipped: dict[str, str] = {}
@@ -203,26 +261,7 @@ def chunk_stage(ledger: Ledger, repo_id: str, run_id: str, log,
             "repo_id": [repo_id] * len(fresh), "content_hash": [f[0] for f in fresh],
             "ledger_id": [f[1] for f in fresh], "file_path": [f[2] for f in fresh],
         })
-        chunk_types = dict(con.execute(
-            "SELECT chunk_type, count(*) FROM chunks WHERE repo_id = ? GROUP BY 1 ORDER BY 2 DESC",
-            [repo_id]).fetchall())
-    elapsed = time.monotonic() - t0
-    report = ChunkReport(
-        files_changed=len(changed), files_removed=len(removed),
-        files_unchanged=len(indexable) - len(changed), chunk_rows_written=len(new_rows),
-        chunk_rows_deleted=int(deleted), files_skipped_by_chunker=skipped, chunk_types=chunk_types,
-        total_chunks=sum(chunk_types.values()), notes=notes, elapsed_s=elapsed)
-    report.checks = [
-        check_line_coverage(ledger, repo_id),
-        check_member_symbols(ledger, repo_id),
-        check_idempotent(ledger, repo_id, pieces_by_file, options),
-    ]
-    promotion.record_checks(ledger, repo_id, head_sha, run_id, report.checks)
-    ledger.db.add_to_summary(run_id, repo_id, files_changed=len(changed), files_removed=len(removed),
-                             chunk_rows_written=len(new_rows), elapsed_s=elapsed)
-    log.info(f"chunks: {len(changed)} files changed, {len(removed)} removed, {len(new_rows)} chunk rows written, "
-             f"{report.total_chunks} chunks in the repo")
-    return report
+    return _Written(len(new_rows), int(deleted), skipped, notes, pieces_by_file)
 
 
 # ---------------------------------------------------------------- intents ---

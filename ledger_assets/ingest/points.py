@@ -34,7 +34,7 @@ MAX_PAYLOAD_SYMBOLS = 64
 class PointsReport:
     points_total: int
     written: int
-    refreshed: int
+    unchanged: int
     deleted: int
     demoted: int
     collection_created: bool
@@ -95,7 +95,7 @@ class Existing:
 class PointsPlan:
     upsert: list[tuple[str, dict]] = field(default_factory=list)  # new vectors, staged at an id no live point holds
     overwrite: list[tuple[str, dict]] = field(default_factory=list)  # same vectors, new payload (at promotion)
-    refresh: list[str] = field(default_factory=list)  # unchanged: indexed_sha/indexed_utc only (at promotion)
+    unchanged: list[str] = field(default_factory=list)  # same vectors and payload: not written at all
     retire: list[str] = field(default_factory=list)  # replaced or gone: deleted, or demoted with versioning
     drop: list[str] = field(default_factory=list)  # replaced by the same content: deleted even with versioning
     replaces: dict[str, str] = field(default_factory=dict)  # staged id -> the live point it replaces
@@ -170,7 +170,7 @@ def _existing(ledger: Ledger, client, repo_id: str) -> Existing:
 def _same_or_overwrite(plan: PointsPlan, pid: str, have_fp: str | None, want: dict) -> bool:
     """Refresh an identical point, overwrite the payload of one with the same vectors; False: neither."""
     if have_fp == want["payload"]["fingerprint"]:
-        plan.refresh.append(pid)
+        plan.unchanged.append(pid)
     elif _same_vectors(have_fp, want["payload"]["fingerprint"]):
         plan.overwrite.append((pid, want))
     else:
@@ -272,15 +272,18 @@ def stage_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, hea
             "staged": [pid for pid, _ in plan.upsert],
             "overwrite": [[pid, _live_payload(want, head_sha, now, since.get(pid, now))]
                           for pid, want in plan.overwrite],
-            "refresh": plan.refresh, "retire": plan.retire, "drop": plan.drop}
+            "retire": plan.retire, "drop": plan.drop}
 
 
-def points_stage(ledger: Ledger, repo_id: str, run_id: str, log, promote: bool = True) -> PointsReport:
+def points_stage(ledger: Ledger, repo_id: str, run_id: str, log, promote: bool = True,
+                 rebuild: bool = False) -> PointsReport:
     """Stage the repo's points and check the staged view; with `promote` (the callers outside Dagster),
-    promote it when the check passed. The Dagster graph stages here and promotes in promoted_index."""
+    promote it when the check passed. The Dagster graph stages here and promotes in promoted_index.
+    `rebuild`: every point is staged anew, whatever the collection holds."""
     t0 = time.monotonic()
     s = ledger.settings
     now = utcnow().isoformat(timespec="seconds") + "Z"
+    promotion.finish_interrupted(ledger, repo_id, run_id, log)
     head_sha, desired = _desired(ledger, repo_id)
     with ledger.qdrant.open() as client:
         created = ledger.qdrant.ensure_collection(client)
@@ -289,6 +292,8 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log, promote: bool =
             log.warning(f"collection {ledger.qdrant.collection!r} predates the symbol lane (no {SYMBOL_VECTOR!r}): "
                         "points are written without it; point LEDGER_COLLECTION at a new name to enable it")
         existing = _existing(ledger, client, repo_id)
+        if rebuild:  # nothing held is trusted: every slot gets a new point, the old ones retire
+            existing.latest = {k: (pid, None, None) for k, (pid, _, _) in existing.latest.items()}
         if s.versioning:
             plan = plan_versioned(repo_id, desired, existing, time.time_ns() // 100)
         else:
@@ -298,14 +303,14 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log, promote: bool =
                               {key: want["payload"]["content_hash"] for key, want in desired.items()})
     promotion.save_plan(ledger, repo_id, head_sha, run_id, staged, [check])
     written = len(plan.upsert) + len(plan.overwrite)
-    refreshed = len(plan.refresh)
+    refreshed = len(plan.unchanged)
     # As before staging: a point replaced by its slot's new version is not counted as deleted.
     deleted, demoted = (0, len(plan.retire)) if s.versioning else (len(plan.retire) - len(plan.replaces), 0)
     elapsed = time.monotonic() - t0
     ledger.db.add_to_summary(run_id, repo_id, chunks_written=written, chunks_skipped=refreshed,
                              chunks_deleted=deleted + demoted, elapsed_s=elapsed)
     log.info(f"qdrant: {len(plan.upsert)} points staged, {len(plan.overwrite)} payload updates, {refreshed} "
-             f"unchanged (payload refresh), {deleted} to delete, {demoted} to demote at promotion"
+             f"unchanged (not written), {deleted} to delete, {demoted} to demote at promotion"
              + ("" if check.passed else f"; qdrant_in_sync FAILED: {check.description}"))
     if promote and check.passed:
         promotion.promote(ledger, repo_id, run_id, log)

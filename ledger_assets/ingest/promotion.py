@@ -1,23 +1,23 @@
-"""Promotion: queries switch to a run's points only after its blocking checks pass.
+"""Promotion: every read path switches to a run's state only after its blocking checks pass.
 
 qdrant_points *stages* a run's state: every new or changed point is written hidden
-(`is_latest` false, `staged` true, `staged_sha` = the snapshot's HEAD) at an id no
-live point holds, and what would change for the live points (payload overwrites,
-indexed_sha refreshes, retirements) is recorded in DuckDB as the staged plan. The
-qdrant_in_sync check reads the *staged view* back (live points not retired by the
-plan, plus the staged ones) against the chunk rows. The promoted_index asset runs
-only when every blocking check passed; it re-verifies the staged view, makes the
-staged points live, applies the plan and records `promoted_sha`. A failed check or
-a crash in between leaves the previous promoted state answering queries; the next
-run deletes the stale staged points before it stages its own.
+(`is_latest` false, `staged` true) at an id no live point holds, and what would change
+for the live points (payload overwrites, retirements) is recorded in DuckDB as the
+staged plan; unchanged points are not touched, so a commit costs what it changed.
+qdrant_in_sync reads the *staged view* back against the chunk rows. promoted_index
+runs only when every blocking check passed: it re-verifies the staged view, applies
+the plan to Qdrant, then in one DuckDB transaction publishes the working rows to the
+served tables (store/served.py) and records `promoted_sha`. `promoting` marks a plan
+being applied: a crash part-way is finished by the next run before it stages anything.
 
-The table `promotions` holds, per repo, the sha queries answer from (promoted_sha),
+The table `promotions` holds, per repo, the sha every read answers from (promoted_sha),
 the sha last staged (staged_sha) and why the two differ (check_failed).
 """
 
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import time
 from dataclasses import dataclass
@@ -27,8 +27,11 @@ from qdrant_client import models
 
 from ledger_assets.ingest.checks import CheckOutcome, check_qdrant_in_sync_with
 from ledger_assets.store.db import utcnow
+from ledger_assets.store import local_index
 from ledger_assets.store.ledger import Ledger
+from ledger_assets.store.qdrant import repo_filter
 from ledger_assets.store.registry import indexed_head_path, read_indexed_head, write_indexed_head
+from ledger_assets.store.served import publish, served_chunk_count
 from ledger_assets.store.settings import REFRESH_BATCH, UPDATE_OPS_BATCH
 
 STAGED_KEYS = ["staged", "staged_sha", "staged_run"]
@@ -47,11 +50,14 @@ class PromotionState:
     staged_run: str = ""
     check_failed: str = ""
     plan: dict | None = None
+    promoting: bool = False
 
     def note(self, head: str = "") -> str:
         """Why the served sha is not HEAD (empty when it is)."""
         if head and self.promoted_sha == head:
             return ""
+        if self.promoting:
+            return f"the promotion of {self.staged_sha[:12]} was interrupted; the next run finishes it"
         if self.check_failed:
             return f"checks failed: {self.check_failed}; queries answer from the promoted sha"
         if self.plan is not None:
@@ -77,17 +83,18 @@ class PromotionReport:
     retired: int
     elapsed_s: float
     noop: bool = False
+    served_chunks: int = 0
 
 
 def read_state(ledger: Ledger, repo_id: str) -> PromotionState:
     with ledger.db.connect() as con:
         row = con.execute(
-            "SELECT promoted_sha, promoted_utc, staged_sha, staged_run, check_failed, staged_plan "
+            "SELECT promoted_sha, promoted_utc, staged_sha, staged_run, check_failed, staged_plan, promoting "
             "FROM promotions WHERE repo_id = ?", [repo_id]).fetchone()
     if row is None:
         return PromotionState(repo_id)
     return PromotionState(repo_id, row[0] or "", row[1], row[2] or "", row[3] or "", row[4] or "",
-                          json.loads(row[5]) if row[5] else None)
+                          json.loads(row[5]) if row[5] else None, bool(row[6]))
 
 
 def _upsert_state(con, repo_id: str, **values) -> None:
@@ -138,19 +145,44 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
     plan = state.plan
     if plan is None:
         if state.promoted_sha and state.promoted_sha == state.staged_sha:
-            return PromotionReport(state.promoted_sha, state.promoted_sha, 0, 0, 0, 0, 0.0, noop=True)
+            if read_indexed_head(ledger.settings.home_path, repo_id) != state.promoted_sha:
+                write_indexed_head(ledger.settings.home_path, repo_id, state.promoted_sha)  # a crash before it
+            return PromotionReport(state.promoted_sha, state.promoted_sha, 0, 0, 0, 0, 0.0, noop=True,
+                                   served_chunks=_served_count(ledger, repo_id))
         raise PromotionRefused(f"{repo_id}: nothing staged to promote: materialize qdrant_points first")
-    sha, now = plan["head_sha"], plan["now"]
+    sha = plan["head_sha"]
     retired = plan["retire"] + plan["drop"]
-    coll = ledger.qdrant.collection
-    with ledger.qdrant.open() as client:
-        check = verify_staged(client, ledger, repo_id, sha, set(retired))
+    if not state.promoting:
+        with ledger.qdrant.open() as client:
+            check = verify_staged(client, ledger, repo_id, sha, set(retired))
         if not check.passed:
             record_checks(ledger, repo_id, sha, run_id, [check])
             raise PromotionRefused(f"{repo_id}: the staged state of {sha[:12]} no longer passes qdrant_in_sync "
                                    f"({check.description}: {check.metadata.get('offenders')}); not promoted")
+        with ledger.db.transaction() as con:
+            _upsert_state(con, repo_id, promoting=True)
+    files = _apply(ledger, repo_id, run_id, plan)
+    report = PromotionReport(sha, state.promoted_sha, len(plan["staged"]), len(plan["overwrite"]),
+                             len(plan.get("refresh", [])), len(retired), time.monotonic() - t0,
+                             served_chunks=_served_count(ledger, repo_id))
+    log.info(f"promoted {repo_id} to {sha[:12]} (was {state.promoted_sha[:12] or 'nothing'}): "
+             f"{report.made_live} staged points made live, {report.payloads_updated} payloads updated, "
+             f"{report.retired} retired; the rows of {files} files published")
+    return report
+
+
+def _apply(ledger: Ledger, repo_id: str, run_id: str, plan: dict) -> int:
+    """Apply a checked plan: Qdrant first (and, in local mode, a new served index copy built from it),
+    then the served rows, the copy's pointer and the promoted sha in one DuckDB transaction, then the
+    heads file the sensor reads. Every step may run twice (a crash in between
+    leaves `promoting` set, and the next run calls this again): ids are set, overwritten or deleted,
+    never added. Returns the number of files whose served rows were rewritten."""
+    sha, now = plan["head_sha"], plan["now"]
+    coll = ledger.qdrant.collection
+    pointer = local_index.served_pointer(ledger.qdrant)
+    with ledger.qdrant.open() as client:
         staged = plan["staged"]
-        # Live first, then retire: a query in between may see a chunk twice, never lose one.
+        # Live first, then retire: a query in between may see a chunk twice (search keeps one), never lose one.
         for i in range(0, len(staged), REFRESH_BATCH):
             ids = staged[i:i + REFRESH_BATCH]
             client.batch_update_points(coll, [
@@ -161,24 +193,41 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
                for pid, payload in plan["overwrite"]]
         for i in range(0, len(ops), UPDATE_OPS_BATCH):
             client.batch_update_points(coll, ops[i:i + UPDATE_OPS_BATCH], wait=True)
-        for i in range(0, len(plan["refresh"]), REFRESH_BATCH):
-            client.set_payload(coll, {"indexed_sha": sha, "indexed_utc": now},
-                               points=plan["refresh"][i:i + REFRESH_BATCH], wait=True)
+        # (A plan staged by an older version may list `refresh` ids: unchanged points, left as they are.)
         if plan["retire"] and plan["versioning"]:
             client.set_payload(coll, {"is_latest": False, "system_to_utc": now}, points=plan["retire"], wait=True)
         doomed = plan["drop"] + ([] if plan["versioning"] else plan["retire"])
         if doomed:
             client.delete(coll, points_selector=models.PointIdsList(points=doomed), wait=True)
-    write_indexed_head(ledger.settings.home_path, repo_id, sha)
-    with ledger.db.transaction() as con:
+        changed = staged or ops or plan["retire"] or doomed
+        folder = local_index.build_served(ledger.qdrant, client) if changed or not pointer else None
+    with ledger.db.transaction() as con:  # the switch: served rows and the served index copy at once
+        files = publish(con, repo_id)
+        if folder:
+            local_index.set_served_pointer(con, ledger.qdrant, folder)
         _upsert_state(con, repo_id, promoted_sha=sha, promoted_utc=utcnow(), promoted_run=run_id,
-                      staged_plan=None, check_failed=None)
-    report = PromotionReport(sha, state.promoted_sha, len(staged), len(plan["overwrite"]), len(plan["refresh"]),
-                             len(retired), time.monotonic() - t0)
-    log.info(f"promoted {repo_id} to {sha[:12]} (was {state.promoted_sha[:12] or 'nothing'}): "
-             f"{report.made_live} staged points made live, {report.payloads_updated} payloads updated, "
-             f"{report.retired} retired")
-    return report
+                      staged_plan=None, check_failed=None, promoting=None)
+    if folder:
+        local_index.prune_served(ledger.qdrant, folder)
+    write_indexed_head(ledger.settings.home_path, repo_id, sha)
+    return files
+
+
+def _served_count(ledger: Ledger, repo_id: str) -> int:
+    with ledger.db.connect() as con:
+        return served_chunk_count(con, repo_id)
+
+
+def finish_interrupted(ledger: Ledger, repo_id: str, run_id: str, log) -> bool:
+    """A promotion a crash cut short (`promoting` still set) is finished before anything else writes the
+    repo's points: True when there was one."""
+    state = read_state(ledger, repo_id)
+    if not (state.promoting and state.plan):
+        return False
+    log.warning(f"{repo_id}: the promotion of {state.plan['head_sha'][:12]} (run {state.staged_run[:8]}) was "
+                "interrupted; finishing it before this run stages anything")
+    _apply(ledger, repo_id, run_id, state.plan)
+    return True
 
 
 def _git_time(repo_path: str, *args: str) -> float | None:
@@ -222,3 +271,49 @@ def check_fresh(state: PromotionState, repo, head: str, max_lag_s: float, now: f
                        + (f"; {state.note(head)}" if state.note(head) else ""))
     return CheckOutcome("index_fresh", lag <= max_lag_s, description,
                         {"lag_s": round(lag, 1), "max_lag_s": max_lag_s, "head": head, "promoted_sha": promoted})
+
+
+@dataclass
+class IndexHealth:
+    ok: bool
+    served_chunks: int
+    live_points: int
+    problem: str = ""  # empty when ok
+
+
+INDEX_SAMPLE_FILES = 5
+
+
+def verify_index(ledger: Ledger, repo_id: str, promoted_sha: str) -> IndexHealth:
+    """Does what is on disk match the promoted state `ledger status` reports? The served rows against the
+    heads file, the live points against the served rows (a count, and the chunks of a few files, slot by
+    slot with their content hashes). A lost or damaged DuckDB file or Qdrant folder shows here."""
+    with ledger.db.connect() as con:
+        served = served_chunk_count(con, repo_id)
+        files = [r[0] for r in con.execute(
+            "SELECT DISTINCT file_path FROM served.chunks WHERE repo_id = ? ORDER BY 1", [repo_id]).fetchall()]
+        sample = random.Random(repo_id).sample(files, min(INDEX_SAMPLE_FILES, len(files)))
+        want = {(p, i, h) for p, i, h in con.execute(
+            "SELECT file_path, chunk_index, content_hash FROM served.chunks WHERE repo_id = ? AND file_path IN (SELECT "
+            "unnest(?::VARCHAR[]))", [repo_id, sample]).fetchall()}
+    if not promoted_sha:
+        return IndexHealth(True, served, 0)
+    with ledger.qdrant.open() as client:
+        if not client.collection_exists(ledger.qdrant.collection):
+            live, have = 0, set()
+        else:
+            flt = repo_filter(repo_id, latest_only=True)
+            live = client.count(ledger.qdrant.collection, count_filter=flt, exact=True).count
+            flt.must.append(models.FieldCondition(key="file_path", match=models.MatchAny(any=sample)))
+            have = {(p.payload.get("file_path"), p.payload.get("chunk_index"), p.payload.get("content_hash"))
+                    for p in ledger.qdrant.scroll(client, flt, ["file_path", "chunk_index", "content_hash"])} if sample else set()
+    if not served:
+        problem = f"no served chunk rows for promoted {promoted_sha[:12]} (the DuckDB file was lost or reset)"
+    elif live == 0:
+        problem = f"no live points for {served} served chunks (the vector index was lost)"
+    elif live != served or have != want:
+        problem = (f"{live} live points for {served} served chunks"
+                   + (f"; {len(want ^ have)} sampled chunks differ" if have != want else ""))
+    else:
+        return IndexHealth(True, served, live)
+    return IndexHealth(False, served, live, f"index missing or corrupt: {problem}")

@@ -22,6 +22,7 @@ from qdrant_client import models
 from ledger_assets.ingest.concepts import qualified_name, subject
 from ledger_assets.ingest.snapshot import show_path
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
+from ledger_assets.store import local_index
 from ledger_assets.store.db import deprecated_field, dict_rows
 from ledger_assets.store.ledger import Ledger
 
@@ -43,7 +44,7 @@ class MarkedChunk:
 def _rows(ledger: Ledger, repo_id: str, where: str, params: list) -> list[dict]:
     with ledger.db.connect() as con:
         return dict_rows(con.execute(
-            "SELECT file_path, chunk_index, ledger_id, chunk_type, start_line, end_line, symbols FROM chunks "
+            "SELECT file_path, chunk_index, ledger_id, chunk_type, start_line, end_line, symbols FROM served.chunks "
             f"WHERE repo_id = ? AND {where} ORDER BY file_path, chunk_index", [repo_id, *params]))
 
 
@@ -96,7 +97,7 @@ def deprecate(ledger: Ledger, repo_id: str, target: str, reason: str | None = No
     if not repo_id:
         raise ToolInputError("REPO is empty")
     with ledger.db.connect() as con:
-        known = con.execute("SELECT count(*) FROM chunks WHERE repo_id = ?", [repo_id]).fetchone()[0]
+        known = con.execute("SELECT count(*) FROM served.chunks WHERE repo_id = ?", [repo_id]).fetchone()[0]
     if not known:
         raise ToolInputError(f"repo {show_path(repo_id)!r} has no chunks: register and ingest it first")
     reason = " ".join((reason or "").split())
@@ -139,11 +140,17 @@ def _apply(ledger: Ledger, repo_id: str, ledger_ids: list[str], mark: dict | Non
         if not client.collection_exists(ledger.qdrant.collection):
             return 0
         n = client.count(ledger.qdrant.collection, count_filter=flt, exact=True).count
+        folder = None
         if n:
             if mark is None:
                 client.delete_payload(ledger.qdrant.collection, keys=["deprecated"], points=flt, wait=True)
             else:
                 client.set_payload(ledger.qdrant.collection, {"deprecated": mark}, points=flt, wait=True)
+            folder = local_index.build_served(ledger.qdrant, client)
+    if n and folder:
+        with ledger.db.transaction() as con:
+            local_index.set_served_pointer(con, ledger.qdrant, folder)
+        local_index.prune_served(ledger.qdrant, folder)
     return n
 
 

@@ -152,10 +152,11 @@ from typing import Iterable, Iterator
 from qdrant_client import models
 
 from ledger_assets.encode import lexical
-from ledger_assets.retrieval import local_index, rerank
+from ledger_assets.retrieval import rerank
+from ledger_assets.store import local_index
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder
-from ledger_assets.retrieval.local_index import LocalIndex
+from ledger_assets.store.local_index import LocalIndex
 from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, slot_ids
 from ledger_assets.retrieval.fusion import (FUSED_LANES, LANES, NAME_LANE, FileHit, QueryError, apply_test_prior,
                                             collapse_shapes, fuse, group_files, name_lane, named_symbols, order_hits,
@@ -341,7 +342,7 @@ class Searcher:
     # ---- pieces -------------------------------------------------------------
     def _paths_under(self, prefix: str, repo: str | None) -> list[str]:
         prefix = prefix.removeprefix("./")
-        sql = "SELECT DISTINCT file_path FROM chunks WHERE starts_with(file_path, ?)"
+        sql = "SELECT DISTINCT file_path FROM served.chunks WHERE starts_with(file_path, ?)"
         params: list = [prefix]
         if repo:
             sql += " AND repo_id = ?"
@@ -476,7 +477,7 @@ class Searcher:
                                                 "chunk_index": pa.array([k[2] for k in keys], pa.int32())}))
                 try:
                     for r, f, i, hdr in con.execute(
-                            "SELECT c.repo_id, c.file_path, c.chunk_index, coalesce(c.header, '') FROM chunks c "
+                            "SELECT c.repo_id, c.file_path, c.chunk_index, coalesce(c.header, '') FROM served.chunks c "
                             "JOIN _want w USING (repo_id, file_path, chunk_index)").fetchall():
                         headers[(r, f, i)] = hdr
                 finally:
@@ -494,6 +495,7 @@ class Searcher:
         """Lane lists + resolved symbols -> the top k: fuse, pin symbols, test prior, collapse shapes, rank."""
         hits = fuse(results, weights or self.weights, rrf_k or self.rrf_k,
                     self.plain_prior if plain_prior is None else plain_prior)
+        hits = list({h.key: h for h in reversed(hits)}.values())[::-1]  # mid-promotion, a slot's best point
         prior = self.chunk_test_prior if test_prior is None else test_prior
         if text and prior != 1.0:
             apply_test_prior(hits, text, prior)

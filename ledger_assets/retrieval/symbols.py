@@ -68,7 +68,7 @@ def symbol_lookup(ledger: Ledger, name: str, repo: str | None = None, limit: int
     leaf, qual, dotted = parts[-1], ".".join(parts[:-1]), ".".join(parts)
     sql = ("SELECT s.repo_id, s.file_path, s.name, s.kind, coalesce(s.parent, ''), s.start_line, s.end_line, "
            "c.chunk_index, c.chunk_type, c.start_line, c.end_line "
-           "FROM symbols s JOIN chunks c USING (repo_id, file_path, chunk_index) "
+           "FROM served.symbols s JOIN served.chunks c USING (repo_id, file_path, chunk_index) "
            "WHERE ((lower(s.name) = ? ")
     params: list = [leaf]
     if qual:

@@ -133,11 +133,11 @@ def _indexed(ledger: Ledger, repo_ids: list[str], file_path: str) -> tuple[dict,
     repos whose latest manifest holds file_path)."""
     marks = ", ".join("?" for _ in repo_ids)
     with ledger.db.connect() as con:
-        heads = dict(con.execute(f"SELECT repo_id, head_sha FROM snapshots WHERE repo_id IN ({marks})",
+        heads = dict(con.execute(f"SELECT repo_id, head_sha FROM served.snapshots WHERE repo_id IN ({marks})",
                                  repo_ids).fetchall())
         rows = con.execute(
             "SELECT m.repo_id, m.skip_reason, CASE WHEN f.blob_hash = m.blob_hash THEN f.skip_reason END "
-            f"FROM manifest m LEFT JOIN files f ON f.repo_id = m.repo_id AND f.file_path = m.file_path "
+            f"FROM served.manifest m LEFT JOIN served.files f ON f.repo_id = m.repo_id AND f.file_path = m.file_path "
             f"WHERE m.file_path = ? AND m.repo_id IN ({marks})", [file_path, *repo_ids]).fetchall()
     return heads, {rid: (static or chunker or "") for rid, static, chunker in rows}
 
@@ -378,7 +378,7 @@ def parse_location(target: str) -> tuple[str, int]:
 def chunk_at(ledger: Ledger, file: str, line: int, repo: str | None = None) -> tuple[str, int]:
     """(repo_id, chunk_index) of the most specific indexed chunk holding FILE:LINE."""
     norm = file.replace("\\", "/").removeprefix("./")
-    sql = ("SELECT repo_id, chunk_index FROM chunks WHERE file_path = ? AND start_line <= ? AND end_line >= ? ")
+    sql = ("SELECT repo_id, chunk_index FROM served.chunks WHERE file_path = ? AND start_line <= ? AND end_line >= ? ")
     params: list = [norm, line, line]
     if repo:
         sql += "AND repo_id = ? "
@@ -443,7 +443,7 @@ def concept_chunks(ledger: Ledger, target: str, repo: str | None = None, k: int 
         repo_id, idx = chunk_at(ledger, file, line, repo)
         with ledger.db.connect() as con:
             row = con.execute(
-                "SELECT k.concept_id FROM chunks c JOIN chunk_concepts k USING (repo_id, ledger_id) "
+                "SELECT k.concept_id FROM served.chunks c JOIN chunk_concepts k USING (repo_id, ledger_id) "
                 "WHERE c.repo_id = ? AND c.file_path = ? AND c.chunk_index = ?",
                 [repo_id, file.replace("\\", "/").removeprefix("./"), idx]).fetchone()
         if row is None:
@@ -453,7 +453,7 @@ def concept_chunks(ledger: Ledger, target: str, repo: str | None = None, k: int 
     if repo_id:
         must.append(models.FieldCondition(key="repo_id", match=models.MatchValue(value=repo_id)))
     flt = models.Filter(must=must)
-    from ledger_assets.retrieval import local_index
+    from ledger_assets.store import local_index
 
     index = local_index.current(ledger.qdrant)
     if index is not None:

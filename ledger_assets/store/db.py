@@ -20,6 +20,8 @@ from typing import Iterator
 
 import duckdb
 
+from ledger_assets.store.served import ensure_served
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 
@@ -115,6 +117,9 @@ CREATE TABLE IF NOT EXISTS promotions (
     repo_id VARCHAR PRIMARY KEY, promoted_sha VARCHAR, promoted_utc TIMESTAMP, promoted_run VARCHAR,
     staged_sha VARCHAR, staged_utc TIMESTAMP, staged_run VARCHAR, staged_plan VARCHAR, check_failed VARCHAR
 );
+-- Set while promotion applies a plan to Qdrant: a run that finds it set (the last one crashed mid-way)
+-- finishes that promotion first (every step of a plan can be applied twice).
+ALTER TABLE promotions ADD COLUMN IF NOT EXISTS promoting BOOLEAN;
 
 -- Payload enrichment (enrich/stages.py).
 -- Structural metrics per (metrics version, grammar, chunk content hash), shared by all repos.
@@ -180,6 +185,7 @@ class LedgerDB:
         try:
             if not self._schema_ready:
                 con.execute(SCHEMA)
+                ensure_served(con)
                 self._schema_ready = True
             yield con
         finally:

@@ -6,8 +6,10 @@ from dataclasses import dataclass, field
 
 from qdrant_client import models
 
+from ledger_assets.store import local_index
 from ledger_assets.store.qdrant import QdrantStore, repo_filter
 from ledger_assets.store.registry import RepoRegistry, indexed_head_path
+from ledger_assets.store.served import forget
 from ledger_assets.store.settings import LedgerSettings
 from ledger_assets.store.db import LedgerDB
 
@@ -41,11 +43,17 @@ class Ledger:
                 if n:
                     con.execute(f'DELETE FROM "{table}" WHERE repo_id = ?', [repo_id])
                     removed[table] = int(n)
+            forget(con, repo_id)  # the served copies of rows counted above
         with self.qdrant.open() as client:
             removed["points"] = 0
             if client.collection_exists(self.qdrant.collection):
                 flt = repo_filter(repo_id)
                 removed["points"] = client.count(self.qdrant.collection, count_filter=flt, exact=True).count
                 client.delete(self.qdrant.collection, points_selector=models.FilterSelector(filter=flt), wait=True)
+                folder = local_index.build_served(self.qdrant, client)
+                if folder:
+                    with self.db.transaction() as con:
+                        local_index.set_served_pointer(con, self.qdrant, folder)
+                    local_index.prune_served(self.qdrant, folder)
         indexed_head_path(self.settings.home_path, repo_id).unlink(missing_ok=True)
         return removed

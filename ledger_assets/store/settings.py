@@ -66,7 +66,6 @@ REFRESH_BATCH = 1024
 # SENSOR_RETRY_BASE_S, then twice, four times that, up to SENSOR_MAX_TRIES runs in all; a step whose
 # lock wait ran out is retried LOCK_RETRIES times, LOCK_RETRY_DELAY_S apart, doubling.
 SENSOR_MAX_TRIES = 4
-SENSOR_RETRY_BASE_S = 60.0
 LOCK_RETRIES = 3
 LOCK_RETRY_DELAY_S = 10
 
@@ -134,6 +133,13 @@ def _env_float(name: str, default: float) -> float:
         return float(raw) if raw.strip() else default
     except ValueError as exc:
         raise SettingsError(f"{name} must be a number, got {raw!r}") from exc
+
+
+# How often git_head_sensor ticks, and its first retry's backoff (seconds; read when the code location loads).
+SENSOR_INTERVAL_S = max(1, int(_env_float("LEDGER_SENSOR_INTERVAL_S", 30)))
+SENSOR_RETRY_BASE_S = max(0.0, _env_float("LEDGER_SENSOR_RETRY_BASE_S", 60.0))
+# How long an MCP query waits for the model at the server's start before answering from the lexical lane.
+MCP_WARM_WAIT_S = max(0.0, _env_float("LEDGER_MCP_WARM_WAIT_S", 0.5))
 
 
 @dataclass(frozen=True)

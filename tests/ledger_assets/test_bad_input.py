@@ -24,7 +24,7 @@ from ledger_assets.ingest import pipeline
 from ledger_assets.ingest.snapshot import KEY_MATERIAL, LFS_POINTER
 from ledger_assets.retrieval.symbols import ToolInputError
 from ledger_assets.retrieval.tools import normalize_rel_path, read_span
-from tests.conftest import FIXTURES, LOG, ingest_core
+from tests.conftest import FIXTURES, LOG, ingest_core, serve_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = FIXTURES / "bad"
@@ -134,6 +134,7 @@ def secret_repo(ledger, git_repo):
     ledger.registry.add(git_repo.path, "vault")
     pipeline.snapshot_stage(ledger, "vault", "r1", LOG)
     pipeline.chunk_stage(ledger, "vault", "r1", LOG)
+    serve_rows(ledger, "vault")  # read-span serves the promoted snapshot only
     return git_repo
 
 
@@ -176,6 +177,7 @@ def test_read_span_refuses_a_file_deleted_from_the_next_snapshot(ledger, secret_
     secret_repo.git("rm", "-q", "--cached", "app/settings.py")  # ignored now, still on disk
     secret_repo.commit("untrack")
     pipeline.snapshot_stage(ledger, "vault", "r2", LOG)
+    serve_rows(ledger, "vault")
     with pytest.raises(ToolInputError, match="not indexed"):
         read_span(ledger, "app/settings.py", 1, 1)
 
@@ -248,8 +250,12 @@ def test_bad_repo_states_and_paths_exit_2_in_one_line(ledger, make_repo, tmp_pat
     monkeypatch.setenv("LEDGER_HOME", str(home))
     afile = tmp_path / "plain.txt"
     afile.write_text("x\n")
-    for argv, why in ((["ingest", "--all"], "repo 'empty'"),
-                      (["chunk", "/".join(["ab"] * 2500)], "too long"),
+    # --all names no repo: each unusable one is a line of its own, the healthy ones still run, exit 1.
+    assert main(["ingest", "--all"]) == 1
+    err = capsys.readouterr().err
+    assert [line.split(": not ingested: ")[0] for line in err.strip().splitlines()] == \
+        ["ledger ingest: empty", "ledger ingest: gone"] and "Traceback" not in err, err
+    for argv, why in ((["chunk", "/".join(["ab"] * 2500)], "too long"),
                       (["read-span", "y" * 5000, "1", "2"], "path too long"),
                       (["add-repo", str(afile)], "not a directory"),
                       (["add-repo", str(tmp_path / "nowhere")], "no such directory")):
@@ -267,6 +273,7 @@ def test_tools_on_a_deleted_or_empty_repo_exit_2(ledger, make_repo, capsys, monk
     base = gone.commit()
     ledger.registry.add(gone.path, "gone")
     pipeline.snapshot_stage(ledger, "gone", "r1", LOG)
+    serve_rows(ledger, "gone")
     empty = make_repo("empty")
     ledger.registry.add(empty.path, "empty")
     shutil.rmtree(gone.path)
@@ -287,6 +294,7 @@ def test_broken_pipe_on_stdout_is_quiet(ledger, git_repo):
     git_repo.commit()
     ledger.registry.add(git_repo.path, "wide")
     pipeline.snapshot_stage(ledger, "wide", "r1", LOG)
+    serve_rows(ledger, "wide")
     env = {**os.environ, "LEDGER_HOME": str(ledger.settings.home_path), "HF_HUB_OFFLINE": "1",
            "PYTHONPATH": str(ROOT)}
     # `ledger read-span ... | head -1`, in the shell, as a user types it

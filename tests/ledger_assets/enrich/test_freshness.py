@@ -97,8 +97,9 @@ def test_payload_carries_the_fields_and_ledger_status_counts_stale_files(shop, l
     assert "behind HEAD" in capsys.readouterr().out
 
 
-def test_unchanged_rerun_recomputes_nothing_and_refreshes_indexed_sha(shop, ledger, embedder):
+def test_unchanged_rerun_recomputes_nothing_and_rewrites_no_payload(shop, ledger, embedder):
     ingest(ledger, embedder, "run-1")
+    first_sha = shop.head()
     again = ingest(ledger, embedder, "run-2")
     quality, git, graph = again["reports"]
     assert quality.skipped and quality.metrics_computed == 0
@@ -116,7 +117,7 @@ def test_unchanged_rerun_recomputes_nothing_and_refreshes_indexed_sha(shop, ledg
     assert not graph.skipped
     points = payloads(ledger)
     cs = points[("src/Classify.cs", 0)]
-    assert cs["indexed_sha"] == shop.head()     # unchanged chunk, refreshed in place
+    assert cs["indexed_sha"] == first_sha     # an unchanged chunk's point is not written again
     pricing = [p for k, p in points.items() if k[0] == "shop/pricing.py"]
     assert all(p["git_last_msg"] == "discount" for p in pricing)
     assert cs["git_last_msg"] == "shop"

@@ -9,7 +9,8 @@ import pytest
 from dagster import DagsterInstance, materialize
 
 from ledger_assets.defs.assets import ALL_ASSETS
-from ledger_assets.runs import failure_message
+from ledger_assets.ingest import pipeline
+from ledger_assets.defs.runs import failure_message
 from ledger_assets.store.qdrant import point_id, repo_filter
 from ledger_assets.defs.resources import EmbedderResource, LedgerResource
 from ledger_assets.store.settings import LedgerSettings
@@ -182,7 +183,9 @@ def test_modified_file_rewrites_only_its_chunks(harness, git_repo):
     assert all(after[k]["ingested_utc"] == before[k]["ingested_utc"] for k in untouched)
     assert all(after[k]["system_from_utc"] == before[k]["system_from_utc"] for k in guide - changed)
     assert summary["chunks_deleted"] == 0
-    assert all(p["indexed_sha"] == head for p in after.values())
+    # A point's payload is written only when it changes: the untouched ones are byte for byte as before.
+    assert all(after[k] == before[k] for k in untouched)
+    assert all(after[k]["indexed_sha"] == head for k in guide)
 
 
 def test_cosmetic_reformat_keeps_content_hash_and_embeddings(harness, git_repo):
@@ -263,15 +266,22 @@ def test_existing_collection_with_wrong_size_is_refused(tmp_path, git_repo, embe
         assert client.count("ledger_chunks").count == 0
 
 
-def test_failing_blocking_check_stops_qdrant_points(tmp_path, git_repo, embedder):
+def test_failing_blocking_check_stops_qdrant_points(tmp_path, git_repo, embedder, monkeypatch):
     seed(git_repo)
     h = Harness(tmp_path, git_repo)
     h.run()
-    # Corrupt the stored chunks so line coverage fails on the next run.
-    with h.ledger.db.connect() as con:
-        con.execute("DELETE FROM chunks WHERE file_path = 'docs/guide.md' AND chunk_index = 0")
-    git_repo.write("src/service.py", SERVICE_PY + "\n\ndef extra():\n    return 1\n")
-    git_repo.commit("extra")
+    # A chunker that loses the guide's last section: line coverage fails, and re-chunking cannot heal it.
+    real = pipeline.chunk_file_result
+
+    def lossy(path, data, options):
+        result = real(path, data, options)
+        if path == "docs/guide.md":
+            result.pieces[:] = result.pieces[:-1]
+        return result
+
+    monkeypatch.setattr(pipeline, "chunk_file_result", lossy)
+    git_repo.write("docs/guide.md", GUIDE_MD + "\n## Refunds\n\nCall `refund` with the amount.\n")
+    git_repo.commit("document refunds")
     result = materialize(ALL_ASSETS, partition_key=h.repo_id, instance=h.instance,
                          resources={"ledger": LedgerResource.from_settings(h.settings), "embedder": EmbedderResource()},
                          raise_on_error=False)
@@ -282,6 +292,35 @@ def test_failing_blocking_check_stops_qdrant_points(tmp_path, git_repo, embedder
     materialized = {m.asset_key.to_user_string() for m in result.get_asset_materialization_events() and
                     [e.event_specific_data.materialization for e in result.get_asset_materialization_events()]}
     assert "chunks" in materialized and "qdrant_points" not in materialized
+    # promoted_index says so on its own page: an observation naming the failed check.
+    observed = [e.event_specific_data.asset_observation for e in result.all_events
+                if e.event_type_value == "ASSET_OBSERVATION"]
+    blocked = [o for o in observed if o.asset_key.to_user_string() == "promoted_index"]
+    assert blocked and "line_coverage" in blocked[0].description and blocked[0].partition == h.repo_id
+
+
+def test_a_damaged_row_of_an_unchanged_file_heals_at_the_same_head(tmp_path, git_repo, embedder):
+    seed(git_repo)
+    h = Harness(tmp_path, git_repo)
+    h.run()
+    rows = sorted(h.chunk_rows())
+    with h.ledger.db.connect() as con:  # a row lost since (a bad restore, a hand edit)
+        con.execute("DELETE FROM chunks WHERE file_path = 'docs/guide.md' AND chunk_index = 1")
+    result = materialize(ALL_ASSETS, partition_key=h.repo_id, instance=h.instance,
+                         resources={"ledger": LedgerResource.from_settings(h.settings), "embedder": EmbedderResource()},
+                         raise_on_error=False)
+    assert result.success
+    chunks_meta = next(e.event_specific_data.materialization.metadata for e in result.get_asset_materialization_events()
+                       if e.event_specific_data.materialization.asset_key.to_user_string() == "chunks")
+    assert chunks_meta["files_healed"].value == 1
+    assert sorted(h.chunk_rows()) == rows
+    with h.ledger.db.connect() as con:  # a row's text altered in place, its hash left as it was
+        con.execute("UPDATE chunks SET text = 'tampered' WHERE file_path = 'src/service.py' AND chunk_index = 0")
+    h.run()
+    with h.ledger.db.connect() as con:
+        texts = [r[0] for r in con.execute("SELECT text FROM chunks WHERE file_path = 'src/service.py'").fetchall()]
+        served = [r[0] for r in con.execute("SELECT text FROM served.chunks WHERE file_path = 'src/service.py'").fetchall()]
+    assert "tampered" not in texts and sorted(texts) == sorted(served)
 
 
 def test_truncation_marker_fails_coverage_only_at_the_end_of_a_chunk(ledger, git_repo, embedder):

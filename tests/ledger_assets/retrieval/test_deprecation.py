@@ -77,7 +77,7 @@ def test_the_local_index_and_the_payload_check_leave_out_what_qdrant_leaves_out(
     from qdrant_client import models
     from qdrant_client.local.payload_filters import check_filter
 
-    from ledger_assets.retrieval.local_index import LocalIndex
+    from ledger_assets.store.local_index import LocalIndex
     from ledger_assets.retrieval.search import latest_filter, matches_filter
 
     marks = [None, {"reason": "old", "utc": "2026-12-01T10:00:00Z"}, "a plain string", [], None]

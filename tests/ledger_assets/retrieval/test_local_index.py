@@ -16,7 +16,7 @@ import pytest
 from qdrant_client import models
 
 from ledger_assets.encode import lexical
-from ledger_assets.retrieval import local_index
+from ledger_assets.store import local_index
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, QdrantBusy
 from ledger_assets.retrieval.search import Searcher, SearchOptions, latest_filter
@@ -152,9 +152,27 @@ def test_sparse_idf_counts_only_live_points_with_a_sparse_vector(two_repos):
     assert index.sparse_docs == int(index.has_sparse.sum()) <= len(index)
 
 
-def test_index_rebuilds_after_upsert_payload_change_and_delete(two_repos):
+def test_a_served_copy_outlives_staging_writes(two_repos):
     ledger, searcher = two_repos.ledger, two_repos.searcher
+    served = searcher.local_index()  # the ingest's promotion published it
+    assert served.folder
+    with ledger.qdrant.open() as client:  # a run stages a point: hidden, so the served copy still answers
+        donor = client.scroll(ledger.qdrant.collection, limit=1, with_vectors=True)[0][0]
+        staged = dict(donor.payload, is_latest=False, staged=True, file_path="billing/staged.py")
+        client.upsert(ledger.qdrant.collection, [models.PointStruct(
+            id="00000000-0000-4000-8000-00000000cafe", vector=donor.vector, payload=staged)])
+    local_index.forget(ledger.qdrant)  # a new process: it loads the saved copy, opening no client
+    again = local_index.current(ledger.qdrant)
+    assert again is not None and again.folder == served.folder and len(again) == len(served)
+
+
+def test_index_rebuilds_after_upsert_payload_change_and_delete(two_repos):
+    """Without a served copy (a home from before them, or a raw write after one), a write to the
+    collection is seen at the next query."""
+    ledger, searcher = two_repos.ledger, two_repos.searcher
+    local_index.forget(ledger.qdrant, saved=True)
     before = searcher.local_index()
+    assert before.folder is None
     assert local_index.current(ledger.qdrant) is before  # no write since: served from the cache
     donor_text = "parse invoice number"
     with ledger.qdrant.open() as client:

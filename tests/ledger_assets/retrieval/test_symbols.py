@@ -11,7 +11,7 @@ import pytest
 from ledger_assets.cli import main
 from ledger_assets.ingest import pipeline
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, serve_rows
 
 LOG = logging.getLogger("test-symbols")
 
@@ -57,6 +57,7 @@ def chunked(ledger, git_repo):
     ledger.registry.add(git_repo.path, "shop")
     pipeline.snapshot_stage(ledger, "shop", "run", LOG)
     pipeline.chunk_stage(ledger, "shop", "run", LOG)
+    serve_rows(ledger, "shop")
     return ledger
 
 

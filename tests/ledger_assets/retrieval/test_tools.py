@@ -12,7 +12,7 @@ from ledger_assets.cli import main
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
 from ledger_assets.retrieval.tools import drift, read_span, signature_of, similar
 from ledger_assets.ingest.pipeline import snapshot_stage
-from tests.conftest import LOG
+from tests.conftest import LOG, serve_rows
 from tests.ledger_assets.retrieval.test_search import FIXTURES, ingest
 
 
@@ -22,7 +22,8 @@ def registered(ledger, git_repo):
     git_repo.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
     git_repo.commit("first")
     ledger.registry.add(git_repo.path, "travel")
-    snapshot_stage(ledger, "travel", "fixture", LOG)  # read-span serves the stored snapshot only
+    snapshot_stage(ledger, "travel", "fixture", LOG)  # read-span serves the served snapshot only
+    serve_rows(ledger, "travel")
     return git_repo
 
 

@@ -19,8 +19,10 @@ Freshness: every write to a local-mode collection commits to its
 counter. The marker (inode, size, mtime, change counter) is read per query (one
 stat + a 100-byte read, ~20 µs) and the index is rebuilt when it moved. Where
 the storage file is not where qdrant-client 1.x keeps it, there is no marker,
-no index, and search falls back to Qdrant's own queries. Server mode
-(QDRANT_URL) never uses this.
+no index, and search falls back to Qdrant's own queries. A write that changes
+what queries see (promotion, deprecate, purge) leaves a *served* copy instead
+(see `build_served`): readers answer from it until the next such write, opening
+no client. Server mode (QDRANT_URL) never uses this.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +42,7 @@ import numpy as np
 from qdrant_client import models
 from scipy import sparse as sp
 
+from ledger_assets.store.db import LedgerDB
 from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, QdrantStore, named_vectors, point_id
 
 DENSE_LANES = (CODE_VECTOR, DESIGN_VECTOR)
@@ -112,6 +116,7 @@ class LocalIndex:
                  sparse_rows: list[tuple[list[int], list[float]] | None],
                  multi: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None):
         self.marker = marker
+        self.folder: str | None = None  # the served copy it was loaded from (see `current`)
         self.ids = ids
         self.payloads = payloads
         self.position = {pid: i for i, pid in enumerate(ids)}
@@ -343,13 +348,27 @@ def _key(store: QdrantStore) -> tuple[str, str]:
 
 
 def current(store: QdrantStore) -> LocalIndex | None:
-    """The cached index when it still matches the collection on disk, without opening a client:
-    this process's copy, else the saved copy of the last process that built it (see `save`)."""
+    """The index queries answer from, without opening a client. With a served copy (`build_served`,
+    named by the pointer promotion records in DuckDB): that copy, whatever a run stages meanwhile.
+    Without one (a home from before them): this process's copy or the saved one (`save`), when built
+    at the storage marker on disk."""
+    pointer = served_pointer(store)
+    if pointer:
+        idx = _cache.get(_key(store))
+        if idx is not None and idx.folder == pointer:
+            return idx
+        with _lock:
+            idx = _load(store.settings.home_path / "index" / pointer)
+            if idx is not None:
+                idx.folder = pointer
+                _cache[_key(store)] = idx
+                return idx
+        # the copy is gone (a cleaned home): the collection on disk, as without one
     marker = storage_marker(store)
     if marker is None:
         return None
     idx = _cache.get(_key(store))
-    if idx is not None and idx.marker == marker:
+    if idx is not None and idx.folder is None and idx.marker == marker:
         return idx
     with _lock:
         idx = load(store, marker)
@@ -358,11 +377,68 @@ def current(store: QdrantStore) -> LocalIndex | None:
         return idx
 
 
+# ---- the served copy ------------------------------------------------------------
+# A write that changes what queries see (promotion, `ledger deprecate`, a purge) builds the index it
+# leaves through the writer's own client and saves it in a new folder, index/<collection>@<n>; the
+# DuckDB transaction that publishes the served rows records that folder as the pointer (meta table).
+# Rows and vectors switch together at that commit: a crash before it leaves readers on the previous
+# pair. Readers never open the Qdrant folder, so they never wait for a writer's lock.
+SERVED_POINTER = "served_index/{collection}"
+KEEP_SERVED = 2  # the current copy and the one before it (a reader may be loading it)
+
+
+def _db(store: QdrantStore) -> LedgerDB:
+    key = str(store.settings.duckdb_path)
+    if key not in _dbs:
+        _dbs[key] = LedgerDB(store.settings.duckdb_path, store.settings.lock_timeout_s)
+    return _dbs[key]
+
+
+def served_pointer(store: QdrantStore) -> str | None:
+    if store.mode != "local":
+        return None
+    with _db(store).connect() as con:
+        row = con.execute("SELECT value FROM meta WHERE key = ?",
+                          [SERVED_POINTER.format(collection=store.collection)]).fetchone()
+    return row[0] if row else None
+
+
+def set_served_pointer(con, store: QdrantStore, folder: str) -> None:
+    """Inside the caller's DuckDB transaction: queries answer from `folder` once it commits."""
+    con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [SERVED_POINTER.format(collection=store.collection), folder])
+
+
+def build_served(store: QdrantStore, client) -> str | None:
+    """Build the index through the writer's client and save it in a new folder (not yet served); its
+    name, or None in server mode or when it could not be built or saved."""
+    if store.mode != "local":
+        return None
+    idx = build(store, client)
+    if idx is None:
+        return None
+    folder = f"{store.collection}@{time.time_ns()}"
+    if not _write(idx, store.settings.home_path / "index" / folder):
+        return None
+    return folder
+
+
+def prune_served(store: QdrantStore, keep: str | None) -> None:
+    """Remove served copies older than the KEEP_SERVED newest (never `keep`, the one served now)."""
+    root = store.settings.home_path / "index"
+    copies = sorted(root.glob(f"{store.collection}@*"), key=lambda p: int(p.name.rpartition("@")[2] or 0))
+    for old in copies[:-KEEP_SERVED]:
+        if old.name != keep:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+_dbs: dict = {}
+
+
 # ---- the saved copy -------------------------------------------------------------
-# A one-shot `ledger query` would otherwise open the collection (qdrant-client loads every point:
-# 15-35 s at 50,000) and rebuild the index each time. The first process to build it saves it under
-# LEDGER_HOME/index/<collection>/ with the storage marker it was built at; a later process loads it
-# (the matrices memory-mapped) when the marker still matches, and rebuilds it when it does not.
+# Without a served copy, a one-shot `ledger query` would open the collection (qdrant-client loads
+# every point: 15-35 s at 50,000) and rebuild the index each time. The first process to build it
+# saves it under LEDGER_HOME/index/<collection>/ with the storage marker it was built at; a later
+# process loads it (memory-mapped) when the marker still matches, and rebuilds it when it does not.
 _FORMAT = 1
 
 
@@ -372,9 +448,12 @@ def saved_dir(store: QdrantStore) -> Path:
 
 def save(store: QdrantStore, idx: LocalIndex) -> None:
     """Write `idx` beside the collection, atomically (a reader sees the old copy or the new one)."""
-    final = saved_dir(store)
+    _write(idx, saved_dir(store))
+
+
+def _write(idx: LocalIndex, final: Path) -> bool:
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{store.collection}."))
+    tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}."))
     try:
         arrays = {"has_sparse": idx.has_sparse, "vocab_tokens": idx.vocab_tokens, "sparse_data": idx.sparse.data,
                   "sparse_indices": idx.sparse.indices, "sparse_indptr": idx.sparse.indptr}
@@ -389,21 +468,27 @@ def save(store: QdrantStore, idx: LocalIndex) -> None:
         meta = {"format": _FORMAT, "marker": list(idx.marker), "shape": list(idx.sparse.shape),
                 "dense": sorted(idx.dense), "multi": sorted(idx.multi)}
         (tmp / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
-        old = final.with_name(f".{store.collection}.old.{os.getpid()}")
+        old = final.with_name(f".{final.name}.old.{os.getpid()}")
         if final.exists():
             os.replace(final, old)
         os.replace(tmp, final)
         shutil.rmtree(old, ignore_errors=True)
+        return True
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)  # a read-only or full disk: the next process rebuilds
+        return False
 
 
 def load(store: QdrantStore, marker: tuple) -> LocalIndex | None:
     """The saved copy when it was built at `marker`; None when missing, stale or unreadable."""
-    folder = saved_dir(store)
+    idx = _load(saved_dir(store))
+    return idx if idx is not None and idx.marker == tuple(marker) else None
+
+
+def _load(folder: Path) -> LocalIndex | None:
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        if meta.get("format") != _FORMAT or tuple(meta["marker"]) != tuple(marker):
+        if meta.get("format") != _FORMAT:
             return None
 
         def arr(name: str) -> np.ndarray:
@@ -414,7 +499,7 @@ def load(store: QdrantStore, marker: tuple) -> LocalIndex | None:
         dense = {lane: (arr(f"dense.{lane}"), np.asarray(arr(f"has.{lane}"))) for lane in meta["dense"]}
         multi = {lane: (arr(f"multi.{lane}"), np.asarray(arr(f"owner.{lane}")), np.asarray(arr(f"starts.{lane}")))
                  for lane in meta["multi"]}
-        idx = LocalIndex(marker, points["ids"], points["payloads"], dense, None, multi)
+        idx = LocalIndex(tuple(meta["marker"]), points["ids"], points["payloads"], dense, None, multi)
         matrix = sp.csc_matrix((np.asarray(arr("sparse_data")), np.asarray(arr("sparse_indices")),
                                 np.asarray(arr("sparse_indptr"))), shape=tuple(meta["shape"]))
         idx._set_sparse(matrix, np.asarray(arr("has_sparse")), np.asarray(arr("vocab_tokens")))
@@ -430,7 +515,7 @@ def obtain(store: QdrantStore, client) -> LocalIndex | None:
         return idx
     with _lock:
         idx = _cache.get(_key(store))
-        if idx is None or idx.marker != storage_marker(store):
+        if idx is None or idx.folder is not None or idx.marker != storage_marker(store):
             idx = build(store, client)
             if idx is not None:
                 _cache[_key(store)] = idx
@@ -450,3 +535,7 @@ def forget(store: QdrantStore | None = None, saved: bool = False) -> None:
             _cache.pop(_key(store), None)
             if saved:
                 shutil.rmtree(saved_dir(store), ignore_errors=True)
+                for copy in (store.settings.home_path / "index").glob(f"{store.collection}@*"):
+                    shutil.rmtree(copy, ignore_errors=True)
+                with _db(store).connect() as con:
+                    con.execute("DELETE FROM meta WHERE key = ?", [SERVED_POINTER.format(collection=store.collection)])
