@@ -5,15 +5,33 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from tests.ledger_assets.retrieval.test_search import FIXTURES, ingest
 
 ROOT = Path(__file__).resolve().parents[2]
+TOOLS = ["context_pack", "deprecate", "drift_since", "find_similar", "list_repos", "query_ledger", "read_span",
+         "symbol_lookup"]
+UNKNOWN_REPO = {  # every tool that takes a repo id, called with one that is not registered
+    "query_ledger": {"query": "vat", "repo": "travle", "lane": "sparse"},
+    "context_pack": {"task": "vat", "repo": "travle"},
+    "read_span": {"file": "billing/invoices.py", "start": 1, "end": 2, "repo": "travle"},
+    "symbol_lookup": {"name": "vat_amount", "repo": "travle"},
+    "drift_since": {"repo": "travle", "since": "HEAD"},
+    "find_similar": {"location": "billing/invoices.py:7", "repo": "travle"},
+    "deprecate": {"repo": "travle", "target": "vat_amount", "reason": "x"},
+}
+
+
+def _size(structured) -> int:
+    return len(json.dumps(structured, ensure_ascii=False, separators=(",", ":")))
 
 
 async def _session_calls(home: Path, base_sha: str) -> dict:
@@ -25,10 +43,21 @@ async def _session_calls(home: Path, base_sha: str) -> dict:
         async with stdio_client(params, errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
+                t0 = time.monotonic()  # the first query after initialize: the model may still be loading
+                res = await session.call_tool("query_ledger", {"query": "net amount with VAT", "k": 2})
+                out["first_s"] = time.monotonic() - t0
+                out["first"] = (res.is_error, res.content[0].text, res.structured_content)
                 listed = (await session.list_tools()).tools
                 out["tools"] = sorted(t.name for t in listed)
                 out["schemas"] = {t.name: t.output_schema for t in listed}
+                out["inputs"] = {t.name: t.input_schema for t in listed}
+                out["annotations"] = {t.name: (t.title, t.annotations) for t in listed}
                 calls = {
+                    "repos": ("list_repos", {}),
+                    "pack": ("context_pack", {"task": "compute VAT on an invoice", "repo": "travel", "budget": 300}),
+                    "pack_json": ("context_pack", {"task": "instalment schedule", "budget": 200, "format": "json"}),
+                    "query_full": ("query_ledger", {"query": "instalment", "lane": "sparse", "k": 2, "detail": "full"}),
+                    "k_too_big": ("query_ledger", {"query": "instalment", "k": 1000}),
                     # The sparse lane needs no model: the server answers without loading MiniLM.
                     "query": ("query_ledger", {"query": "vat_amount net rate", "lane": "sparse", "k": 2}),
                     "query_json": ("query_ledger", {"query": "instalment", "lane": "sparse", "k": 1, "format": "json"}),
@@ -45,6 +74,8 @@ async def _session_calls(home: Path, base_sha: str) -> dict:
                                                "include_deprecated": True}),
                     "files": ("query_ledger", {"query": "instalment", "lane": "sparse", "k": 1, "group": "file"}),
                 }
+                for tool, args in UNKNOWN_REPO.items():
+                    calls["unknown/" + tool] = (tool, args)
                 for key, (tool, args) in calls.items():
                     res = await session.call_tool(tool, args)
                     out[key] = (res.is_error, "\n".join(c.text for c in res.content if hasattr(c, "text")))
@@ -62,7 +93,7 @@ def test_mcp_tools_over_stdio(ledger, git_repo, embedder):
 
     out = anyio.run(_session_calls, ledger.settings.home_path, base)
 
-    assert out["tools"] == ["deprecate", "drift_since", "find_similar", "query_ledger", "read_span", "symbol_lookup"]
+    assert out["tools"] == TOOLS
     assert all(schema and schema["type"] == "object" for schema in out["schemas"].values()), out["schemas"]
     assert "hits" in out["schemas"]["query_ledger"]["properties"]
     err, text = out["query"]
@@ -106,3 +137,126 @@ def test_mcp_tools_over_stdio(ledger, git_repo, embedder):
     assert err and "not a commit" in text
     err, text = out["similar"]
     assert not err and len(text.split("\n")) == 3
+
+
+def test_mcp_tools_explain_themselves(ledger, git_repo, embedder):
+    """The schema test, through the official client: every parameter described, ranges and enums in the
+    schema, annotations on every tool, text no longer than the structured content, an unknown repo an
+    error naming the known ids; list_repos and context_pack answer."""
+    git_repo.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
+    base = git_repo.commit("first")
+    ledger.registry.add(git_repo.path, "travel")
+    ingest(ledger, "travel", embedder)
+
+    out = anyio.run(_session_calls, ledger.settings.home_path, base)
+
+    for tool in TOOLS:
+        props = out["inputs"][tool].get("properties", {})
+        assert all(p.get("description") for p in props.values()), (tool, props)
+        title, ann = out["annotations"][tool]
+        assert title and ann is not None and ann.title and ann.read_only_hint is not None, tool
+        assert ann.read_only_hint == (tool != "deprecate"), tool
+        assert out["schemas"][tool]["type"] == "object", tool
+    deprecate_ann = out["annotations"]["deprecate"][1]
+    assert deprecate_ann.destructive_hint is False and deprecate_ann.idempotent_hint is True
+    q = out["inputs"]["query_ledger"]["properties"]
+    assert (q["k"]["minimum"], q["k"]["maximum"]) == (1, 200)
+    assert set(q["lane"]["enum"]) == {"hybrid", "code", "design", "sparse", "symbol"}
+    assert q["detail"]["enum"] == ["snippet", "skeleton", "full"]
+    assert "py_function" in q["chunk_types"]["anyOf"][0]["items"]["enum"]
+    assert "python" in q["languages"]["anyOf"][0]["items"]["enum"]
+    assert out["inputs"]["context_pack"]["required"] == ["task"]
+
+    for key, value in out.items():  # every answer: text no longer than the structured content
+        if key.endswith("/structured") and value is not None:
+            err, text = out[key.removesuffix("/structured")]
+            assert not err and len(text) <= _size(value), (key, len(text), _size(value))
+    for tool in UNKNOWN_REPO:
+        err, text = out["unknown/" + tool]
+        assert err and "unknown repo id 'travle'" in text and "known repo ids: travel" in text, (tool, text)
+    err, text = out["k_too_big"]
+    assert err and "k" in text and "200" in text
+
+    repos = out["repos/structured"]["repos"]
+    assert [(r["repo_id"], r["served_chunks"] > 0, r["promoted_sha"] == base, r["up_to_date"]) for r in repos] == \
+        [("travel", True, True, True)]
+    assert out["repos"][1].startswith("travel ") and "up to date" in out["repos"][1]
+
+    pack = out["pack/structured"]
+    assert pack["budget"] == 300 and 0 < pack["tokens"] <= 300 and pack["spans"]
+    assert all(s["file_path"] == "billing/invoices.py" and s["end_line"] >= s["start_line"] >= 1 for s in pack["spans"])
+    assert "### travel:billing/invoices.py:L" in out["pack"][1]
+    assert json.loads(out["pack_json"][1])["tokens"] <= 200
+
+    full = out["query_full/structured"]["hits"]
+    snippet = out["query/structured"]["hits"]  # detail controls snippet size
+    assert max(len(h["snippet"]) for h in full) >= max(len(h["snippet"]) for h in snippet)
+
+    err, text, structured = out["first"]
+    assert not err and structured["hits"], text
+    note = structured.get("note", "")
+    assert note == "" or note.startswith("warming up"), note
+    assert out["first_s"] < 30
+
+
+class _SlowEmbedder:
+    """Stands in for the model while it loads: encode waits until released."""
+
+    model_name = "slow"
+
+    def __init__(self, real):
+        self.real, self.released = real, threading.Event()
+
+    def encode(self, texts):
+        self.released.wait(60)
+        return self.real.encode(texts)
+
+
+def test_a_query_while_the_model_loads_answers_from_the_lexical_lane(ledger, git_repo, embedder):
+    from ledger_assets.mcp_server import ToolError, build_server
+
+    git_repo.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
+    git_repo.commit("first")
+    ledger.registry.add(git_repo.path, "travel")
+    ingest(ledger, "travel", embedder)
+    slow = _SlowEmbedder(embedder)
+    server = build_server(ledger, slow, warm=True, warm_wait_s=0.2)
+
+    async def call(tool, args):
+        return await server.call_tool(tool, args)
+
+    try:
+        t0 = time.monotonic()
+        res = anyio.run(call, "query_ledger", {"query": "vat amount", "k": 2})
+        assert time.monotonic() - t0 < 5
+        assert res.structured_content["note"].startswith("warming up") and res.structured_content["hits"]
+        assert res.content[0].text.startswith("warming up")
+        assert all(set(h["lane_ranks"]) <= {"sparse"} for h in res.structured_content["hits"])
+        pack = anyio.run(call, "context_pack", {"task": "vat amount", "budget": 300})
+        assert pack.structured_content["note"].startswith("warming up") and pack.structured_content["spans"]
+        with pytest.raises(ToolError, match="warming up: .* lane=code needs it.* lane=sparse"):
+            anyio.run(call, "query_ledger", {"query": "vat amount", "lane": "code"})
+    finally:
+        slow.released.set()
+    assert server.warmth.model.wait(60)
+    res = anyio.run(call, "query_ledger", {"query": "vat amount", "k": 2})
+    assert res.structured_content["note"] == "" and "code" in res.structured_content["hits"][0]["lane_ranks"]
+
+
+def test_a_repo_with_nothing_served_is_an_error_not_zero_hits(ledger, git_repo, embedder):
+    from ledger_assets.mcp_server import ToolError, build_server
+
+    git_repo.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
+    git_repo.commit("first")
+    ledger.registry.add(git_repo.path, "travel")  # registered, never ingested
+    server = build_server(ledger, embedder)
+
+    async def call(tool, args):
+        return await server.call_tool(tool, args)
+
+    with pytest.raises(ToolError, match="'travel' has no promoted index.*ledger ingest travel"):
+        anyio.run(call, "query_ledger", {"query": "vat", "repo": "travel", "lane": "sparse"})
+    with pytest.raises(ToolError, match="unknown repo id 'nope'; known repo ids: travel"):
+        anyio.run(call, "context_pack", {"task": "vat", "repo": "nope"})
+    repos = anyio.run(call, "list_repos", {}).structured_content["repos"]
+    assert [(r["repo_id"], r["promoted_sha"], r["up_to_date"]) for r in repos] == [("travel", "", False)]
