@@ -287,7 +287,8 @@ INDEX_SAMPLE_FILES = 5
 def verify_index(ledger: Ledger, repo_id: str, promoted_sha: str) -> IndexHealth:
     """Does what is on disk match the promoted state `ledger status` reports? The served rows against the
     heads file, the live points against the served rows (a count, and the chunks of a few files, slot by
-    slot with their content hashes). A lost or damaged DuckDB file or Qdrant folder shows here."""
+    slot with their content hashes), read from the served index copy in local mode (what queries read;
+    no wait on a writer), else from Qdrant. A lost or damaged DuckDB file or Qdrant folder shows here."""
     with ledger.db.connect() as con:
         served = served_chunk_count(con, repo_id)
         files = [r[0] for r in con.execute(
@@ -298,15 +299,25 @@ def verify_index(ledger: Ledger, repo_id: str, promoted_sha: str) -> IndexHealth
             "unnest(?::VARCHAR[]))", [repo_id, sample]).fetchall()}
     if not promoted_sha:
         return IndexHealth(True, served, 0)
-    with ledger.qdrant.open() as client:
-        if not client.collection_exists(ledger.qdrant.collection):
-            live, have = 0, set()
-        else:
-            flt = repo_filter(repo_id, latest_only=True)
-            live = client.count(ledger.qdrant.collection, count_filter=flt, exact=True).count
-            flt.must.append(models.FieldCondition(key="file_path", match=models.MatchAny(any=sample)))
-            have = {(p.payload.get("file_path"), p.payload.get("chunk_index"), p.payload.get("content_hash"))
-                    for p in ledger.qdrant.scroll(client, flt, ["file_path", "chunk_index", "content_hash"])} if sample else set()
+    store = ledger.qdrant
+    if store.mode == "local" and local_index.storage_marker(store) is None:
+        return IndexHealth(False, served, 0, f"index missing or corrupt: the Qdrant collection {store.collection!r} "
+                                             f"is gone from {store.settings.qdrant_path}")
+    served_copy = local_index.current(store) if store.mode == "local" else None
+    if served_copy is not None:  # what reads answer from, and no wait on a writer's folder lock
+        points = [(p.get("file_path"), p.get("chunk_index"), p.get("content_hash")) for p in served_copy.payloads
+                  if p.get("repo_id") == repo_id and p.get("is_latest", True) and not p.get("staged")]
+        live, have = len(points), {pt for pt in points if pt[0] in sample}
+    else:
+        with store.open() as client:
+            if not client.collection_exists(store.collection):
+                live, have = 0, set()
+            else:
+                flt = repo_filter(repo_id, latest_only=True)
+                live = client.count(store.collection, count_filter=flt, exact=True).count
+                flt.must.append(models.FieldCondition(key="file_path", match=models.MatchAny(any=sample)))
+                have = {(p.payload.get("file_path"), p.payload.get("chunk_index"), p.payload.get("content_hash"))
+                        for p in store.scroll(client, flt, ["file_path", "chunk_index", "content_hash"])} if sample else set()
     if not served:
         problem = f"no served chunk rows for promoted {promoted_sha[:12]} (the DuckDB file was lost or reset)"
     elif live == 0:

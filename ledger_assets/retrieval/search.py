@@ -152,10 +152,11 @@ from typing import Iterable, Iterator
 from qdrant_client import models
 
 from ledger_assets.encode import lexical
+from ledger_assets.encode.quality import RUBRIC_FIELDS
 from ledger_assets.retrieval import rerank
-from ledger_assets.store import local_index
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder
+from ledger_assets.store import local_index
 from ledger_assets.store.local_index import LocalIndex
 from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, slot_ids
 from ledger_assets.retrieval.fusion import (FUSED_LANES, LANES, NAME_LANE, FileHit, QueryError, apply_test_prior,
@@ -525,9 +526,8 @@ class Searcher:
     # ---- the query ----------------------------------------------------------
     def gather(self, text: str, opts: SearchOptions, depth: int, dense: list[float] | None = None
                ) -> tuple[dict[str, list], list[Hit]] | None:
-        """The one walk of a query to the lanes: validate, filter, then every lane and the resolved
-        symbols from the in-process index when it is fresh (no Qdrant client, no folder lock), else
-        through one client. None when nothing can match (no such path, no collection)."""
+        """The one walk of a query to the lanes: validate, filter, then every lane and the resolved symbols
+        from the in-process index (no Qdrant client), else through one client. None: nothing can match."""
         if not text or not text.strip():
             raise QueryError("query text is empty")
         opts.validate()
@@ -541,6 +541,9 @@ class Searcher:
                             include_deprecated=opts.include_deprecated)
         symbols = opts.resolve_symbols and opts.lane == "hybrid"
         index = self.local_index()
+        if index is not None and (unknown := index.unknown_fields((_WHERE.match(w).group(1) for w in opts.where),
+                                                                  {f"q_{name}" for name in RUBRIC_FIELDS})):
+            raise QueryError(f"--where: no point carries the field(s) {', '.join(unknown)}")
         if index is not None:
             results = self.lane_results(None, text, lanes, flt, depth, dense, index=index)
             return results, (self.symbol_hits(None, text, opts, flt, index=index) if symbols else [])
@@ -571,8 +574,7 @@ class Searcher:
 
     def group(self, text: str, results: dict[str, list], symbol: list[Hit], k: int, decay: float | None = None,
               rrf_k: int | None = None, test_prior: float | None = None) -> list[FileHit]:
-        """Deep lane lists -> every candidate chunk fused (no test prior on chunks: the file carries
-        it) -> files by the decayed sum of their chunk scores -> the top k files."""
+        """Lane lists -> every chunk fused (the test prior on files only) -> files by decayed chunk scores."""
         hits = self.combine(results, symbol, 10 ** 9, self.group_weights, rrf_k or self.group_rrf_k, text=text,
                             test_prior=1.0)
         files = group_files(hits, self.group_decay if decay is None else decay, text,
@@ -581,8 +583,7 @@ class Searcher:
 
     def search_files(self, text: str, opts: SearchOptions | None = None, dense: list[float] | None = None,
                      **kw) -> list[FileHit]:
-        """`ledger query --group file`: files ranked by the evidence of their chunks, each with its
-        best chunks (and their line ranges)."""
+        """`ledger query --group file`: files ranked by the evidence of their chunks, with their best chunks."""
         opts = opts or SearchOptions(**kw)
         found = self.gather(text, opts, max(opts.k * 10, GROUP_DEPTH), dense)
         if found is None:

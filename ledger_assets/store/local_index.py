@@ -132,6 +132,13 @@ class LocalIndex:
         if sparse_rows is not None:
             self._build_sparse(sparse_rows)
 
+    def unknown_fields(self, keys, optional=frozenset()) -> list[str]:
+        """The payload fields among `keys` that no point carries and that are not `optional` (fields some
+        points lack by design, such as the LLM's scores): a `--where` typo, not a filter."""
+        if not hasattr(self, "_fields"):
+            self._fields = {k for p in self.payloads for k in p}
+        return sorted(k for k in keys if k not in self._fields and k not in optional)
+
     def _set_sparse(self, matrix: sp.csc_matrix, has_sparse: np.ndarray, vocab_tokens: np.ndarray) -> None:
         self.sparse, self.has_sparse, self.vocab_tokens = matrix, has_sparse, vocab_tokens
         self.token_col = {int(t): i for i, t in enumerate(self.vocab_tokens)}

@@ -53,3 +53,6 @@ def test_llm_scores_are_payload_fields_and_keyless_chunks_carry_none(tmp_path, m
     # No LLM score on a point: a condition on it passes nothing.
     assert Searcher(keyless, embedder).search(query, SearchOptions(k=5, check_stale=False,
                                                                    where=("q_testability<=5",))) == []
+    # A field no point carries, and that is not one some points lack by design, is a typo: bad input.
+    with pytest.raises(QueryError, match="no point carries the field"):
+        Searcher(keyless, embedder).search(query, SearchOptions(k=5, check_stale=False, where=("q_testabilty<=5",)))

@@ -255,7 +255,7 @@ def test_status_and_reads_report_a_lost_index(tmp_path, git_repo, embedder, monk
     assert main(["status", "--format", "json"]) == 1
     out, err = capsys.readouterr()
     row = json.loads(out)[0]
-    assert not row["index_ok"] and not row["up_to_date"] and "no live points" in row["index_problem"]
+    assert not row["index_ok"] and not row["up_to_date"] and "collection 'ledger_chunks' is gone" in row["index_problem"]
     assert f"ledger ingest {h.repo_id} --rebuild" in err
     assert main(["query", "refund", "--repo", "ghost"]) == 2
     assert "unknown repo 'ghost'" in capsys.readouterr().err
