@@ -303,16 +303,16 @@ def points_stage(ledger: Ledger, repo_id: str, run_id: str, log, promote: bool =
                               {key: want["payload"]["content_hash"] for key, want in desired.items()})
     promotion.save_plan(ledger, repo_id, head_sha, run_id, staged, [check])
     written = len(plan.upsert) + len(plan.overwrite)
-    refreshed = len(plan.unchanged)
+    unchanged = len(plan.unchanged)
     # As before staging: a point replaced by its slot's new version is not counted as deleted.
     deleted, demoted = (0, len(plan.retire)) if s.versioning else (len(plan.retire) - len(plan.replaces), 0)
     elapsed = time.monotonic() - t0
-    ledger.db.add_to_summary(run_id, repo_id, chunks_written=written, chunks_skipped=refreshed,
+    ledger.db.add_to_summary(run_id, repo_id, chunks_written=written, chunks_skipped=unchanged,
                              chunks_deleted=deleted + demoted, elapsed_s=elapsed)
-    log.info(f"qdrant: {len(plan.upsert)} points staged, {len(plan.overwrite)} payload updates, {refreshed} "
+    log.info(f"qdrant: {len(plan.upsert)} points staged, {len(plan.overwrite)} payload updates, {unchanged} "
              f"unchanged (not written), {deleted} to delete, {demoted} to demote at promotion"
              + ("" if check.passed else f"; qdrant_in_sync FAILED: {check.description}"))
     if promote and check.passed:
         promotion.promote(ledger, repo_id, run_id, log)
-    return PointsReport(len(desired), written, refreshed, deleted, demoted, created, time.monotonic() - t0,
+    return PointsReport(len(desired), written, unchanged, deleted, demoted, created, time.monotonic() - t0,
                         [check], staged_sha=head_sha)

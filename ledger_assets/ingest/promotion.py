@@ -79,7 +79,6 @@ class PromotionReport:
     previous_sha: str
     made_live: int
     payloads_updated: int
-    refreshed: int
     retired: int
     elapsed_s: float
     noop: bool = False
@@ -147,7 +146,7 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
         if state.promoted_sha and state.promoted_sha == state.staged_sha:
             if read_indexed_head(ledger.settings.home_path, repo_id) != state.promoted_sha:
                 write_indexed_head(ledger.settings.home_path, repo_id, state.promoted_sha)  # a crash before it
-            return PromotionReport(state.promoted_sha, state.promoted_sha, 0, 0, 0, 0, 0.0, noop=True,
+            return PromotionReport(state.promoted_sha, state.promoted_sha, 0, 0, 0, 0.0, noop=True,
                                    served_chunks=_served_count(ledger, repo_id))
         raise PromotionRefused(f"{repo_id}: nothing staged to promote: materialize qdrant_points first")
     sha = plan["head_sha"]
@@ -162,8 +161,8 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
         with ledger.db.transaction() as con:
             _upsert_state(con, repo_id, promoting=True)
     files = _apply(ledger, repo_id, run_id, plan)
-    report = PromotionReport(sha, state.promoted_sha, len(plan["staged"]), len(plan["overwrite"]),
-                             len(plan.get("refresh", [])), len(retired), time.monotonic() - t0,
+    report = PromotionReport(sha, state.promoted_sha, len(plan["staged"]), len(plan["overwrite"]), len(retired),
+                             time.monotonic() - t0,
                              served_chunks=_served_count(ledger, repo_id))
     log.info(f"promoted {repo_id} to {sha[:12]} (was {state.promoted_sha[:12] or 'nothing'}): "
              f"{report.made_live} staged points made live, {report.payloads_updated} payloads updated, "
