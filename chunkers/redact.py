@@ -2,43 +2,23 @@
 
 Two strengths, because the same pass sees config files and source code:
 
-- `redact_value(key_path, value)` is what the config and OpenAPI chunkers use
-  on parsed values: under a secret's name (`password`, `ApiKey`, `key`) a value
-  becomes "[REDACTED]" whatever it looks like; under a name with "key" or
-  "token" as one of its words (`sort_key`, `design_token`) only when it looks
-  generated (`looks_random`); under any name when it plainly is (a `.env`'s
-  `APP_SEED=…`); never under `keywords`, `monkey_patch`, `secretName`.
-- `redact_text(text)` is the free-text pass the registry runs over every chunk
-  of every format. It only touches *literal* values: a quoted string assigned
-  to a secret-shaped name (`apiKey = "…"`, `"Password": "…"`), a config-shaped
-  line (`DB_PASSWORD=…`, `password: …`), credential parts of connection
-  strings (`Password=…;`, `User ID=…;Pwd=…`), user:password in URLs, the
-  value of an XML pair with a secret-shaped key (`<add key="ApiKey"
-  value="…"/>`), a secret command-line flag's argument (`--api-key …`,
-  `--password=…`) and an .npmrc credential (`:_authToken=…`). Code
-  such as `var key = dict[key];` or `password = input()` is left alone: in
-  code the bare word "key" is far more often a dictionary key than a secret,
-  so free text needs a compound name (`api_key`, `SigningKey`) to redact.
+- `redact_value(key_path, value)`, for the config and OpenAPI chunkers' parsed values: under a
+  secret's name (`password`, `ApiKey`, `key`) a value becomes "[REDACTED]" whatever it looks like;
+  under a name with "key" or "token" as one of its words (`sort_key`) only when it looks generated
+  (`looks_random`); under any name when it plainly is one; never under `keywords`, `secretName`.
+- `redact_text(text)`, the free-text pass the registry runs over every chunk of every format,
+  touches only *literal* values: a quoted string assigned to a secret-shaped name, a config-shaped
+  line (`DB_PASSWORD=…`), connection-string credentials, user:password in URLs, XML key/value
+  pairs, a secret command-line flag's argument, an .npmrc credential. In code the bare word "key"
+  is far more often a dictionary key than a secret, so free text needs a compound name
+  (`api_key`, `SigningKey`): `var key = dict[key];` is left alone.
 
-Secrets are also found by their *form*, whatever name holds them, in every
-format: private-key blocks (the whole BEGIN…END body, multi-line, in string
-literals and prose too; SSH2 and PuTTY key files), AWS access key ids, GitHub,
-Slack, Stripe and Google API tokens, JWTs, `Authorization: Bearer|Basic …`
-values, shell/CLI assignments of a secret-shaped variable (`docker run -e
-DB_PASSWORD=…`, `--from-literal=password=…`, `export TOKEN=…`, Dockerfile
-`ENV`), the values of a Kubernetes Secret's `data:`, and the rows of the rule
-table in secret_rules.py (provider tokens, webhook URLs, SAS signatures,
-command-line passwords, netrc/pgpass lines). Secret-named literals are found in
-assignments, subscripts (`environ["API_KEY"] = …`), hashes (`=>`), setters and
-defines (`setProperty("password", …)`, `define('DB_PASSWORD', …)`) and ini
-lines (`password = two words`). Every
-replacement keeps the line structure: a line is rewritten, never joined or
-dropped, so chunk coordinates stay exact.
-
-Precision: a value that is a phrase of words ("Invalid username or
-password"), an identifier naming a key ("id_token", "X-Api-Key"), a
-placeholder ("<your-key>", "changeme", "xxxx") or a reference
-(`${DB_PASSWORD}`, `$(Key)`, `%KEY%`, `process.env.KEY`) is no secret.
+Secrets are also found by their *form*, whatever name holds them: private-key blocks, provider
+tokens (AWS, GitHub, Slack, Stripe, Google, JWTs, `Authorization:` values), secret-shaped shell
+and Dockerfile assignments, Kubernetes Secret data, and the rule table in secret_rules.py.
+Every replacement keeps the line structure (a line is rewritten, never joined or dropped), so
+chunk coordinates stay exact. A phrase, an identifier naming a key, a placeholder or a reference
+(`${DB_PASSWORD}`, `process.env.KEY`) is no secret. Why rules by name and form: docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -54,7 +34,7 @@ from typing import Any
 
 from .model import ChunkPiece, ChunkSymbol
 from .secret_rules import RULES
-from .text import line_table
+from .text import line_table, split_lines
 
 REDACTED = "[REDACTED]"
 # The key pattern of the spec, for parsed config keys (any "key" counts).
@@ -64,7 +44,7 @@ SECRET_SECTION = re.compile(r"(?i)(secret|password|connectionstring|credential)"
 # Names that mark a secret in free text (source code, prose, code blocks).
 # The secret word itself (`Password`, `ApiKey`, `account-key`), without a name's prefix or suffix.
 _SECRET_CORE = (
-    r"(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credentials?|"
+    r"(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credentials?|creds|"
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|"
     r"shared[_-]?access|storage|license|app)[_-]?key)"
 )
@@ -76,7 +56,7 @@ _ACCESSORS = r"(?:\s*\{(?:\s*(?:(?:public|private|protected|internal)\s+)?(?:get
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
     r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")[\"']?\]?" + _ACCESSORS + ")"
-    r"(?P<op>\s*(?:\|\|=|\?\?=|:=|=>|=|:)\s*)(?P<pre>@|[bBrRuU]{1,2})?"
+    r"(?P<op>\s*(?:\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*)(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
 # A config-shaped line: `KEY=value` (no space before '=') or `key: value`.
@@ -111,23 +91,28 @@ _INI_LINE = re.compile(
 )
 _INI_CODE = re.compile(
     r"[()\[\]{};]$|[();{}]|==|!=|->|=>|\|\||&&|\s[-+*/%]\s|\b(?:if|else|or|and|not|new|await|lambda|is|in)\b"
-    r"|^(?:true|false|none|null|nil|undefined|nan)$|^[A-Za-z_][\w.]*$"
+    r"|^(?:true|false|none|null|nil|undefined|nan)$"
     r"|^-?(?:0[xob][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?)[lLuUfF]*$"
 )
 # A literal under a name that ends in the word "key" or "token" without saying which
 # (`HEROKU_KEY`, `hubspotKey`, `sort_key`): a secret only when the value looks generated.
 _WEAK_QUOTED = re.compile(
-    r"(?P<name>\b[A-Za-z_$][\w$]*?(?:[a-z0-9]Key|[a-z0-9]Token|_(?:KEY|TOKEN|key|token|Key|Token)))"
-    r"(?P<op>[\"']?\]?\s*(?::=|=>|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{12,200})(?P=q)"
+    r"(?P<name>\b[A-Za-z_$][\w$.]*?(?:[a-z0-9](?:Key|Token|Login)"
+    r"|[_.](?:KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Key|Token|Auth|Login)))"
+    r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{12,200})(?P=q)"
 )
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
-    r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|count|limit|len|length|name|field|expir|ttl|"
+    r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|file|path|count|limit|len|length|name|field|expir|ttl|"
     r"lifetime|usage|kind|str|ids?|index|offset|pos|prob|logit|mode|stream)|max[_-]?tokens|"
     # a plural names many (`total_tokens`, `MAX_TOTAL_TOKENS`): a count or a list, not one secret
     r"tokens(?![a-z])|(?<!access[_.-])(?<!access)key[_.-]?(name|id|type|path|file|vault|size|length)|"
     # the name of the header that carries a key (`ApiKeyHeader`), not `ApiKeyHeaderValue`
-    r"(key|tokens?)[_.-]?header([_.-]?name)?(?!\w)|publishable|public[_.-]?key|"
+    r"(key|tokens?)[_.-]?header([_.-]?name)?(?!\w)|publishable|public[_.-]?(key|token)|authenticity[_.-]?token|"
+    # what names a stored credential or says where one is (Jenkins' `credentialsId`, `credentials.url`)
+    # (not Vault's `secret_id`: a secret)
+    r"(credentials?|creds)[_.-]?ids?(?![a-z])|"
+    r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(url|uri|host|endpoint|server|file|path|dir)s?(?![a-z])|"
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input)|"
     # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path)
     r"secrets?[_.-]?(name|ref|key[_.-]?ref|store|provider|arn|path|version|manager)s?(?![a-z])|"
@@ -136,7 +121,7 @@ _NOT_SECRET_NAME = re.compile(
 # Values on a config-shaped line that are type annotations or code, not secrets.
 _NOT_A_VALUE = re.compile(
     r"(?i)^(?:str|string|int|bool|boolean|number|bytes|any|object|none|null|nil|true|false|undefined|"
-    r"optional|secretstr|secretbytes|\[REDACTED\])$|[();,\[\]{}<>=]|^\$\{|^\{\{|^%\w+%$|"
+    r"optional|secretstr|secretbytes|\[REDACTED\])$|[();,\[\]{}<>]|\s=|=\s|^=|^\$\{|^\{\{|^%\w+%$|"
     # a bare CamelCase word after `name:` is a type annotation far more often than a secret
     r"(?-i:^_?[A-Z][a-z]+(?:[A-Z][a-z]+)*$)|"
     # ... and so are a module's type (`builtins.str`) and a union (`str | None`)
@@ -151,7 +136,7 @@ _CONN_CRED = re.compile(
     r"(?:shared[ \t]*)?access[ \t]*key|account[ \t]*key|shared[ \t]*access[ \t]*signature|sig)[ \t]*=[ \t]*)"
     r"([^;]*)"
 )
-_SECRET_WORDS = ("secret", "passw", "pwd", "token", "connection", "credential", "key")
+_SECRET_WORDS = ("secret", "passw", "pwd", "token", "connection", "credential", "creds", "key")
 
 
 def _has_secret_word(text: str) -> bool:
@@ -208,7 +193,7 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-])?"
     r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-]value)?|"
     # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
-    r".*(?:%[sdr]|%\(\w+\)[sd]|\{\d*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|urn:.*)$"
+    r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|urn:.*)$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
 # format hole.
@@ -296,7 +281,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
     what holds the value)."""
     v = value.strip()
     return bool(_REFERENCE_OR_PLACEHOLDER.match(v)) or _is_phrase(v) or _names_a_key(v, name) or bool(
-        _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or (bool(name) and (
+        _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or (bool(name) and (
             _other_reference(v, name) or _parser_token(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))))
 
@@ -313,7 +298,8 @@ _TOKEN = re.compile(
     r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])"
     r"|gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])"
     r"|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"
-    r"|xox[abeoprs]-(?=[0-9])[A-Za-z0-9-]{10,}(?![A-Za-z0-9])"
+    r"|xox[abeoprs]-(?:(?:\d-)?\d{8,14}-[A-Za-z0-9-]{8,}|\d-[A-Za-z0-9]{40,})(?![A-Za-z0-9])"
+    r"|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}(?![A-Za-z0-9-])"
     r"|[rs]k_(?:live|test)_[A-Za-z0-9]{12,}(?![A-Za-z0-9])"
     r"|AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"
     r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}(?![A-Za-z0-9_-])"
@@ -322,17 +308,21 @@ _TOKEN = re.compile(
 # What a text holding a _TOKEN or an auth header contains: may_hold_secret's test of a
 # text with no `=`, `:`, `-` or quote (`_redact_line` tests its line by substrings).
 _FORM_HINT = re.compile(
-    r"AKIA|ASIA|AIza|eyJ|gh[pousr]_|github_pat_|xox[abeoprs]-|[rs]k_(?:live|test)_|hooks\.slack\.com|"
+    r"AKIA|ASIA|AIza|eyJ|gh[pousr]_|github_pat_|xox[abeoprs]-|[rs]k_(?:live|test)_|"
     r"AuthenticationHeaderValue|[Aa]uthorization|AUTHORIZATION")
-_TOKEN_PLACEHOLDER = re.compile(r"(?i)x{6}|\*{4}|0{10}|your|example_|_here")
-# A Slack incoming webhook: the path after /services/ is the secret.
-_SLACK_HOOK = re.compile(r"(?P<head>(?<=://)hooks\.slack\.com/(?:services|workflows|triggers)/)(?P<value>[A-Za-z0-9_/-]{12,})")
+_TOKEN_PLACEHOLDER = re.compile(r"(?i)x{6}|\*{4}|0{10}|your|example_|_here|here$")
 # An HTTP Authorization header's credentials (curl -H, a headers dict, C#'s AuthenticationHeaderValue).
 _AUTH_HEADER = re.compile(
-    r"(?i)(?:\b(?:proxy-)?authorization[\"'`]?[ \t]*[:=,][ \t]*[\"'`]?[ \t]*(?:bearer|basic|token|bot|digest)[ \t]+"
+    r"(?i)(?:\b(?:proxy-)?authorization[\"'`]?[ \t]*[:=,][ \t]*[\"'`]?[ \t]*"
+    # a scheme it knows, or another word or none before a value with a digit (`Api-Token 22cb…`, `5eb4…`)
+    r"(?:(?P<scheme>bearer|basic|token|bot|digest)[ \t]+|(?:[A-Za-z][\w-]*[ \t]+)?(?=[A-Za-z0-9._~+/=@-]*[0-9]))"
     r"|\b(?-i:AuthenticationHeaderValue)\([ \t]*\"(?:bearer|basic)\"[ \t]*,[ \t]*@?\")"
-    r"(?P<value>[A-Za-z0-9._~+/=-]{8,})"
+    r"(?P<value>[A-Za-z0-9._~+/=@-]{8,})"
 )
+# A header with a secret's name given to curl (`-H "X-Api-Key: …"`, `--header "Api-Token: …"`).
+_HEADER_FLAG = re.compile(
+    r"(?<![\w-])(?:-H|--header)[ \t]+(?P<q>[\"'])[ \t]*(?P<name>[A-Za-z][\w-]*)[ \t]*:[ \t]*"
+    r"(?P<value>[^\s\"'][^\s\"']*)[ \t]*(?P=q)")
 # A secret-shaped variable given a value on a command line or in a Dockerfile:
 # `docker run -e DB_PASSWORD=…`, `--build-arg NPM_TOKEN=…`, `helm --set db.password=…`,
 # `kubectl … --from-literal=password=…`, `export API_TOKEN=…` (anywhere on a line), `ENV API_KEY=…`.
@@ -348,14 +338,15 @@ _ENV_ASSIGN = re.compile(
 # Credentials given to a command: `curl -u user:password`, PowerShell's
 # `ConvertTo-SecureString "…" -AsPlainText`.
 _COMMAND_CRED = re.compile(
-    r"(?:(?<![\w-])(?:-u|--user)[ \t]+\\?[\"']?[^\s:\"'$]+:(?P<v>[^\s\"'$\\]+)"
+    # each side quoted apart or together (`--user "id":"pw"`, `-u user:'pw'`), either side empty
+    r"(?:(?<![\w-])(?:-u|--user)[ \t]+\\?[\"']?(?P<user>[^\s:\"'$]*)[\"']?:[\"']?(?P<v>[^\s\"'$\\]*)"
     r"|(?i:\bConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?(?P<q>[\"'])(?P<qv>[^\"'\n$]+)(?P=q)"
     r"(?=[ \t]+(?i:-AsPlainText)))"
 )
 # SQL's password clause: `CREATE USER app WITH PASSWORD 'x'`, `IDENTIFIED BY 'x'` (no `=` between).
 _SQL_PASSWORD = re.compile(
     r"(?i)(?:\bidentified[ \t]+by|(?:\bwith|,)[ \t]+(?:(?:un)?encrypted[ \t]+)?password[ \t]*=?)[ \t]*N?'(?P<value>[^'\n]+)'")
-_ENV_SECRET_WORDS = frozenset("password passwd pwd secret token key apikey credential credentials".split())
+_ENV_SECRET_WORDS = frozenset("password passwd pwd secret token key apikey credential credentials creds".split())
 
 
 def _env_secret_name(name: str) -> bool:
@@ -369,11 +360,45 @@ def _env_secret_name(name: str) -> bool:
 
 # The rule table (secret_rules.RULES): its hints, lowercased, found in the lowered text (_RULE_HOT_SCANS
 # for a whole text, the trie _RULE_HOT for one line); a line holding a hint runs the rules of that hint.
-_RULES = tuple((rid, tuple(h.lower() for h in hint.split("|")), re.compile(pattern)) for rid, hint, pattern in RULES)
+# A case-sensitive hint (`=SK`, secret_rules' docstring) is found in the text as it is (_CS_*).
+
+
+def _hint_literals(hint: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A row's hint as literals, each with a leading `=` when case-sensitive."""
+    if isinstance(hint, tuple):
+        return hint
+    if hint.startswith("~"):
+        return (hint,)
+    return tuple("=" + h for h in hint[1:].split("|")) if hint.startswith("=") else tuple(hint.split("|"))
+
+
+_RULES = tuple((rid, tuple(h[1:] if h.startswith("=") else h.lower() for h in _hint_literals(hint)
+                          if not h.startswith("~")), re.compile(pattern))
+               for rid, hint, pattern in RULES)
 _HINT_RULES: dict[str, list[int]] = {}
-for _i, (_, _hints, _) in enumerate(_RULES):
-    for _h in _hints:
-        _HINT_RULES.setdefault(_h, []).append(_i)
+_CS_HINT_RULES: dict[str, list[int]] = {}
+# hints that are regexes (`~…`): (row, the regex)
+_RE_HINT_ROWS = tuple((_i, re.compile(_h[1:])) for _i, (_, _hint, _) in enumerate(RULES)
+                      for _h in _hint_literals(_hint) if _h.startswith("~"))
+_RE_HINT_ANY = re.compile("|".join(f"(?:{h.pattern})" for _, h in _RE_HINT_ROWS))
+for _i, (_, _hint, _) in enumerate(RULES):
+    for _h in _hint_literals(_hint):
+        if _h.startswith("~"):
+            continue
+        if _h.startswith("="):
+            _CS_HINT_RULES.setdefault(_h[1:], []).append(_i)
+        else:
+            _HINT_RULES.setdefault(_h.lower(), []).append(_i)
+
+
+def _closure(hint_rules: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    """hint -> the rules of it and of every hint that is its prefix: at one position the trie finds the
+    longest hint only (`sk-proj-`, not `sk-`)."""
+    return {h: tuple(sorted({i for g, rows in hint_rules.items() if h.startswith(g) for i in rows}))
+            for h in hint_rules}
+
+
+_HINT_CLOSURE, _CS_HINT_CLOSURE = _closure(_HINT_RULES), _closure(_CS_HINT_RULES)
 
 
 def _trie(words) -> str:
@@ -396,13 +421,29 @@ def _trie(words) -> str:
 
 
 _RULE_HOT = re.compile(_trie(_HINT_RULES))
+_CS_RULE_HOT = re.compile(_trie(_CS_HINT_RULES))
+# every hint at every position (a lookahead), also where one overlaps another (`sk_` in `sk_prod_`)
+_RULE_HOT_ALL = re.compile(f"(?=({_RULE_HOT.pattern}))")
+_CS_RULE_HOT_ALL = re.compile(f"(?=({_CS_RULE_HOT.pattern}))")
 # A documented example value (AWS's `AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`).
 _DOC_EXAMPLE = re.compile(r"EXAMPLE(?:KEY)?$")
 
 
+def _filler(value: str) -> bool:
+    """A token-shaped placeholder: its end made of a few characters (`AIzaaaaa…`, `GR1348941` then
+    `123123…`, `glc_111…=`), or a documented example written out again and again (`…EXAMPLEEXAMPLE…`)."""
+    return (len(value) >= 16 and len(set(value[-16:])) < 5) or value.count("EXAMPLE") >= 2
+
+
+def _masked_after(match: re.Match[str]) -> bool:
+    """A token whose form stops where a mask begins (`xoxp-…-####`, `sk_live_abc***`)."""
+    after = match.string[match.end():match.end() + 3]
+    return after in ("###", "***", "...", "xxx", "XXX") or after.startswith("…")
+
+
 def _rule_value_kept(value: str) -> bool:
     """A placeholder where a rule expects a secret: `xxxx…`, `<token>`, `$VAR`, a doc's example."""
-    return (REDACTED in value or value[:1] in ("{", "$", "%", "<") or len(set(value)) < 5
+    return (REDACTED in value or value[:1] in ("{", "$", "%", "<") or len(set(value)) < 5 or _filler(value)
             or _TOKEN_PLACEHOLDER.search(value) is not None or _DOC_EXAMPLE.search(value) is not None
             or value.lower() in _PROSE_AFTER_FLAG
             or _METAVAR.fullmatch(value) is not None or is_benign_value(value))
@@ -411,31 +452,50 @@ def _rule_value_kept(value: str) -> bool:
 def _rule_sub(match: re.Match[str]) -> str:
     groups = match.re.groupindex
     group = next((g for g in ("s", "s2") if g in groups and match.group(g) is not None), 0)
-    if _rule_value_kept(match.group(group)):
+    if _rule_value_kept(match.group(group)) or _masked_after(match):
         return match.group(0)
     return _replace(match, group) if group else REDACTED
 
 
+def _rules_for(line: str, low: str) -> list[int]:
+    """The rows of the rule table whose hints a line (and its lowered copy) holds."""
+    return sorted({i for hint in _RULE_HOT_ALL.findall(low) for i in _HINT_CLOSURE[hint]}
+                  | {i for hint in _CS_RULE_HOT_ALL.findall(line) for i in _CS_HINT_CLOSURE[hint]}
+                  | {i for i, hint in _RE_HINT_ROWS if hint.search(line)})
+
+
 def _apply_rules(line: str, low: str) -> str:
-    todo = sorted({i for hint in _RULE_HOT.findall(low) for i in _HINT_RULES[hint]})
-    for i in todo:
+    for i in _rules_for(line, low):
         line = _RULES[i][2].sub(_rule_sub, line)
     return line
 
 
 def _token(match: re.Match[str]) -> str:
     value = match.group(0)
-    return value if _TOKEN_PLACEHOLDER.search(value) or _DOC_EXAMPLE.search(value) else REDACTED
-
-
-def _slack_hook(match: re.Match[str]) -> str:
-    return match.group(0) if _TOKEN_PLACEHOLDER.search(match.group("value")) else _replace(match, "value")
+    if _TOKEN_PLACEHOLDER.search(value) or _DOC_EXAMPLE.search(value) or _filler(value) or _masked_after(match):
+        return value
+    return REDACTED
 
 
 def _auth_header(match: re.Match[str]) -> str:
-    value = match.group("value")
+    value, scheme = match.group("value"), match.group("scheme")
+    if match.group(0).endswith(REDACTED) or (
+            scheme is None and "AuthenticationHeaderValue" not in match.group(0) and is_benign_value(value)):
+        return match.group(0)
     if (_METAVAR.fullmatch(value) or re.fullmatch(r"[A-Z]?[a-z]+", value) or _TOKEN_PLACEHOLDER.search(value)
             or _REFERENCE_OR_PLACEHOLDER.match(value)):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+# Passwords of a documentation's example (`curl -u user:pass`, `test:test`, `<user:password>`).
+_SAMPLE_PASSWORDS = frozenset("pass password passwd pwd secret test changeme admin user username".split())
+
+
+def _header_flag(match: re.Match[str]) -> str:
+    name, value = match.group("name"), match.group("value")
+    if ("authorization" in name.lower() or value == REDACTED or not _env_secret_name(name)
+            or is_benign_value(value, name) or _TOKEN_PLACEHOLDER.search(value)):
         return match.group(0)
     return _replace(match, "value")
 
@@ -443,8 +503,19 @@ def _auth_header(match: re.Match[str]) -> str:
 def _command_cred(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
+    if group == "v" and not value:
+        # `curl -u sk_test_…:` (an API key as the user, no password): the user is the secret
+        user = match.group("user")
+        if (len(user) >= 8 and any(c.isdigit() for c in user) and any(c.isalpha() for c in user)
+                and REDACTED not in user and not is_benign_value(user)):
+            return _replace(match, "user")
+        return match.group(0)
     # `docker run -u 1000:1000` is a uid and a gid
-    return match.group(0) if value == REDACTED or value.isdigit() or is_benign_value(value) else _replace(match, group)
+    if value == REDACTED or value.isdigit() or is_benign_value(value) or len(set(value)) < 3:
+        return match.group(0)
+    if group == "v" and (value == match.group("user") or value.strip("<>[]{}()").lower() in _SAMPLE_PASSWORDS):
+        return match.group(0)
+    return _replace(match, group)
 
 
 def _sql_password(match: re.Match[str]) -> str:
@@ -627,13 +698,14 @@ def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:` or a flag's `-`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`)."""
     return ("=" in text or ":" in text or "-" in text or "'" in text or _FORM_HINT.search(text) is not None
-            or _RULE_HOT.search(text.lower()) is not None)
+            or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
+            or _RE_HINT_ANY.search(text) is not None)
 
 
 # A name whose value is a secret whatever it looks like: a secret word, or "key"/"token" with a
 # qualifier that makes it a credential (`api_key`, `SigningKey`, `accessToken`), or alone.
 _STRONG_NAME = re.compile(
-    r"secret|passw|pwd|passphrase|credential|connectionstring|"
+    r"secret|passw|pwd|passphrase|credential|creds|connectionstring|"
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|sharedaccess|storage|"
     r"license|app|consumer|session|refresh|bearer|bot|deploy|service|admin|oauth|personal|webhook|github|gitlab|slack|"
     r"npm|pypi|nuget|docker|registry|hmac|jwt|csrf|xsrf|cookie|encrypt|decrypt|cipher|aes|sas|id)(?:key|token)")
@@ -759,7 +831,7 @@ def _conn_string(match: re.Match[str]) -> str:
 def _quoted(match: re.Match[str]) -> str:
     value = match.group("value")
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
-            is_benign_value(value, match.group("name"))):
+            is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value):
         return match.group(0)
     q = match.group("q")
     return f"{match.group('name')}{match.group('op')}{match.group('pre') or ''}{q}{REDACTED}{q}"
@@ -788,6 +860,8 @@ def _quoted_env(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+# A name (`api_key = self.api_key`, `token = token_or_none`): code, unless it looks generated.
+_INI_IDENT = re.compile(r"[A-Za-z_][\w.]*")
 # Words of a sentence that a passphrase seldom holds: `password = see the vault` is prose.
 _INI_PROSE = frozenset("the a an your from see of to in for with is are this that below above here there use "
                        "set by as be it".split())
@@ -797,7 +871,8 @@ def _ini_line(match: re.Match[str]) -> str:
     """A passphrase in a client config is words (`password = correct horse battery staple`):
     a phrase is a value here, where a line is nothing but `name = value`."""
     value, name = match.group("value").strip(), match.group("name")
-    if (value == REDACTED or _INI_CODE.search(value) or _NOT_SECRET_NAME.search(name) or _NOT_A_VALUE.search(value)
+    if (value == REDACTED or _INI_CODE.search(value) or _NOT_SECRET_NAME.search(name) or (
+            _INI_IDENT.fullmatch(value) and not looks_random(value)) or _NOT_A_VALUE.search(value)
             or _REFERENCE_OR_PLACEHOLDER.match(value) or _names_a_key(value, name) or _PUBLIC_OR_HASH.match(value)
             or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value)
             or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))):
@@ -828,7 +903,10 @@ def _cli_flag(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
     if value == REDACTED or value.lower() in _PROSE_AFTER_FLAG or (
-            group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")):
+            group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
+            _PLACEHOLDER_RUN.search(value) or _TOKEN_PLACEHOLDER.search(value)) or (
+            # a prefix before a placeholder (`--token=sha256~<token>`, `--key=ak_${KEY}`)
+            group == "v" and match.string[match.end():match.end() + 1] in ("<", "{", "$")):
         return match.group(0)
     return _replace(match, group)
 
@@ -838,8 +916,12 @@ def _npmrc(match: re.Match[str]) -> str:
     return match.group(0) if match.group(group) == REDACTED else _replace(match, group)
 
 
+# A trailing comment (`gss_creds: bool | None  # Delegate credentials`): what is checked is before it.
+_TRAILING_COMMENT = re.compile(r"[ \t]+#.*$")
+
+
 def _config_line(match: re.Match[str]) -> str:
-    value = match.group("value").strip()
+    value = _TRAILING_COMMENT.sub("", match.group("value")).strip()
     if _NOT_A_VALUE.search(value) or _NOT_SECRET_NAME.search(match.group("name")) or (
             is_benign_value(value, match.group("name"))):
         return match.group(0)
@@ -856,8 +938,8 @@ _QUOTED_HINT = re.compile(r"""[=:>]\s*(?:@|[bBrRuU]{1,2})?["'`]""")
 # at every letter (measured on EF Core's candidate lines: 0.13 s -> 0.08 s,
 # most of it `///` lines holding `name="key"`).
 _QUOTED_NEED = re.compile(
-    r"""(?i)(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credential|key)[\w.$@-]*["']?\]?"""
-    r"""\s*(?:\|\|=|\?\?=|:=|=>|=|:)\s*(?:@|[bBrRuU]{1,2})?["'`]"""
+    r"""(?i)(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credential|creds|key)[\w.$@-]*["']?\]?"""
+    r"""\s*(?:\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
 
@@ -870,17 +952,17 @@ def _redact_line(line: str) -> str:
     # tuple, or a search of _FORM_HINT (whose many first letters defeat re's prefix
     # scan), costs several times more per line.
     secret = ("key" in low or "token" in low or "secret" in low or "passw" in low or "pwd" in low
-              or "connection" in low or "credential" in low)
+              or "connection" in low or "credential" in low or "creds" in low)
     # Secrets found by their form first: what they leave is no longer a value for the rest.
-    if _RULE_HOT.search(low):
+    if _RULE_HOT.search(low) or _CS_RULE_HOT.search(line) or _RE_HINT_ANY.search(line):
         line = _apply_rules(line, low)
     if ("A" in line and ("AKIA" in line or "ASIA" in line or "AIza" in line)) or "eyJ" in line or "xox" in line or (
-            "_" in line and ("gh" in line or "k_live_" in line or "k_test_" in line)) or "hooks.slack.com" in line:
+            "_" in line and ("gh" in line or "github_pat_" in line or "k_live_" in line or "k_test_" in line)):
         line = _TOKEN.sub(_token, line)
-        if "hooks.slack.com" in line:
-            line = _SLACK_HOOK.sub(_slack_hook, line)
     if "uthorization" in low or "AuthenticationHeaderValue" in line:
         line = _AUTH_HEADER.sub(_auth_header, line)
+    if secret and ("-H" in line or "--header" in line):
+        line = _HEADER_FLAG.sub(_header_flag, line)
     # (each pattern below has no literal prefix for re to scan by: a substring test first)
     if "=" in line and (secret or "_pass" in low) and (
             "-" in line or "export" in line or "ENV" in line or "ARG" in line):
@@ -903,7 +985,8 @@ def _redact_line(line: str) -> str:
         if "value" in low:
             for pattern in _XML_PAIRS:
                 line = pattern.sub(_xml_pair, line)
-    if ("key" in low or "token" in low) and ('"' in line or "'" in line or "`" in line):
+    if ("key" in low or "token" in low or "_auth" in low or ".auth" in low or "login" in low) and (
+            '"' in line or "'" in line or "`" in line):
         line = _WEAK_QUOTED.sub(_weak_quoted, line)
     if secret and ("(" in line and "," in line):
         line = _CALL_PAIR.sub(_quoted_call, line)
@@ -930,7 +1013,7 @@ def _redact_line(line: str) -> str:
 # per search over 26 MB, faster than a loop of str.find calls.
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # `_pass`: an environment variable's (`SMTP_PASS`), in one scan with `_auth`
-    "secret", "p(?:assw|wd)", "token", "c(?:onnection|redential)", "key", "://", "_(?:auth|pass)"))
+    "secret", "p(?:assw|wd)", "token", "c(?:onnection|red(?:ential|s))", "key", "://", "_(?:auth|pass)", "login"))
 # Secrets by form (see _FORM_HINT), searched in the text as it is (their case is
 # fixed), each from a literal that is rare in code (a scan from a common first
 # letter is 2-3 times slower: `eyJ` 24 ms, `yJ` 12 ms over 8 MB of Python).
@@ -946,6 +1029,8 @@ _HOT_CONN = re.compile(r";[^;\n]*=")
 # (measured over 31 MB of Python: 1.3 s against 1.8 s for the one trie), worth its 35 calls
 # on a whole file, not on a piece's text.
 _RULE_HOT_LINES = re.compile(f"(?:{_RULE_HOT.pattern})[^\\n]*")
+_CS_RULE_HOT_LINES = (re.compile(f"(?:{_CS_RULE_HOT.pattern})[^\\n]*"),
+                      *(re.compile(f"(?:{h.pattern})[^\\n]*") for _, h in _RE_HINT_ROWS))
 _RULE_SCAN_SPLIT = 64_000
 _RULE_HOT_SCANS = tuple(
     re.compile(re.escape(first) + "(?:" + _trie([h[1:] for h in hints]) + ")[^\\n]*" if all(len(h) > 1 for h in hints)
@@ -976,7 +1061,7 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
             starts.update([rfind("\n", 0, m.start()) + 1 for m in pattern.finditer(low)])
     if low:
         trfind = text.rfind
-        for pattern in _FORM_HOT_LINES:
+        for pattern in (*_FORM_HOT_LINES, *_CS_RULE_HOT_LINES):
             starts.update([trfind("\n", 0, m.start()) + 1 for m in pattern.finditer(text)])
     if low and ";" in text:
         conn = _HOT_CONN.search
@@ -1231,3 +1316,47 @@ def redact_pieces(pieces, source: str | None = None) -> list[ChunkPiece]:
     sharing one memo."""
     memo = _Memo(source)
     return [redact_piece(p, memo) for p in pieces]
+
+
+# ------------------------------------------------------------- line views ---
+# read-span serves a file's own lines, not its chunks: the free-text pass line by line, and for a
+# settings file (`chunkers.languages`: .env, .json, .yaml, .xml, ...) the values under secret-shaped
+# keys, which the config chunker redacts in its parsed view (`redact_value`). A config-shaped line
+# (`key = value`, `"key": "value"`, `key: value`, `export KEY=value`) or a one-line XML element
+# (`<Password>…</Password>`) is redacted by its key (`is_secret_key`).
+_SETTING_LINE = re.compile(r"""^(?P<lead>[ \t]*(?:export[ \t]+|-[ \t]+)?["']?)(?P<key>[\w.$@:-]+)"""
+                           r"""(?P<mid>["']?[ \t]*(?:=|:)[ \t]*)(?P<value>.*?)(?P<trail>[ \t]*,?[ \t]*)$""")
+_SETTING_ELEMENT = re.compile(r"<(?P<tag>[\w:.-]+)(?P<attrs>\s[^<>]*)?>(?P<value>[^<>\n]+)</(?P=tag)>")
+
+
+def _hidden_setting(value: str, key: str) -> str | None:
+    """The redacted form of a settings value under `key`, or None to keep it."""
+    v = value.strip()
+    if not v or REDACTED in v or not is_secret_key(key) or v in ("{", "[", "|", ">", "|-", ">-"):
+        return None
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+        inner = v[1:-1]
+        return None if not inner or is_benign_value(inner, key) else f"{v[0]}{REDACTED}{v[0]}"
+    return None if is_benign_value(v, key) else REDACTED
+
+
+def redact_setting_line(line: str) -> str:
+    """One line of a settings file with the value under a secret-shaped key redacted."""
+    m = _SETTING_LINE.match(line)
+    if m:
+        hidden = _hidden_setting(m.group("value"), m.group("key").rsplit(":", 1)[-1].rsplit(".", 1)[-1])
+        if hidden is not None:
+            return f"{m.group('lead')}{m.group('key')}{m.group('mid')}{hidden}{m.group('trail')}"
+    if "</" in line:
+        def element(x: re.Match) -> str:
+            hidden = _hidden_setting(x.group("value"), x.group("tag"))
+            return x.group(0) if hidden is None else f"<{x.group('tag')}{x.group('attrs') or ''}>{hidden}</{x.group('tag')}>"
+        line = _SETTING_ELEMENT.sub(element, line)
+    return line
+
+
+def redact_lines(text: str, settings: bool = False) -> list[str]:
+    """A file's lines redacted as its chunks are (no line joined, dropped or moved): `redact_text`,
+    then for a settings file (`settings`) `redact_setting_line` on each line."""
+    lines = split_lines(redact_text(text))
+    return [redact_setting_line(line) for line in lines] if settings else lines

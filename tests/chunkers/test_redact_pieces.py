@@ -17,9 +17,9 @@ from chunkers.csharp import chunk_csharp
 from chunkers.model import ChunkPiece, ChunkSymbol
 from chunkers.redact import (
     _AUTH_HEADER, _CLI_FLAG, _COMMAND_CRED, _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _ENV_ASSIGN, _NPMRC_CRED,
-    _QUOTED_ASSIGN, _SLACK_HOOK, _SQL_PASSWORD, _TOKEN, _URL_CRED, _XML_PAIRS, REDACTED, _auth_header, _cli_flag,
+    _QUOTED_ASSIGN, _HEADER_FLAG, _SQL_PASSWORD, _TOKEN, _URL_CRED, _XML_PAIRS, REDACTED, _auth_header, _cli_flag,
     _command_cred, _config_line, _conn_string, _env_assign, _has_secret_word, _npmrc, _quoted, _redact_line,
-    _slack_hook, _sql_password, _token, _xml_pair, redact_pieces, redact_text,
+    _header_flag, _sql_password, _token, _xml_pair, redact_pieces, redact_text,
     _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call, _quoted_env,
     _weak_quoted,
 )
@@ -120,8 +120,10 @@ def _redact_line_without_hints(line: str) -> str:
     """`_redact_line` without its anchored pre-checks: every pattern on every line."""
     secret = _has_secret_word(line)
     line = _apply_rules(line, line.lower())  # the rule table: a rule runs where its hint is
-    line = _SLACK_HOOK.sub(_slack_hook, _TOKEN.sub(_token, line))
+    line = _TOKEN.sub(_token, line)
     line = _AUTH_HEADER.sub(_auth_header, line)
+    if secret:
+        line = _HEADER_FLAG.sub(_header_flag, line)
     line = _ENV_ASSIGN.sub(_env_assign, line)
     line = _COMMAND_CRED.sub(_command_cred, line)
     line = _SQL_PASSWORD.sub(_sql_password, line)
@@ -169,7 +171,10 @@ SHAPED = ['<add ', 'key=', 'value=', 'name=', '"ApiKey"', "'AzureAd:ClientSecret
           'AuthenticationHeaderValue("Bearer", "', 'ENV ', 'ConvertTo-SecureString ', ' -AsPlainText',
           # issue 33: subscripts, setters, quoted NAME=value, ini lines, rule-table forms
           '["API_KEY"]', 'setProperty(', '("password", ', ' = ', '=> ', 'hunter2 x', 'sk-proj-', 'FAKE0123456789abcdefABCDEF',
-          'mysql -p', 'sshpass -p ', '?sig=', 'PGPASSWORD=', 'gsk_', '#define ']
+          'mysql -p', 'sshpass -p ', '?sig=', 'PGPASSWORD=', 'gsk_', '#define ',
+          # issue 33, second round: curl credentials and headers, Makefile operators, weak names, case-sensitive hints
+          '-H "', 'X-Api-Key: ', 'Api-Token ', '-u ', ':', '?= ', '::= ', 'SONAR_LOGIN', 'user_auth', 'creds = ',
+          'sha256~', 'SK0123456789abcdef0123456789abcdef', '1234567890123456|', 's.', 'A3-']
 
 
 @settings(max_examples=150, deadline=None)

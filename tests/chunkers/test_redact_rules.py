@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from chunkers import chunk_file
-from chunkers.redact import REDACTED, _RULES, redact_text
+from chunkers.redact import REDACTED, _RULES, _line_changes, _rules_for, redact_text
 from chunkers.secret_rules import RULES
 
 EXAMPLES = json.loads(
@@ -31,10 +31,11 @@ def test_a_rule_redacts_its_positive_and_keeps_its_negative(rid):
     line, secret = EXAMPLES[rid]["positive"]
     negative = EXAMPLES[rid]["negative"]
     index = IDS.index(rid)
-    _, hints, pattern = _RULES[index]
+    _, _, pattern = _RULES[index]
     assert secret in line
     assert pattern.search(line), "the row's own pattern matches its example"
-    assert any(h in line.lower() for h in hints), "the whole-text scan finds the line by a hint"
+    assert index in _rules_for(line, line.lower()), "a hint of the row picks the line's rules"
+    assert _line_changes(f"a = 1\n{line}\n"), "the whole-text scan visits the line"
     out = redact_text(line)
     assert secret not in out and REDACTED in out
     assert redact_text(out) == out

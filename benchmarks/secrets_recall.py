@@ -1,0 +1,498 @@
+"""Recall and false positives of chunkers.redact on the test cases of two secret
+scanners, read from their checkouts at run time (nothing of theirs is stored here).
+
+    python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
+        --trufflehog /work/.mirror/trufflesecurity+trufflehog/repo [--show N] [--time DIR ...]
+
+- gitleaks (the development corpus: rules were written from its misses): the `tps`
+  and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
+  generated ones (`secrets.NewSecret(regex)`) are drawn from their regexes with a
+  fixed seed. A true positive is tried in gitleaks' own sample line (`x_api_token =
+  "…"`, a secret-named line) and, for a rule of a unique token form, in a neutral
+  line (`value = "…"`, where only the form can find it).
+- trufflehog (held out: no rule was written from it): the `input`/`want` cases of
+  pkg/detectors/**/*_test.go (not the integration tests). A case with a non-empty
+  `want` is a true positive; its secret is each wanted string found in the input
+  (for a wanted `id + secret` that the input holds apart, the last part found).
+  It is tried as written and, for a detector of a form of its own (one whose regex
+  is not a keyword near a generic value: `detectors.PrefixRegex`), each secret alone
+  in a neutral line. A case with an
+  empty `want` is a false-positive case: the input changed at all counts.
+
+Both scanners' negative cases mix harmless values (placeholders, too short, a
+wrong character set) with secrets of a neighbouring form or a secret-named line
+holding a value the scanner's own rule rejects: a redaction there is counted,
+listed with --show, and sorted by hand in benchmarks/secrets_recall.md.
+`--time DIR` also times redact_text over every .py file under DIR (CPU time, best
+of 5, the line cache cleared each round).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from chunkers import redact  # noqa: E402
+from chunkers.redact import _filler, redact_text  # noqa: E402
+
+try:
+    import re._parser as sre_parse  # Python 3.11+
+except ImportError:  # pragma: no cover
+    import sre_parse  # type: ignore
+
+
+RNG = random.Random(33)
+HELPERS = {
+    "Numeric": "[0-9]{%s}", "Hex": "[a-f0-9]{%s}", "AlphaNumeric": "[a-z0-9]{%s}",
+    "AlphaNumericExtendedShort": "[a-z0-9_-]{%s}", "AlphaNumericExtended": "[a-z0-9=_\\-]{%s}",
+    "AlphaNumericExtendedLong": "[a-z0-9\\/=_\\+\\-]{%s}",
+}
+PRINTABLE = [chr(c) for c in range(33, 127)]
+
+
+def xeger(pattern: str) -> str:
+    """A random string matching a (simple) regex."""
+    def gen(items) -> str:
+        out = []
+        for op, av in items:
+            name = str(op)
+            if name == "LITERAL":
+                out.append(chr(av))
+            elif name == "NOT_LITERAL":
+                out.append(RNG.choice([c for c in PRINTABLE if ord(c) != av]))
+            elif name == "ANY":
+                out.append(RNG.choice("abcdefghijklmnopqrstuvwxyz0123456789"))
+            elif name == "IN":
+                chars = []
+                negate = False
+                for iop, iav in av:
+                    iname = str(iop)
+                    if iname == "LITERAL":
+                        chars.append(chr(iav))
+                    elif iname == "RANGE":
+                        chars.extend(chr(c) for c in range(iav[0], iav[1] + 1))
+                    elif iname == "CATEGORY":
+                        cat = str(iav)
+                        chars.extend("0123456789" if "DIGIT" in cat else
+                                     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_" if "WORD" in cat else " ")
+                    elif iname == "NEGATE":
+                        negate = True
+                if negate:
+                    chars = [c for c in "abcdefghijklmnopqrstuvwxyz0123456789" if c not in chars]
+                out.append(RNG.choice(chars))
+            elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                lo, hi, sub = av
+                hi = min(hi, lo + 8) if hi != sre_parse.MAXREPEAT else lo + 8
+                out.extend(gen(sub) for _ in range(RNG.randint(lo, max(lo, hi))))
+            elif name == "SUBPATTERN":
+                out.append(gen(av[-1]))
+            elif name == "BRANCH":
+                out.append(gen(RNG.choice(av[1])))
+            elif name == "CATEGORY":
+                out.append("7" if "DIGIT" in str(av) else "a")
+            elif name in ("AT", "ASSERT", "ASSERT_NOT"):
+                continue
+            else:
+                raise ValueError(name)
+        return "".join(out)
+    return gen(sre_parse.parse(pattern.replace("(?i)", "")))
+
+
+def string_end(text: str, i: int) -> int:
+    """Where the Go string literal opening at text[i] ends (one past its closing quote)."""
+    quote, j = text[i], i + 1
+    while j < len(text) and text[j] != quote:
+        j += 2 if quote in "\"'" and text[j] == "\\" else 1
+    return j + 1
+
+
+def split_top(text: str, sep: str = ",") -> list[str]:
+    """Split Go source at top-level separators (outside strings and brackets)."""
+    parts, depth, cur, i = [], 0, [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "\"`'":
+            j = string_end(text, i)
+            cur.append(text[i:j])
+            i = j
+            continue
+        if ch == "/" and text[i:i + 2] == "//":
+            j = text.find("\n", i)
+            i = len(text) if j < 0 else j
+            continue
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def go_string(lit: str) -> str:
+    if lit.startswith("`"):
+        return lit[1:-1]
+    return bytes(lit[1:-1], "utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8")
+
+
+# name -> Go expression of the rule file being read (its `x := …` and `var x = …`)
+ENV: dict[str, str] = {}
+
+
+def evaluate(expr: str) -> list[tuple[str, str | None]]:
+    """(line, secret) pairs of one Go expression; secret None where the line is the case itself."""
+    expr = split_top(expr, "\0")[0].strip() if expr.strip() else ""  # without a trailing `// comment`
+    if re.fullmatch(r"[A-Za-z_]\w*", expr) and ENV.get(expr, "").startswith("[]string{"):
+        expr = ENV[expr]
+    if expr.endswith("..."):
+        expr = expr[:-3].strip()
+    m = re.fullmatch(r"utils\.GenerateSampleSecrets?\((.*)\)", expr, re.S)
+    if m:
+        ident, secret_expr = split_top(m.group(1))
+        ident, secret = go_string(ident), value(secret_expr)
+        return [(f'{ident}_api_token = "{secret}"', secret)]
+    m = re.fullmatch(r"\[\]string\{(.*)\}", expr, re.S)
+    if m:
+        return [pair for e in split_top(m.group(1)) for pair in evaluate(e)]
+    return [(value(expr), None)]
+
+
+def value(expr: str, seen: frozenset = frozenset()) -> str:
+    out = []
+    for part in split_top(expr, "+"):
+        if part[0] in "\"`":
+            out.append(go_string(part))
+            continue
+        m = re.fullmatch(r"(secrets\.NewSecret|newPlausibleSecret)\((.*)\)", part, re.S)
+        if m:
+            secret = xeger(pattern_of(m.group(2).strip()))
+            while m.group(1) == "newPlausibleSecret" and not re.search("[1-9]", secret):
+                secret = xeger(pattern_of(m.group(2).strip()))  # as gitleaks: one digit at least
+            out.append(secret)
+            continue
+        m = re.fullmatch(r"fmt\.Sprintf\((.*)\)", part, re.S)
+        if m:
+            args = split_top(m.group(1))
+            values = iter([value(a, seen) for a in args[1:]])
+            out.append(_VERB.sub(lambda v: "%" if v.group(1) == "%" else next(values), value(args[0], seen)))
+            continue
+        if re.fullmatch(r"[A-Za-z_]\w*", part) and part in ENV and part not in seen:
+            out.append(value(ENV[part], seen | {part}))
+            continue
+        raise ValueError(part)
+    return "".join(out)
+
+
+def pattern_of(expr: str) -> str:
+    parts = split_top(expr, "+")
+    if len(parts) > 1:
+        return "".join(pattern_of(p) for p in parts)
+    m = re.fullmatch(r"utils\.(\w+)\(\"([\d,]+)\"\)", expr)
+    if m and m.group(1) in HELPERS:
+        return HELPERS[m.group(1)] % m.group(2)
+    if expr == "utils.Hex8_4_4_4_12()":
+        return "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    if expr[0] in "\"`":
+        return go_string(expr)
+    raise ValueError(expr)
+
+
+def cases(source: str, var: str) -> tuple[list[tuple[str, str | None]], int]:
+    """Every case of `var` (tps or fps) in a rules file: (line, secret) pairs, and how many were skipped."""
+    found, skipped = [], 0
+    for m in re.finditer(rf"\b{var}\s*(?::=|=)\s*", source):
+        start = m.end()
+        # the expression runs to the end of its statement: balanced brackets, then a newline
+        depth, i = 0, start
+        while i < len(source):
+            ch = source[i]
+            if ch in "\"`":
+                i = string_end(source, i)
+                continue
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif ch == "\n" and depth == 0:
+                break
+            i += 1
+        expr = source[start:i].strip()
+        m2 = re.fullmatch(r"append\((.*)\)", expr, re.S)
+        items = split_top(m2.group(1)) if m2 else [expr]
+        for item in items:
+            if item == var:
+                continue
+            try:
+                found.extend(evaluate(item))
+            except (ValueError, re.error, IndexError, UnicodeDecodeError):
+                skipped += 1
+    return found, skipped
+
+
+
+
+def repo_files(root: Path, under: str) -> tuple[list[str], object]:
+    """The file names under a folder of a checkout or a bare mirror, and a reader of one."""
+    if (root / under).is_dir():
+        names = sorted(str(p.relative_to(root)) for p in (root / under).rglob("*") if p.is_file())
+        return names, lambda n: (root / n).read_text(encoding="utf-8", errors="replace")
+    git = ["git", "-C", str(root)]
+    names = subprocess.run(git + ["ls-tree", "-r", "--name-only", "HEAD", under.rstrip("/") + "/"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    return names, lambda n: subprocess.run(git + ["show", f"HEAD:{n}"], capture_output=True, text=True,
+                                           errors="replace").stdout
+
+
+def gitleaks_cases(root: Path):
+    """(tps, fps, skipped): tps as (rule, line, [secret], form), fps as (rule, line)."""
+    names, read = repo_files(root, "cmd/generate/config/rules")
+    tps, fps, skipped = [], [], 0
+    for name in names:
+        if not name.endswith(".go") or name.endswith("_test.go"):
+            continue
+        src = read(name)
+        ENV.clear()
+        ENV.update(go_env(src))
+        # one rule function at a time: a unique token's rule (its form alone says what it is), or one
+        # with a semi-generic part (a keyword near a generic value: no form to find in a neutral line)
+        for func in re.split(r"\nfunc ", src)[1:]:
+            form = "GenerateSemiGenericRegex" not in func
+            t, s1 = cases(func, "tps")
+            f, s2 = cases(func, "fps")
+            rule = Path(name).stem
+            tps += [(rule, line, [secret] if secret else [], form) for line, secret in t]
+            fps += [(rule, line) for line, _ in f]
+            skipped += s1 + s2
+    return tps, fps, skipped
+
+
+# ------------------------------------------------------------------ trufflehog ---
+_VERB = re.compile(r"%(?:\[\d+\])?[-+# 0]*\d*(?:\.\d+)?([a-zA-Z%])")
+_DEF = re.compile(r"(?m)^[ \t]*(?:var[ \t]+|const[ \t]+)?([A-Za-z_]\w*)(?:[ \t]+string)?[ \t]*(?::=|=(?!=))[ \t]*")
+
+
+def statement_end(src: str, start: int, stop: str = "\n") -> int:
+    """Where an expression starting at src[start] ends: the first top-level character of stop."""
+    depth, i = 0, start
+    while i < len(src):
+        ch = src[i]
+        if ch in "\"`'":
+            i = string_end(src, i)
+            continue
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif ch in stop and depth == 0:
+            return i
+        i += 1
+    return i
+
+
+def go_parts(expr: str, env: dict[str, str], seen: frozenset = frozenset()) -> list[str]:
+    """The value of a Go string expression as its concatenated parts (literals, Sprintf's
+    arguments): `a + b`, fmt.Sprintf, strings.Repeat/ToUpper/ToLower, identifiers of env."""
+    out: list[str] = []
+    for part in split_top(expr.strip(), "+"):
+        if part[0] in "\"`":
+            out.append(go_string(part))
+            continue
+        m = re.fullmatch(r"fmt\.Sprintf\((.*)\)", part, re.S)
+        if m:
+            args = split_top(m.group(1))
+            fmt, values = "".join(go_parts(args[0], env, seen)), [go_parts(a, env, seen) for a in args[1:]]
+            pos, k = 0, 0
+            for v in _VERB.finditer(fmt):
+                out.append(fmt[pos:v.start()])
+                if v.group(1) == "%":
+                    out.append("%")
+                else:
+                    out.extend(values[k] if v.group(1) != "q" else ['"', *values[k], '"'])
+                    k += 1
+                pos = v.end()
+            out.append(fmt[pos:])
+            continue
+        m = re.fullmatch(r"strings\.(Repeat|ToUpper|ToLower)\((.*)\)", part, re.S)
+        if m:
+            args = split_top(m.group(2))
+            s = "".join(go_parts(args[0], env, seen))
+            out.append(s * int(args[1]) if m.group(1) == "Repeat" else s.upper() if m.group(1) == "ToUpper"
+                       else s.lower())
+            continue
+        m = re.fullmatch(r"string\((.*)\)", part, re.S)
+        if m:
+            out.extend(go_parts(m.group(1), env, seen))
+            continue
+        if re.fullmatch(r"[A-Za-z_]\w*", part) and part in env and part not in seen:
+            out.extend(go_parts(env[part], env, seen | {part}))
+            continue
+        raise ValueError(part)
+    return [p for p in out if p]
+
+
+def go_env(src: str) -> dict[str, str]:
+    """name -> expression of every `name = …` / `name := …` of a file (the last one wins)."""
+    env = {}
+    for m in _DEF.finditer(src):
+        end = statement_end(src, m.end())
+        expr = src[m.end():end].strip()
+        if expr and (expr[0] in "\"`" or expr.startswith(("fmt.Sprintf", "strings.", "secrets.NewSecret", "[]string{"))
+                     or re.match(r"\w+\s*\+", expr)):
+            env[m.group(1)] = expr
+    return env
+
+
+def trufflehog_cases(root: Path):
+    """(tps, fps, skipped): tps as (detector, input, secrets, form), fps as (detector, input)."""
+    names, read = repo_files(root, "pkg/detectors")
+    tps, fps, skipped, seen = [], [], 0, set()
+    sources: dict[str, str] = {}
+    for name in names:
+        if name.endswith(".go") and not name.endswith("_test.go"):
+            folder = name.rsplit("/", 1)[0]
+            sources[folder] = sources.get(folder, "") + read(name)
+    for name in names:
+        if not name.endswith("_test.go") or name.endswith("_integration_test.go"):
+            continue
+        src = read(name)
+        env = go_env(src)
+        detector = name.split("/")[2]
+        # a detector that looks for a keyword near a generic value (detectors.PrefixRegex) has no
+        # form of its own: its secret alone in a neutral line is not counted
+        form = "PrefixRegex" not in sources.get(name.rsplit("/", 1)[0], "")
+        for m in re.finditer(r"\binput:\s*", src):
+            end = statement_end(src, m.end(), ",\n")
+            nxt = src.find("input:", end)
+            w = re.compile(r"\bwant:\s*").search(src, end, nxt if nxt > 0 else len(src))
+            if not w:
+                continue
+            wend = statement_end(src, w.end(), ",\n")
+            want = src[w.end():wend].strip()
+            try:
+                text = "".join(go_parts(src[m.end():end], env))
+                if want in ("nil", "[]string{}", "[]string(nil)"):
+                    wanted = []
+                else:
+                    wm = re.fullmatch(r"\[\]string\{(.*)\}", want, re.S)
+                    if not wm:
+                        raise ValueError(want)
+                    wanted = [go_parts(e, env) for e in split_top(wm.group(1))]
+            except (ValueError, IndexError, KeyError, UnicodeDecodeError, re.error):
+                skipped += 1
+                continue
+            if (detector, text) in seen:
+                continue
+            seen.add((detector, text))
+            if not wanted:
+                fps.append((detector, text))
+                continue
+            secrets = []
+            for parts in wanted:
+                whole = "".join(parts)
+                if whole in text:
+                    secrets.append(whole)
+                    continue
+                found = [p for p in parts if len(p) >= 6 and p in text]
+                if not found:
+                    found = [p for p in re.split(r"[:;|,]", whole) if len(p) >= 6 and p in text]
+                if found:
+                    secrets.append(found[-1])
+            if secrets:
+                tps.append((detector, text, secrets, form))
+            else:
+                skipped += 1
+    return tps, fps, skipped
+
+
+# --------------------------------------------------------------------- scoring ---
+def score(title: str, tps, fps, skipped: int, show: int) -> None:
+    written_hit, neutral_hit, neutral_n = 0, 0, 0
+    missed_written, missed_neutral, redacted_fps = [], [], []
+    kinds = {"form": 0, "keyword": 0, "filler": 0}  # the misses as written, by kind
+    for rule, line, secrets, form in tps:
+        out = redact_text(line)
+        ok = all(s not in out for s in secrets) if secrets else out != line
+        written_hit += ok
+        if not ok:
+            missed_written.append((rule, line))
+            kinds["filler" if any(_filler(s) for s in secrets) else "form" if form else "keyword"] += 1
+        if form:
+            for s in secrets:
+                neutral_n += 1
+                if s in redact_text(f'value = "{s}"'):
+                    missed_neutral.append((rule, s))
+                else:
+                    neutral_hit += 1
+    for rule, line in fps:
+        if redact_text(line) != line:
+            redacted_fps.append((rule, line))
+    n = len(tps)
+    print(f"{title}: cases skipped (unsupported expressions): {skipped}")
+    print(f"  recall, cases as written: {written_hit}/{n} = {written_hit / max(1, n):.1%}")
+    print(f"  recall, each secret of a form of its own alone in a neutral line: {neutral_hit}/{neutral_n} = "
+          f"{neutral_hit / max(1, neutral_n):.1%}")
+    print(f"  negative cases changed: {len(redacted_fps)}/{len(fps)} = {len(redacted_fps) / max(1, len(fps)):.1%}")
+    print(f"  misses as written by kind: {kinds['form']} of a form of its own, {kinds['keyword']} a keyword near a "
+          f"generic value, {kinds['filler']} a filler value (`…aaaa`, `…1111`)")
+    if show:
+        for name, rows in (("missed (as written)", missed_written), ("missed (neutral)", missed_neutral),
+                           ("negatives changed", redacted_fps)):
+            print(f"\n  -- {title}, {name}: {len(rows)}")
+            for row in rows[:show]:
+                print("    ", row[0], "|", row[1][:160].replace("\n", "\\n"))
+        print()
+
+
+def timing(dirs: list[str]) -> None:
+    texts = []
+    for root in dirs:
+        for dp, dn, fn in os.walk(root):
+            dn[:] = [d for d in dn if d not in (".git", "__pycache__")]
+            for f in fn:
+                if f.endswith(".py"):
+                    try:
+                        texts.append(Path(dp, f).read_text(encoding="utf-8"))
+                    except (OSError, UnicodeDecodeError):
+                        pass
+    mb = sum(map(len, texts)) / 1e6
+    best = float("inf")
+    for _ in range(5):
+        redact._redact_line.cache_clear()
+        t = time.process_time()  # CPU time: the machine is shared, wall time swings with its load
+        changed = sum(redact_text(x) != x for x in texts)
+        best = min(best, time.process_time() - t)
+    print(f"redact_text over {len(texts)} .py files, {mb:.1f} MB: {best:.3f} CPU s = {mb / best:.1f} MB/s; "
+          f"{changed} files changed")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--gitleaks", type=Path, help="a gitleaks checkout or bare mirror")
+    ap.add_argument("--trufflehog", type=Path, help="a trufflehog checkout or bare mirror")
+    ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
+    ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
+    args = ap.parse_args(argv)
+    if args.gitleaks:
+        score("gitleaks (development)", *gitleaks_cases(args.gitleaks), args.show)
+    if args.trufflehog:
+        score("trufflehog (held out)", *trufflehog_cases(args.trufflehog), args.show)
+    if args.time:
+        timing(args.time)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
