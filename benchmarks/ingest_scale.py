@@ -1,7 +1,7 @@
 """Where a full ingest of one repository spends its time and memory, stage by stage (issue 19).
 
     python benchmarks/ingest_scale.py REPO_PATH [--home DIR] [--id ID] [--device auto|cpu|cuda]
-                                      [--batch N] [--backend torch|...]
+                                      [--batch N] [--backend torch|bf16|onnx] [--profile lean|full] [--bare N]
 
 REPO_PATH (a git work tree or a plain folder) is ingested in place into a fresh
 LEDGER_HOME (--home: an empty or missing folder, kept afterwards; default a
@@ -21,11 +21,17 @@ symbol-sentence texts, distinct) and the tokens per chunk the model read
 (each text's wordpieces, cut at the model's max_seq_length, as encode does;
 counted after the stage, outside its timing). The device and thread count are
 printed so the same script can run on a GPU machine.
+
+Then the yardstick (issue 30): the bare model (sentence-transformers' MiniLM, torch fp32, fp16 on CUDA)
+embeds --bare of the repo's chunk texts in plain batched calls, in the same process right after the
+ingest, and the script prints the texts embedded per chunk and the ratio of the ingest's chunks/s (every
+stage, model load included) to the bare model's texts/s. Figures: benchmarks/ingest_scale.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import resource
@@ -40,11 +46,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from ledger_assets.encode.embedder import Embedder, resolve_device  # noqa: E402
-from ledger_assets.enrich import stages as enrich  # noqa: E402
-from ledger_assets.ingest import pipeline, points  # noqa: E402
+from ledger_assets.encode.embedder import Embedder, load_model, normalize_text, resolve_device  # noqa: E402
+from ledger_assets.ingest.pipeline import code_text  # noqa: E402
+from ledger_assets.enrich.order import run_stages  # noqa: E402
 from ledger_assets.store.ledger import Ledger  # noqa: E402
-from ledger_assets.store.settings import LedgerSettings  # noqa: E402
+from ledger_assets.store.settings import EMBED_PROFILES, LedgerSettings  # noqa: E402
 
 LOG = logging.getLogger("ingest_scale")
 
@@ -110,6 +116,25 @@ def tokens_read(embedder: Embedder, texts: list[str]) -> tuple[int, int]:
     return read, full
 
 
+def chunk_texts(ledger: Ledger, repo_id: str, limit: int) -> list[str]:
+    """Up to `limit` of the repo's code-lane texts (what a chunk's one embedding reads), spread over the repo."""
+    with ledger.db.connect() as con:
+        rows = con.execute("SELECT text, symbols FROM chunks WHERE repo_id = ? ORDER BY file_path, chunk_index",
+                           [repo_id]).fetchall()
+    step = max(1, len(rows) // max(limit, 1))
+    return [normalize_text(code_text(text, json.loads(symbols or "[]"))) for text, symbols in rows[::step][:limit]]
+
+
+def bare_rate(device: str, batch: int, texts: list[str]) -> float:
+    """Texts/s of the bare model: sentence-transformers' MiniLM as it ships (fp32; fp16 on CUDA), plain encode
+    calls in batches of `batch`, after a warm-up call: the yardstick of the ingest's chunks/s."""
+    model = load_model(device, "torch")
+    model.encode(texts[:batch], batch_size=batch, show_progress_bar=False)
+    t0 = time.perf_counter()
+    model.encode(texts, batch_size=batch, show_progress_bar=False)
+    return len(texts) / (time.perf_counter() - t0)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("repo", help="the repository (git work tree or folder) to ingest")
@@ -117,7 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--id", default="scale", help="repo id (default: scale)")
     ap.add_argument("--device", default="", help="cpu, cuda, ... (default: LEDGER_EMBED_DEVICE, else auto)")
     ap.add_argument("--batch", type=int, default=0, help="embedding batch (default: LEDGER_EMBED_BATCH)")
-    ap.add_argument("--backend", default="", help="embedding backend (default: LEDGER_EMBED_BACKEND, else torch)")
+    ap.add_argument("--backend", default="", help="embedding backend (default: LEDGER_EMBED_BACKEND)")
+    ap.add_argument("--profile", default="", choices=("", *EMBED_PROFILES),
+                    help="embedding profile (default: LEDGER_EMBED_PROFILE)")
+    ap.add_argument("--bare", type=int, default=256,
+                    help="chunk texts the bare model embeds after the ingest, for the ratio (default 256; 0: skip)")
     args = ap.parse_args(argv)
     repo = Path(args.repo).expanduser()
     if not repo.is_dir():
@@ -129,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     home = Path(args.home) if args.home else Path(tempfile.mkdtemp(prefix="ledger-scale-"))
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
 
-    settings = LedgerSettings.from_env(home=str(home))
+    settings = LedgerSettings.from_env(home=str(home), embed_profile=args.profile or None)
     device = resolve_device(args.device or settings.embed_device)
     batch = args.batch or settings.embed_batch
     kwargs = {"backend": args.backend} if args.backend else {}
@@ -149,20 +178,23 @@ def main(argv: list[str] | None = None) -> int:
 
     rid = args.id
     wall0 = time.perf_counter()
-    snap = timed("snapshot", lambda: pipeline.snapshot_stage(ledger, rid, run_id, LOG))
-    chunked = timed("chunks (+3 checks)", lambda: pipeline.chunk_stage(ledger, rid, run_id, LOG))
-    intents = timed("intents", lambda: pipeline.intent_stage(ledger, rid, run_id, LOG))
-    timed("model load", lambda: embedder.model)
-    emb = timed("embeddings", lambda: pipeline.embedding_stage(ledger, rid, run_id, LOG, embedder))
-    timed("chunk_quality", lambda: enrich.quality_stage(ledger, rid, run_id, LOG))
-    timed("git_history", lambda: enrich.git_stage(ledger, rid, run_id, LOG))
-    timed("code_graph", lambda: enrich.graph_stage(ledger, rid, run_id, LOG))
-    pts = timed("qdrant_points (+check)", lambda: points.points_stage(ledger, rid, run_id, LOG))
+    labels = {"repo_snapshot": "snapshot", "chunks": "chunks (+3 checks)", "qdrant_points": "qdrant_points (+check)"}
+
+    def stage(name: str, step):  # every stage in STAGES order, timed; the model loads (timed) before embeddings
+        if name == "embeddings":
+            timed("model load", lambda: embedder.model)
+        return timed(labels.get(name, name), step)
+
+    ran = run_stages(ledger, rid, run_id, LOG, embedder, call=stage).reports
+    snap, chunked, intents, emb, pts = (ran[n] for n in ("repo_snapshot", "chunks", "intents", "embeddings",
+                                                         "qdrant_points"))
     wall = time.perf_counter() - wall0
     # Resetting VmHWM resets ru_maxrss too: the process peak is the largest stage peak.
     process_peak = max(r.peak_mb for r in rows)
 
     failed = [c for c in chunked.checks + pts.checks if not c.passed]
+    sample = chunk_texts(ledger, rid, args.bare) if args.bare else []
+    bare = bare_rate(device, batch, sample) if sample else 0.0
     read, full = tokens_read(embedder, embedder.seen)
     n = max(1, chunked.total_chunks)
     import torch
@@ -170,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     threads = torch.get_num_threads()
     print(f"repo {repo.resolve()} @ {snap.head_sha[:12]} ({snap.source}): {snap.files_total} files, "
           f"{snap.files_indexable} indexable, {chunked.total_chunks} chunks")
-    print(f"device={device} backend={getattr(embedder, 'backend', 'torch')} batch={batch} torch_threads={threads} "
+    print(f"device={device} backend={getattr(embedder, 'backend', 'torch')} profile={settings.embed_profile} "
+          f"batch={batch} torch_threads={threads} "
           f"cpus={len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()} "
           f"intents={intents.by_source} home={home}")
     peak_label = "peak RSS MB (stage)" if can_reset else "peak RSS MB (process so far)"
@@ -191,6 +224,11 @@ def main(argv: list[str] | None = None) -> int:
         rate = "" if r.stage == "model load" else f"{rate:,.0f}" if rate >= 100 else f"{rate:.1f}"
         print(f"| {r.stage} | {r.seconds:.2f} | {rate} | {r.peak_mb:,.0f} | {note} |")
     print(f"| **total** | {wall:.2f} | {chunked.total_chunks / wall:,.1f} | {process_peak:,.0f} (process) | |")
+    ingest_rate = chunked.total_chunks / wall
+    print(f"\ntexts embedded per chunk: {emb.embeddings_computed / n:.2f} ({emb.embeddings_computed} for {n} chunks)")
+    if bare:
+        print(f"bare model: {bare:.1f} texts/s ({len(sample)} chunk texts, torch, batch {batch}); ingest: "
+              f"{ingest_rate:.1f} chunks/s (every stage, model load included); ratio {ingest_rate / bare:.2f}x")
     if failed:
         print("failed checks: " + ", ".join(c.name for c in failed), file=sys.stderr)
     if not args.home:

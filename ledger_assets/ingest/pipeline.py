@@ -26,7 +26,7 @@ from ledger_assets.encode.embedder import Embedder, embed_with_cache, normalize_
 from ledger_assets.ingest.checks import (CheckOutcome, check_idempotent, check_line_coverage,
                                          check_member_symbols)
 from ledger_assets.ingest.concepts import assign_concepts
-from ledger_assets.ingest.snapshot import ManifestEntry, last_commit_times, read_blobs, stored_manifest, take_snapshot
+from ledger_assets.ingest.snapshot import LFS_POINTER, ManifestEntry, last_commit_times, read_blobs, stored_manifest, take_snapshot
 from ledger_assets.ingest import promotion
 from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, pack_analysis, temp_keys
 from ledger_assets.intents.analysis import analyse_repo
@@ -55,7 +55,11 @@ def snapshot_stage(ledger: Ledger, repo_id: str, run_id: str, log) -> SnapshotRe
     repo = ledger.registry.get(repo_id)
     promotion.finish_interrupted(ledger, repo_id, run_id, log)  # a crash mid-promotion: finished before all else
     s = ledger.settings
-    snap = take_snapshot(repo.path, repo.kind, s.max_file_bytes, s.max_pdf_bytes)
+    with ledger.db.connect() as con:  # the last snapshot's Git LFS verdicts: unchanged blobs are not read again
+        lfs_known = dict(con.execute(
+            "SELECT DISTINCT blob_hash, skip_reason FROM manifest WHERE repo_id = ? AND coalesce(skip_reason, '') IN "
+            "('', ?) AND coalesce(blob_hash, '') <> ''", [repo_id, LFS_POINTER]).fetchall()) if repo.kind == "git" else {}
+    snap = take_snapshot(repo.path, repo.kind, s.max_file_bytes, s.max_pdf_bytes, lfs_known)
     entries = snap.entries
     skipped = Counter(e.skip_reason.split(" (")[0] for e in entries if e.skip_reason)
     languages = Counter(e.language for e in entries if not e.skip_reason)
@@ -292,7 +296,7 @@ def code_text(text: str, symbols: list[dict]) -> str:
     import/using lines and blank lines. The model reads its first 256 tokens only, and a C#
     type chunk starts with the file's usings: those tokens named every file's imports, not
     the code (measured with `ledger eval`: code lane R@1 0.261 -> 0.356 and 0.220 -> 0.300 on
-    the two efcore golden sets of search.py; `similar --mode code` no longer matches files by
+    the two efcore golden sets of docs/decisions.md; `similar --mode code` no longer matches files by
     their shared usings). A context header, the file's path above the names, was measured and left
     out (four commit sets, no LLM key, `benchmarks/commit_eval.py`): the code lane alone gained
     (Acc@1 chi 0.440 -> 0.480, jotai 0.247 -> 0.313, MediatR 0.180 -> 0.187, starlette 0.087 ->
@@ -310,27 +314,38 @@ def design_text(repo_id: str, layer: str | None, intent: str | None) -> str:
     return f"[{repo_id}/{layer or ''}] {intent or ''}"
 
 
+def embeds_design(profile: str, intent_source: str | None) -> bool:
+    """Does this chunk get a design vector? "full": every chunk. "lean": only an LLM intent; a keyless one is
+    made from the code's own names and declaration, which the code, sparse and name lanes see already."""
+    return profile != "lean" or intent_source == "llm"
+
+
 def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Embedder) -> EmbeddingReport:
     t0 = time.monotonic()
     with ledger.db.connect() as con:
         cur = con.execute(
             "SELECT file_path, chunk_index, chunk_type, start_line, end_line, text, header, symbols, layer, intent, "
-            "code_hash, design_hash, symbol_hashes FROM chunks WHERE repo_id = ? ORDER BY file_path, chunk_index",
-            [repo_id])
+            "intent_source, code_hash, design_hash, symbol_hashes FROM chunks WHERE repo_id = ? "
+            "ORDER BY file_path, chunk_index", [repo_id])
         rows = dict_rows(cur)
     for row in rows:  # parsed once: the code text and the symbol sentences both read them
         row["symbols"] = json.loads(row["symbols"] or "[]")
     texts: dict[str, str] = {}
     updates = []
     symbol_lines = 0
+    profile = ledger.settings.embed_profile
     for _, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
-        owned = file_symbol_texts(chunks)
+        owned = file_symbol_texts(chunks) if profile == "full" else {}
         for row in chunks:
             code_t = normalize_text(code_text(row["text"], row["symbols"]))
-            design_t = design_text(repo_id, row["layer"], row["intent"])
-            ch, dh = text_hash(code_t), text_hash(design_t)
-            texts[ch], texts[dh] = code_t, design_t
+            ch = text_hash(code_t)
+            texts[ch] = code_t
+            dh = ""
+            if embeds_design(profile, row["intent_source"]):
+                design_t = design_text(repo_id, row["layer"], row["intent"])
+                dh = text_hash(design_t)
+                texts[dh] = design_t
             sym_hashes = []
             for sym_t in owned.get(row["chunk_index"], ()):
                 sh = text_hash(sym_t)
@@ -338,7 +353,7 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
                 sym_hashes.append(sh)
             symbol_lines += len(sym_hashes)
             sh_json = json.dumps(sym_hashes) if sym_hashes else ""
-            if (ch, dh, sh_json) != (row["code_hash"], row["design_hash"], row["symbol_hashes"] or ""):
+            if (ch, dh, sh_json) != (row["code_hash"], row["design_hash"] or "", row["symbol_hashes"] or ""):
                 updates.append((row["file_path"], row["chunk_index"], ch, dh, sh_json))
     if updates:
         with ledger.db.transaction() as con:
@@ -350,6 +365,6 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     computed = embed_with_cache(embedder, ledger.db, texts, progress)
     elapsed = time.monotonic() - t0
     ledger.db.add_to_summary(run_id, repo_id, embeddings_computed=computed, elapsed_s=elapsed)
-    log.info(f"embeddings: {len(texts)} distinct texts ({symbol_lines} symbol lines), {computed} computed, "
-             f"{len(texts) - computed} from cache")
+    log.info(f"embeddings ({profile} profile): {len(texts)} distinct texts ({symbol_lines} symbol lines) for "
+             f"{len(rows)} chunks, {computed} computed, {len(texts) - computed} from cache")
     return EmbeddingReport(len(rows), len(texts), computed, len(texts) - computed, elapsed)

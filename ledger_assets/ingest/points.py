@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from qdrant_client import models
 
 from ledger_assets.encode import lexical
-from ledger_assets.encode.embedder import fetch_vectors, text_hash
+from ledger_assets.encode.embedder import fetch_vectors, text_hash, vector_model_name
+from ledger_assets.encode.onnx_model import MODEL_NAME as ONNX_MODEL_NAME
 from ledger_assets.encode.quality import RUBRIC_FIELDS, quality_vector
 from ledger_assets.ingest import promotion
 from ledger_assets.ingest.checks import CheckOutcome
-from ledger_assets.ingest.promotion import verify_staged
+from ledger_assets.ingest.promotion import StagedPlan, verify_staged
 from ledger_assets.store.db import dict_rows, utcnow
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.qdrant import (CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR,
@@ -224,7 +225,7 @@ def _live_payload(want: dict, head_sha: str, now: str, first: str) -> dict:
 
 
 def stage_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, head_sha: str, run_id: str,
-               now: str, symbol_lane: bool, log) -> dict:
+               now: str, symbol_lane: bool, log) -> StagedPlan:
     """Write the plan's new vectors as staged points (hidden from queries); return the rest of the plan,
     what promotion applies to the live points (ingest/promotion.py). Stale staged points are deleted first."""
     s = ledger.settings
@@ -235,14 +236,21 @@ def stage_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, hea
         log.info(f"deleted {len(existing.staged)} points left staged by a run that was not promoted")
     if plan.upsert:
         hashes = [h for _, w in plan.upsert
-                  for h in (w["row"]["code_hash"], w["row"]["design_hash"], *w["symbol_hashes"])]
-        vectors = fetch_vectors(ledger.db, EMBED_MODEL, hashes)
+                  for h in (w["row"]["code_hash"], w["row"]["design_hash"], *w["symbol_hashes"]) if h]
+        # The configured backend's vectors; a hash only the other key has (an embedder overridden per run) from there.
+        preferred = vector_model_name(s.embed_device, s.embed_backend)
+        vectors = fetch_vectors(ledger.db, preferred, hashes)
+        other = EMBED_MODEL if preferred != EMBED_MODEL else ONNX_MODEL_NAME
+        vectors.update({h: v for h, v in fetch_vectors(ledger.db, other, [h for h in hashes if h not in vectors]).items()})
         batch: list[models.PointStruct] = []
         written = 0
         for pid, want in plan.upsert:
             row = want["row"]
             sym_hashes = want["symbol_hashes"] if symbol_lane else []
-            missing = [h for h in (row["code_hash"], row["design_hash"], *sym_hashes) if h not in vectors]
+            # The lean profile (settings.EMBED_PROFILE) leaves a keyless intent without a design hash: no design vector.
+            design_hash = row["design_hash"] or ""
+            missing = [h for h in (row["code_hash"], *([design_hash] if design_hash else []), *sym_hashes)
+                       if not h or h not in vectors]
             if missing:
                 raise RuntimeError(f"no cached embedding for {row['file_path']}#{row['chunk_index']}: "
                                    "materialize `embeddings` first")
@@ -252,9 +260,9 @@ def stage_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, hea
             payload = dict(_live_payload(want, head_sha, now, first), is_latest=False, staged=True,
                            staged_sha=head_sha, staged_run=run_id)
             sparse = lexical.document_vector(f"{row['file_path']}\n{row['text']}\n{payload.get('intent', '')}")
-            vec: dict = {CODE_VECTOR: vectors[row["code_hash"]].tolist(),
-                         DESIGN_VECTOR: vectors[row["design_hash"]].tolist(),
-                         QUALITY_VECTOR: want["quality"]}
+            vec: dict = {CODE_VECTOR: vectors[row["code_hash"]].tolist(), QUALITY_VECTOR: want["quality"]}
+            if design_hash:
+                vec[DESIGN_VECTOR] = vectors[design_hash].tolist()
             if sparse.indices:
                 vec[SPARSE_VECTOR] = sparse
             if sym_hashes:
@@ -268,11 +276,10 @@ def stage_plan(ledger: Ledger, client, plan: PointsPlan, existing: Existing, hea
         if batch:
             client.upsert(ledger.qdrant.collection, batch, wait=True)
     # Same vectors, new payload: overwritten at promotion, keeping when this content entered.
-    return {"head_sha": head_sha, "now": now, "versioning": bool(s.versioning),
-            "staged": [pid for pid, _ in plan.upsert],
-            "overwrite": [[pid, _live_payload(want, head_sha, now, since.get(pid, now))]
-                          for pid, want in plan.overwrite],
-            "retire": plan.retire, "drop": plan.drop}
+    return StagedPlan(head_sha, now, bool(s.versioning), staged=tuple(pid for pid, _ in plan.upsert),
+                      overwrite=tuple((pid, _live_payload(want, head_sha, now, since.get(pid, now)))
+                                      for pid, want in plan.overwrite),
+                      retire=tuple(plan.retire), drop=tuple(plan.drop))
 
 
 def points_stage(ledger: Ledger, repo_id: str, run_id: str, log, promote: bool = True,

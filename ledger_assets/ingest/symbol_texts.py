@@ -1,43 +1,18 @@
 """The symbol lane: one short sentence per symbol, scored per chunk by its best symbol.
 
-A chunk is a unit of storage, not of meaning: a small C# class is one chunk
-holding a dozen members, and its code and design vectors are averages over all
-of them. A question about one member ("the mapping CLR type") is best answered
-by a vector of that member alone. So each symbol gets a line of its own,
+A chunk is a unit of storage, not of meaning: a small C# class is one chunk holding a dozen
+members, and its code and design vectors average over all of them. A question about one member
+is best answered by a vector of that member alone. So each symbol gets a line of its own,
 
     Gets the clr type. property clr type of core type mapping: <doc sentence>. public Type ClrType { get; }
 
-(the name worded as its doc's first sentence would be, see `gloss`; kind, name
-and parent in words; the first doc sentence when there is one; the declaration
-and the first lines of the body), embedded with the same model and
-stored on the chunk that *owns* the symbol as one vector of a Qdrant
-multivector (`symbol_vector`, MaxSim): a query scores a chunk by its closest
-symbol. Ownership: of the chunks listing a symbol, the smallest one holding its
-first line — the member chunk of a split type, the header of a type, the whole
-chunk of a small type — so each symbol is embedded once.
-
-Measured with `ledger eval` on dotnet/efcore src/EFCore/Storage (261 queries,
-no LLM key) the lane alone reached R@1 0.525 / R@5 0.874, where the best of the
-other three lanes had 0.360 (design) / 0.701 (code); on src/EFCore.Relational/
-Storage 0.452 / 0.800 against 0.340 / 0.644 (sparse). See retrieval/search.py for the
-fused figures. Tried and dropped (no gain on either set): listing a type's
-members in its sentence, a second declaration-only sentence per symbol.
-
-The gloss ("Gets the clr type", "Creates the db command", "Initializes a new
-instance of the ... class") was added later: a question reads like a doc
-sentence, and "property clr type" does not. On the four efcore golden sets of
-retrieval/search.py, with every other lane as it was, fused R@1 went 0.496 -> 0.532
-(Relational/Storage), 0.525 -> 0.540 (Storage), 0.465 -> 0.491 (Update) and
-0.531 -> 0.550 (Infrastructure), MRR@10 up on all four. Variants tried on the
-same sets (so they are not held out): the gloss with the parent type's name
-(" of the core type mapping"; +0.012 R@1 on average, Relational lower), only
-for members (+0.018), replacing the kind-and-name words instead of preceding
-them (with the parent's name; no gain on the three sets it was run on); the
-shipped form: +0.024. On two sets built afterwards and looked at once (so
-held out), it moved little: src/EFCore/Diagnostics 0.346 -> 0.333 R@1,
-src/EFCore.Relational/Migrations 0.493 -> 0.496; its true effect is small.
-A name not led by a known verb gets no gloss ("vat_amount" would read "Vats
-the amount").
+(the name worded as its doc's first sentence would be, see `gloss`, since a question reads like a
+doc sentence; kind, name and parent in words; the first doc sentence; the declaration and the first
+lines of the body), embedded with the same model and stored on the chunk that *owns* the symbol as
+one vector of a Qdrant multivector (`symbol_vector`, MaxSim): a query scores a chunk by its closest
+symbol. Ownership: of the chunks listing a symbol, the smallest one holding its first line, so each
+symbol is embedded once. A name not led by a known verb gets no gloss ("vat_amount" would read
+"Vats the amount"). What the lane and the gloss are worth: docs/decisions.md, benchmarks/README.md.
 """
 
 from __future__ import annotations

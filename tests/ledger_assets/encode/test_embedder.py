@@ -10,7 +10,7 @@ import pytest
 from ledger_assets.ingest import pipeline
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder, embed_with_cache, fetch_vectors, normalize_text, text_hash
-from ledger_assets.store.settings import EMBED_DIM, LedgerSettings
+from ledger_assets.store.settings import EMBED_DIM, EMBED_MODEL as EMBED_MODEL_NAME, LedgerSettings
 from tests.conftest import FIXTURES, ingest_core
 
 CODE = "def rate_usage(records, prices):\n    return [prices[r['product']] for r in records]\n"
@@ -48,7 +48,8 @@ def test_bad_batch_size_is_refused():
 
 
 def test_second_repo_reuses_code_vectors_and_keeps_design_vectors_apart(tmp_path, make_repo, embedder):
-    ledger = Ledger(LedgerSettings(home=str(tmp_path / "home"), lock_timeout_s=60))
+    # The full profile: every chunk's design text and symbol sentences are embedded (lean: test_embed_profile.py).
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "home"), lock_timeout_s=60, embed_profile="full"))
     source = (FIXTURES / "python" / "billing.py").read_text()
     for name in ("shop", "twin"):
         repo = make_repo(name)
@@ -96,8 +97,11 @@ TEXTS = [CODE, "SELECT * FROM invoices WHERE total > 100", "[shop/data] stores i
 def test_bf16_backend_loads_offline_and_agrees_with_torch(monkeypatch, embedder):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
-    if embedder.backend != "torch" or embedder.model.device.type != "cpu":
+    import torch
+
+    if embedder.device not in ("", "cpu") or torch.cuda.is_available():
         pytest.skip("compares the CPU bf16 backend with CPU fp32 torch")
+    embedder = embedder if embedder.backend == "torch" else Embedder("cpu", backend="torch")
     bf16 = Embedder("cpu", backend="bf16")
     assert bf16.backend == "bf16" and bf16.model_name == embedder.model_name  # one cache for both
     ours, ref = bf16.encode(TEXTS), embedder.encode(TEXTS)
@@ -116,13 +120,37 @@ def test_backend_comes_from_the_environment_and_unknown_ones_are_refused(monkeyp
     assert Embedder("cpu").backend == "bf16"
     assert LedgerSettings.from_env().embed_backend == "bf16"
     assert Embedder("cpu", backend="torch").backend == "torch"         # an explicit choice wins
-    monkeypatch.setenv("LEDGER_EMBED_BACKEND", "onnx")
+    monkeypatch.setenv("LEDGER_EMBED_BACKEND", "tensorrt")
     with pytest.raises(SettingsError, match="LEDGER_EMBED_BACKEND"):
         LedgerSettings.from_env()
-    with pytest.raises(ValueError, match="backend"):
+    with pytest.raises(SettingsError, match="LEDGER_EMBED_BACKEND"):      # read through the settings
         Embedder("cpu")
+    with pytest.raises(ValueError, match="backend"):
+        Embedder("cpu", backend="tensorrt")
     monkeypatch.delenv("LEDGER_EMBED_BACKEND")
-    assert Embedder("cpu").backend == "torch"
+    assert Embedder("cpu").backend == LedgerSettings().embed_backend
+
+
+def test_onnx_backend_builds_offline_and_agrees_with_torch(monkeypatch, embedder):
+    """The int8 ONNX model is built from the bundled weights (no download) and its vectors stay close to
+    fp32 torch's, under a cache key of their own."""
+    from ledger_assets.encode.onnx_model import MODEL_NAME as ONNX_NAME
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    if embedder.device not in ("", "cpu") or embedder.model_name != EMBED_MODEL_NAME:
+        ref = Embedder("cpu", backend="torch")
+    else:
+        ref = embedder
+    onnx = Embedder("cpu", backend="onnx")
+    assert onnx.model_name == ONNX_NAME != ref.model_name                 # int8 vectors are cached apart
+    ours, theirs = onnx.encode(TEXTS), ref.encode(TEXTS)
+    assert ours.shape == (len(TEXTS), EMBED_DIM) and ours.dtype == np.float32
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+    cos = (ours * theirs).sum(axis=1)
+    assert cos.min() >= 0.97, cos                                         # measured: 0.987 min, 0.993 mean
+    assert (np.argmax(ours @ theirs.T, axis=1) == np.arange(len(TEXTS))).all()
+    assert np.allclose(onnx.encode(TEXTS[::-1])[::-1], ours, atol=1e-5)  # order in = order out
 
 
 def test_ingest_encodes_on_every_core_and_a_query_embedder_on_one(embedder):
@@ -130,13 +158,13 @@ def test_ingest_encodes_on_every_core_and_a_query_embedder_on_one(embedder):
 
     from ledger_assets.encode.embedder import cpu_threads, query_embedder
 
-    if embedder.model.device.type != "cpu":
+    if embedder.device not in ("", "cpu") or torch.cuda.is_available():
         pytest.skip("thread counts are a CPU matter")
     before = torch.get_num_threads()
-    try:
-        query_embedder("cpu").encode([CODE])
+    try:  # torch's threads (the onnx backend's session has its own)
+        query_embedder("cpu", backend="torch").encode([CODE])
         assert torch.get_num_threads() == 1
-        Embedder("cpu", backend=embedder.backend).encode([CODE])          # an ingest after a query in one process
+        Embedder("cpu", backend="torch").encode([CODE])                   # an ingest after a query in one process
         assert torch.get_num_threads() == cpu_threads()
         with pytest.raises(ValueError, match="threads"):
             Embedder("cpu", threads=-1)

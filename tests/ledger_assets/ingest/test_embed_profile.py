@@ -1,0 +1,126 @@
+"""The embedding profiles (settings.embed_profile, issue 30): "lean" embeds at most 1.5 texts a chunk,
+"full" keeps every lane; a run with nothing new to embed never loads the model. Real git repos, DuckDB,
+Qdrant local mode and the real model."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from ledger_assets.encode.embedder import Embedder
+from ledger_assets.enrich.order import run_stages
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR
+from ledger_assets.retrieval.symbols import ToolInputError
+from ledger_assets.retrieval.tools import similar
+from ledger_assets.store.settings import LedgerSettings
+
+LOG = logging.getLogger("test")
+
+ORDERS_PY = '''"""Orders."""
+
+
+class OrderBook:
+    """Keeps the open orders of one market."""
+
+    def add_order(self, order_id: str, price: float) -> None:
+        """Add an order at a price."""
+        self.orders[order_id] = price
+
+    def cancel_order(self, order_id: str) -> bool:
+        """Cancel an order by id."""
+        return self.orders.pop(order_id, None) is not None
+
+    def best_price(self) -> float:
+        """The lowest asking price."""
+        return min(self.orders.values())
+
+
+def spread(bid: float, ask: float) -> float:
+    """The gap between the best bid and ask."""
+    return ask - bid
+'''
+
+LEDGER_PY = '''"""Ledger entries."""
+
+
+def post_entry(account: str, amount: int) -> dict:
+    """Post an entry to an account."""
+    return {"account": account, "amount": amount}
+
+
+def balance(entries: list[dict], account: str) -> int:
+    """Sum the entries of one account."""
+    return sum(e["amount"] for e in entries if e["account"] == account)
+'''
+
+
+def _repo(git_repo):
+    git_repo.write("orders.py", ORDERS_PY)
+    git_repo.write("ledger.py", LEDGER_PY)
+    git_repo.commit("init")
+    return git_repo
+
+
+def _points(ledger: Ledger) -> list:
+    """Every point of the collection, with its vectors."""
+    out, offset = [], None
+    with ledger.qdrant.open() as client:
+        while True:
+            points, offset = client.scroll(ledger.qdrant.collection, limit=256, offset=offset, with_payload=True,
+                                           with_vectors=True)
+            out += points
+            if offset is None:
+                return out
+
+
+def _ingest(ledger: Ledger, embedder: Embedder, run_id: str):
+    report = run_stages(ledger, "shop", run_id, LOG, embedder, enrichment=False)
+    assert not report.failed_checks()
+    return report.reports
+
+
+def test_lean_profile_embeds_at_most_1_5_texts_per_chunk(git_repo, tmp_path, embedder):
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "lean-home"), lock_timeout_s=60, embed_profile="lean"))
+    ledger.registry.add(_repo(git_repo).path, "shop")
+    ran = _ingest(ledger, embedder, "r1")
+    chunks, emb = ran["chunks"].total_chunks, ran["embeddings"]
+    assert chunks >= 3
+    assert emb.embeddings_computed / chunks <= 1.5
+    points = _points(ledger)
+    assert len(points) == chunks
+    for p in points:
+        assert CODE_VECTOR in p.vector and SYMBOL_VECTOR not in p.vector
+        assert p.payload["intent_source"] != "heuristic" or DESIGN_VECTOR not in p.vector
+    # `similar --mode design` on a lean index: a clear error (no design vector), not a KeyError.
+    with pytest.raises(ToolInputError, match="no design vector"):
+        similar(ledger, "orders.py:7", "design", k=2)
+
+
+def test_full_profile_stores_every_lane(git_repo, ledger, embedder):
+    assert ledger.settings.embed_profile == "full"  # the default
+    ledger.registry.add(_repo(git_repo).path, "shop")
+    ran = _ingest(ledger, embedder, "r1")
+    chunks, emb = ran["chunks"].total_chunks, ran["embeddings"]
+    assert emb.embeddings_computed / chunks > 2  # code + design + a sentence per owned symbol
+    points = _points(ledger)
+    assert len(points) == chunks
+    for p in points:
+        assert {CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR} <= set(p.vector)
+    assert sum(SYMBOL_VECTOR in p.vector for p in points) >= 2  # the class and its methods own symbols
+    owned = sum(len(p.vector.get(SYMBOL_VECTOR) or []) for p in points)
+    assert owned >= 6  # OrderBook, its three methods, spread, post_entry, balance
+
+
+def test_unchanged_rerun_does_not_load_the_model(git_repo, ledger, embedder):
+    ledger.registry.add(_repo(git_repo).path, "shop")
+    _ingest(ledger, embedder, "r1")
+    fresh = Embedder(embedder.device, embedder.batch_size, embedder.backend)
+    ran = _ingest(ledger, fresh, "r2")
+    assert ran["embeddings"].embeddings_computed == 0
+    assert fresh.model_used is False  # the model was never asked for, so never loaded by this run
+    git_repo.write("ledger.py", LEDGER_PY + '\n\ndef close_account(account: str) -> None:\n    """Close it."""\n')
+    git_repo.commit("add close_account")
+    ran = _ingest(ledger, fresh, "r3")
+    assert ran["embeddings"].embeddings_computed >= 1 and fresh.model_used is True  # the observation can fail
