@@ -3,32 +3,20 @@
     python benchmarks/backfill.py [--repos 20] [--concurrency 2] [--max-files 5] [--storage postgres|sqlite]
                                   [--keep] [--timeout 1800]
 
-What it does, all in one temporary folder (removed at the end, on an error or Ctrl-C too, unless --keep):
+All in one temporary folder (removed at the end, on an error or Ctrl-C too, unless --keep):
+1. a throwaway Postgres cluster (benchmarks/_pgcluster.py) and a DAGSTER_HOME with the project's
+   dagster.yaml plus `storage: postgres` and `max_concurrent_runs` = --concurrency (--storage
+   sqlite keeps Dagster's default storage);
+2. N small git repos sampled from packages installed in this venv (at most --max-files files each,
+   sizes varying from repo to repo), registered and added as dynamic partitions;
+3. `git_head_sensor` stopped (only the backfill launches runs) and `dagster-daemon run` started;
+4. `dagster job backfill -j ingest --partitions <all N>` (the UI's "Launch backfill"), waiting for
+   every run; 5. the same backfill again over the unchanged repos: it must write nothing.
 
-1. Postgres (--storage postgres, the default): a throwaway cluster (`initdb`, `pg_ctl start` on a free
-   port of 127.0.0.1, benchmarks/_pgcluster.py) and a `dagster` database. A DAGSTER_HOME with the project's
-   dagster.yaml plus `storage: postgres` (the README's snippet, through DAGSTER_PG_* variables) and
-   `concurrency.runs.max_concurrent_runs` = --concurrency; a LEDGER_HOME beside it. (--storage sqlite keeps
-   Dagster's default SQLite storage, for a comparison or a machine without Postgres.)
-2. N small git repos: source folders of packages installed in this venv (Python, C/C++ headers, Cython,
-   JavaScript/CSS, GraphQL, JSON, Markdown, ... where installed), each a sample of at most --max-files
-   files of 0.3-12 KB, sizes varying from repo to repo (40%, 60%, 80%, 100% of --max-files in turn),
-   `git init` + one commit each; registered with the registry API and added as dynamic partitions (what
-   `ledger add-repo` does).
-3. `git_head_sensor` is stopped (`dagster sensor stop`), so that only the backfill launches runs, and
-   `dagster-daemon run` starts (the queued run coordinator, the run-retry daemon).
-4. The backfill: `dagster job backfill -j ingest --partitions <all N> --noprompt`, the CLI of the UI's
-   "Launch backfill": one queued run per partition, each started by the daemon's run coordinator in its
-   own process (the default run launcher), at most --concurrency at a time. It waits for every run to end.
-5. The same backfill again over the unchanged repos: it must write nothing.
-
-Printed: a table per backfill (wall time from the submission to the last run's end, the run durations:
-min / median / p90 / max, the time queued and the run process's start, chunks, chunks/s, points written,
-embeddings computed, failed runs, repos promoted at HEAD), peak RSS (each run process's high-water mark,
-the largest and the median; the daemon and its code server; the daemon's whole process tree; the Postgres
-server) and the
-storage Dagster wrote (Postgres: database size and rows of event_logs, runs, ...; SQLite: the files).
-Exit 1 when a run failed, a repo is not promoted at HEAD, or the second backfill wrote anything.
+Printed per backfill: wall time, run durations (min / median / p90 / max), queue and start times,
+chunks, points written, embeddings computed, failed runs, repos promoted at HEAD; peak RSS of the
+run processes, the daemon and Postgres; the storage Dagster wrote. Exit 1 when a run failed, a repo
+is not promoted at HEAD, or the second backfill wrote anything. Figures: benchmarks/README.md.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ the chunk-level test prior are chosen on the OTHER repos (best mean of Acc@1 + A
 it. Prints one table: every set, the fusion, `--group file` (shipped defaults and held-out choice)
 and the baselines, all measured in the same run.
 
-The table in README.md ("Change requests") came from (no GROQ_API_KEY: heuristic intents)
+The tables in benchmarks/README.md ("commit_eval.py") came from (no GROQ_API_KEY: heuristic intents)
 
     git clone https://github.com/encode/starlette && git -C starlette checkout cb8f84f5284d
     git clone https://github.com/go-chi/chi && git -C chi checkout 735ae2b87f8c
@@ -42,7 +42,7 @@ from _direct import ingest_direct  # noqa: E402
 from ledger_assets.store.ledger import Ledger  # noqa: E402
 from ledger_assets.encode.embedder import Embedder  # noqa: E402
 from ledger_assets.evaluation.evaluate import evaluate, format_report  # noqa: E402
-from ledger_assets.evaluation.golden import build_commit_golden  # noqa: E402
+from ledger_assets.evaluation.commit_golden import build_commit_golden  # noqa: E402
 from ledger_assets.store.settings import LedgerSettings  # noqa: E402
 
 BASELINES = ("bm25_windows", "bm25_ident_windows", "minilm_windows", "rrf_bm25_minilm_windows", "bm25_files",

@@ -4,34 +4,21 @@
                                 [--py N,...] [--ts N,...] [--rb N,...]
                                 [--ingest] [--timeout S] [--keep DIR]
 
-Inputs are generated here, deterministic:
-- `--cs N,...`: one C# class of about N lines (methods with doc comments,
-  auto-properties, fields, an expression-bodied member every few), about 33
-  bytes a line, the shape of a large generated or hand-grown class;
-- `--js MB,...`: one minified JavaScript line of that many megabytes
-  (10^6 bytes; the largest stays under the ingest's 2,000,000-byte limit):
-  functions, classes with methods, `var` objects and arrow functions, no
-  newline, in a file named `bundleN.js` (an `.min.js` name is skipped by the
-  ingest's snapshot as vendored);
-- `--py` / `--ts` / `--rb N,...`: one Python / TypeScript / Ruby class of
-  about N lines, documented four-line methods (`--cs-shape mixed`: three
-  members in four one line), the generator of tests/chunkers/test_memory_bounds.py.
+Inputs are generated here, deterministic: `--cs N` one C# class of about N lines (documented
+methods, auto-properties, fields; `--cs-shape mixed`: three members in four one line); `--js MB`
+one minified JavaScript line of that many megabytes (under the ingest's 2,000,000-byte limit,
+named `bundleN.js` since `.min.js` is skipped as vendored); `--py` / `--ts` / `--rb N` a Python /
+TypeScript / Ruby class of about N lines (the generator of tests/chunkers/test_memory_bounds.py).
 
-For each input, `ledger chunk FILE --format jsonl` runs in a subprocess of its
-own; its peak RSS comes from `os.wait4` (the child's own rusage, not the
-maximum over every child so far), and its output is streamed and summed, never
-held: stored bytes = UTF-8 bytes of `text` + `analysis_text` as DuckDB stores it
-(a member's context after its text, `store.db.pack_analysis`) + `skeleton` + the
-JSON of `symbols`, per chunk. The table gives them per input byte, with the
-chunk count, the largest chunk's stored bytes and the largest `symbols` list.
+For each input, `ledger chunk FILE --format jsonl` runs in a subprocess of its own; its peak RSS
+comes from `os.wait4` (the child's own rusage), and its output is streamed and summed, never held:
+stored bytes = UTF-8 bytes of `text` + `analysis_text` as DuckDB stores it (`store.db.pack_analysis`)
++ `skeleton` + the JSON of `symbols`, per chunk, given per input byte with the chunk count and the
+largest chunk. `--ingest` also runs a real `ledger add-repo` + `ledger ingest` of a temporary repo
+holding only that file (no LLM key) and reports its peak RSS and wall time.
 
-`--ingest` also runs a real `ledger add-repo` + `ledger ingest` of a temporary
-git repository holding only that file (`LEDGER_HOME` in a temporary folder,
-`HF_HUB_OFFLINE=1`, no LLM key), and reports its peak RSS and wall time. The
-embedding of every chunk dominates it (about 29 chunks/s on 2 cores).
-
-Targets: every file under 2 MB chunks with peak RSS < 1 GB and stored text
-<= 4x input bytes, both growing linearly with the input.
+Targets: every file under 2 MB chunks with peak RSS < 1 GB and stored text <= 4x input bytes, both
+growing linearly with the input. Figures: benchmarks/README.md.
 """
 
 from __future__ import annotations

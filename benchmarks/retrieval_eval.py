@@ -11,7 +11,7 @@ every pipeline stage, in a LEDGER_HOME of its own under --work -> `ledger eval`
 report and one summary table. A second run with the same --work reuses the
 ingested homes (an unchanged repo writes nothing), so only the eval is repeated.
 
-The figures in search.py and in the issue notes came from
+The figures in benchmarks/README.md ("retrieval_eval.py") came from
 
     python benchmarks/retrieval_eval.py /path/to/efcore/src EFCore/Storage \\
         EFCore.Relational/Storage EFCore.Relational/Update EFCore/Infrastructure

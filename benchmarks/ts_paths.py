@@ -2,34 +2,11 @@
 
     python benchmarks/ts_paths.py DIR [DIR ...] [--cap 6000]
 
-Per language (ts = .ts/.tsx/.mts/.cts, js = .js/.jsx/.mjs/.cjs) and path:
-MB/s, chunks, mean / p95 / max chunk characters, worst-file and mean line
-coverage, distinct symbols (name, kind, parent, line), declaration chunks
-without a symbol, and "blind parts": chunks that are parts of a unit cut by
-size rather than by a declaration.
-
-Measured on this machine (2 cores, shared), default cap 6000, on vuejs/core
-`packages/` and Chart.js `src/` (fetched outside the project; tests, .d.ts and
-.spec files skipped):
-
-    python benchmarks/ts_paths.py vuejs-core/packages Chart.js/src
-
-    lang path         files    MB  MB/s chunks mean  p95   max  cov(worst) symbols no-sym blind-parts
-    ts   tree-sitter    267  1.75  1.10   2407   750  3378  5920    100.0%    2569      5          92
-    ts   brace          267  1.75  2.46   2326   755  3415  5920    100.0%    2492      5         103
-    js   tree-sitter     77  0.47  1.12    736   916  4606  5790    100.0%     676      1           4
-    js   brace           77  0.47  2.58    389  1209  5300  5698    100.0%     341      0          49
-
-Both paths keep every line of every file. On class-heavy JS (Chart.js) the
-tree-sitter path finds 2.0x the symbols (each member of a split class is its
-own chunk with its own symbol) and cuts 12x fewer units blindly by size; on
-mostly functional TS (vuejs/core) the two agree closely (+3% symbols, -11%
-blind parts). The brace path is 2.2x faster, but 80% of the tree-sitter time
-is the grammar's parse (0.9 s of 1.6 s, profiled) and either path is far from
-the ingest bottleneck (embedding, ~29 chunks/s). Decision: both flags on by
-default (options.ts_tree_sitter, options.js_tree_sitter); the brace path stays
-the per-language opt-out and the fallback for grammar failures and top-level
-ERROR regions.
+Per language (ts = .ts/.tsx/.mts/.cts, js = .js/.jsx/.mjs/.cjs) and path: MB/s, chunks, mean / p95 /
+max chunk characters, worst-file and mean line coverage, distinct symbols (name, kind, parent, line),
+declaration chunks without a symbol, and "blind parts": chunks that are parts of a unit cut by size
+rather than by a declaration. It chose `options.ts_tree_sitter` / `options.js_tree_sitter` (both on);
+the figures are in benchmarks/README.md, the decision in docs/decisions.md.
 """
 
 from __future__ import annotations

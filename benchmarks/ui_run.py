@@ -7,7 +7,7 @@ once. Then, with nothing changed, each round times (a) `ledger ingest ID` and (b
 materialize --select '*' --partition ID -m ledger_assets.definitions`, which runs the assets as
 the UI's Materialize button does (the `__ASSET_JOB`, the code location's executor, a fresh
 process, the same DAGSTER_HOME). Printed: the median wall time of each and their ratio (issue 17:
-within 2x; with the multiprocess executor it was 32-41 s against 4.7 s).
+within 2x). Figures: benchmarks/README.md.
 """
 
 from __future__ import annotations

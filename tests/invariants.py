@@ -1,4 +1,4 @@
-"""The chunk invariants of shared/DESIGN.md, as assertions every chunker test uses."""
+"""The chunk invariants of docs/architecture.md, as assertions every chunker test uses."""
 
 from __future__ import annotations
 
