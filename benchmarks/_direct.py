@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import logging
 import os
-import subprocess
 from pathlib import Path
 
-from ledger_assets.ingest import pipeline, points
+from ledger_assets.enrich.order import run_stages
+from ledger_assets.store import git
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder
 
@@ -20,13 +20,10 @@ def commit_folder(dest: Path, message: str) -> Path:
     env = {**os.environ, "GIT_AUTHOR_NAME": "eval", "GIT_AUTHOR_EMAIL": "eval@example.com",
            "GIT_COMMITTER_NAME": "eval", "GIT_COMMITTER_EMAIL": "eval@example.com"}
     for cmd in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", message]):
-        subprocess.run(["git", "-C", str(dest), *cmd], check=True, env=env, capture_output=True)
+        git.run(dest, *cmd, env=env, timeout=git.NO_TIMEOUT)
     return dest
 
 
 def ingest_direct(ledger: Ledger, repo_id: str, run_id: str, embedder: Embedder) -> None:
-    """snapshot -> chunk -> intent -> embeddings -> points for one registered repo."""
-    for stage in (pipeline.snapshot_stage, pipeline.chunk_stage, pipeline.intent_stage):
-        stage(ledger, repo_id, run_id, LOG)
-    pipeline.embedding_stage(ledger, repo_id, run_id, LOG, embedder)
-    points.points_stage(ledger, repo_id, run_id, LOG)
+    """snapshot -> chunk -> intent -> embeddings -> points for one registered repo (no enrichment)."""
+    run_stages(ledger, repo_id, run_id, LOG, embedder, enrichment=False)

@@ -32,13 +32,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from _direct import ingest_direct  # noqa: E402
 from ledger_assets.encode import lexical  # noqa: E402
 from ledger_assets.encode.embedder import Embedder  # noqa: E402
-from ledger_assets.evaluation.evaluate import BM25, fixed_windows, load_golden, word_tokens  # noqa: E402
-from ledger_assets.evaluation.golden import build_commit_golden  # noqa: E402
+from ledger_assets.evaluation.baselines import BM25, fixed_windows, word_tokens  # noqa: E402
+from ledger_assets.evaluation.scoring import load_golden  # noqa: E402
+from ledger_assets.evaluation.commit_golden import build_commit_golden  # noqa: E402
 from ledger_assets.retrieval.context import (DEFAULT_FILES, count_tokens, file_chunks, pack_files,  # noqa: E402
                                              span_header)
 from ledger_assets.retrieval.search import Searcher, SearchOptions  # noqa: E402
 from ledger_assets.store.ledger import Ledger  # noqa: E402
-from ledger_assets.store.settings import LedgerSettings  # noqa: E402
+from ledger_assets.store.settings import FILE_CHUNKS, LedgerSettings  # noqa: E402
 
 SYSTEMS = ("context", "group_file", "bm25_files", "bm25_ident_files")
 
@@ -94,7 +95,7 @@ def run_set(name: str, ledger: Ledger, golden: Path, embedder: Embedder, budgets
                                                                  check_stale=False))
             listing = []
             for f in files:
-                for h in f.chunks[:3]:
+                for h in f.chunks[:FILE_CHUNKS]:
                     p = h.payload
                     body = span_header(name, f.file_path, p.get("start_line"), p.get("end_line"),
                                        p.get("chunk_type"), "chunk") + "\n" + p.get("content", "")

@@ -4,40 +4,23 @@
     python benchmarks/embed_throughput.py --texts-from REPO [REPO ...] --count 2000 --batch 16 \\
         --backend torch,bf16,onnx,onnx-int8,torch-qint8 [--threads N] [--repeat 2]
 
-Without --backend (the stage check): raw `model.encode(texts, batch_size)`
-(normalised, as the stage asks for) against `embed_with_cache` into a fresh
-DuckDB file: hashing, the cache lookup, encoding in slices, and the Arrow bulk
-insert of every vector. Prints chunks/s of both and the ratio (target: stage
->= 90% of raw).
+Without --backend (the stage check): raw `model.encode` (normalised) against `embed_with_cache`
+into a fresh DuckDB file (hashing, cache lookup, encoding in slices, the Arrow bulk insert);
+prints chunks/s of both and the ratio (target: stage >= 90% of raw).
 
-With --backend A,B,...: each backend encodes the same texts in the same run
-(a warm-up first; timed in slices of 160 texts, the backends in a rotating
-order within each slice, so a machine others load slows every backend alike;
---repeat rounds, the best kept), and the table gives texts/s, the speed-up
-over the first backend and the cosine between each backend's vectors and the
-first's (min and mean over the texts). --threads 2,1 adds a row per thread
-count (torch's thread count switched slice by slice). Backends:
+With --backend A,B,...: each backend encodes the same texts in one run, timed in slices of 160
+texts with the backends in rotating order (so load from other work slows all alike), best of
+--repeat rounds; the table gives texts/s, the speed-up over the first backend and the cosine of
+each backend's vectors to the first's. --threads 2,1 adds a row per torch thread count.
+Backends: the embedder's own (`encode.embedder.BACKENDS`: `torch`, `bf16`, `onnx`, the default: int8
+MatMul weights on onnxruntime) and candidates measured here only: `onnx-int8` (a torch.onnx export of
+the wheel's own files with onnxruntime's dynamic int8 weights) and `torch-qint8` (torch's dynamic int8
+Linear layers). sentence-transformers' own onnx/openvino backends need optimum packages pip cannot
+install beside transformers 5.x, hence the direct exports.
 
-- the embedder's own (`ledger_assets.encode.embedder.BACKENDS`): `torch`
-  (fp32 on CPU, fp16 on CUDA) and `bf16` (CPU: the model's weights in
-  bfloat16; fast where the CPU has AMX / AVX512-BF16, slow where it has not);
-- candidates measured here only (`pip install onnxruntime onnx`): `onnx`
-  (the model exported by torch.onnx from the wheel's own files, no download,
-  run by onnxruntime, mean pooling and normalisation in numpy), `onnx-int8`
-  (that graph with dynamic int8 weights, per channel, onnxruntime's
-  quantizer) and `torch-qint8` (torch's dynamic int8 Linear layers).
-
-sentence-transformers' own `backend="onnx"` / `"openvino"` needs
-`optimum-onnx` / `optimum-intel`, which pip cannot install beside
-transformers 5.x (optimum-onnx 0.1.0 wants transformers < 4.58,
-optimum-intel 2.2.0 < 5.6): hence the direct export above.
-
-Texts: --texts-from REPO ... reads each git repo's HEAD, chunks it with the
-ledger's chunkers and takes the code lane's text of each chunk (as the
-embeddings stage builds it), distinct, shuffled (seed 7), --count in all;
-without it, synthetic code-like texts of about --chars characters.
---threads N sets torch's (and onnxruntime's) thread count; default: every
-core (the embedder's own choice for an ingest).
+Texts: --texts-from REPO ... chunks each repo's HEAD and takes the code lane's text of each chunk,
+distinct, shuffled (seed 7); else synthetic code-like texts of about --chars characters.
+Figures: benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -45,7 +28,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -59,6 +41,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from ledger_assets.encode.embedder import (BACKENDS, Embedder, embed_with_cache, normalize_text,  # noqa: E402
                                            resolve_device, text_hash)
+from ledger_assets.store import git  # noqa: E402
 from ledger_assets.store.db import LedgerDB  # noqa: E402
 from ledger_assets.store.settings import EMBED_DIM  # noqa: E402
 
@@ -90,9 +73,9 @@ def repo_texts(repos: list[str], count: int, seed: int = 7) -> list[str]:
 
     texts: set[str] = set()
     for repo in repos:
-        files = subprocess.run(["git", "-C", repo, "ls-files", "-z"], capture_output=True, check=True).stdout
+        files = git.run(repo, "ls-files", "-z", timeout=git.NO_TIMEOUT).stdout
         for path in filter(None, files.decode("utf-8", "replace").split("\0")):
-            data = subprocess.run(["git", "-C", repo, "show", f"HEAD:{path}"], capture_output=True).stdout
+            data = git.run(repo, "show", f"HEAD:{path}", check=False, timeout=git.NO_TIMEOUT).stdout
             try:
                 pieces = chunk_file_result(path, data).pieces
             except Exception:  # a chunker bug must not stop a benchmark

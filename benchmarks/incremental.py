@@ -18,7 +18,6 @@ import logging
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -28,8 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from ledger_assets.encode.embedder import Embedder  # noqa: E402
-from ledger_assets.enrich import stages as enrich  # noqa: E402
-from ledger_assets.ingest import pipeline, points  # noqa: E402
+from ledger_assets.enrich.order import run_stages  # noqa: E402
+from ledger_assets.ingest import points  # noqa: E402
+from ledger_assets.store.git import NO_TIMEOUT, run as git_run  # noqa: E402
 from ledger_assets.store.ledger import Ledger  # noqa: E402
 from ledger_assets.store.qdrant import repo_filter  # noqa: E402
 from ledger_assets.store.settings import LedgerSettings  # noqa: E402
@@ -42,16 +42,11 @@ VOLATILE = ("indexed_utc", "indexed_sha", "fingerprint")
 def git(repo: Path, *args: str) -> str:
     env = {**os.environ, "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
            "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com"}
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout
+    return git_run(repo, *args, env=env, timeout=NO_TIMEOUT).stdout.decode()
 
 
 def ingest(ledger: Ledger, embedder: Embedder, run_id: str) -> points.PointsReport:
-    pipeline.snapshot_stage(ledger, "bench", run_id, LOG)
-    pipeline.chunk_stage(ledger, "bench", run_id, LOG)
-    pipeline.intent_stage(ledger, "bench", run_id, LOG)
-    pipeline.embedding_stage(ledger, "bench", run_id, LOG, embedder)
-    enrich.enrich_stage(ledger, "bench", run_id, LOG)
-    return points.points_stage(ledger, "bench", run_id, LOG)
+    return run_stages(ledger, "bench", run_id, LOG, embedder).reports["qdrant_points"]
 
 
 def payloads(ledger: Ledger) -> dict[tuple[str, int], dict]:

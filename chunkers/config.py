@@ -30,7 +30,8 @@ import yaml
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
 from .redact import REDACTED, is_benign_value, is_secret_key, redact_text, redact_value
 from .text import LineIndex, split_lines
-from .extensions import XML_EXTENSIONS, extension_of
+from .extensions import extension_of
+from .languages import XML_EXTENSIONS
 
 # Past this depth a YAML/JSON tree is flattened no further (a pathological
 # document must not recurse the chunker to death); the subtree stays one entry.

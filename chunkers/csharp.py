@@ -1,56 +1,30 @@
 """C#: one chunk per top-level type, large types as header + members + full.
 
-Rule, in one place:
-- Every top-level type (class, struct, record, interface, enum, delegate whose
-  parent is a namespace, a file-scoped namespace or the compilation unit) is one
-  `cs_class` chunk: the file's `using` directives and `namespace X {` line as a
-  header, then the type's exact lines. Lines between units (usings, namespace
-  lines, comments, attributes, closing braces) ride the unit that follows; the
-  tail rides the last unit, so the chunks partition the file.
-- A type over `options.type_max_chars` becomes three shapes (measured on a
-  production corpus: splitting alone dropped recall@1 0.636 -> 0.568; keeping
-  the whole type as well recovered recall@5):
-  * `cs_class` head: the declaration, its doc comment and the fields before the
-    first member, verbatim, at their own lines. The folded outline of the whole
-    type (every field and signature, bodies -> `{ … }`) is its `skeleton` and
-    its `analysis_text`, and its symbols list every member. Keeping `text`
-    verbatim (instead of storing the folded view as text) keeps the exact-
-    coordinates invariant for every C# chunk type; the type's own range is in
-    meta `type_start_line`/`type_end_line`.
-  * `cs_member`: one per method, constructor, destructor, property, indexer,
-    operator, event and nested type, and one per field declaration after the
-    first of those (an event-id table between its factory methods, a field
-    declared next to its code: before, such a field lay only in a whole-type
-    part hundreds of lines long), text = `// Namespace.Type` + the member's
-    exact lines (doc comment and attributes included), analysis_text = that
-    plus the enclosing type's skeleton (measured: +0.07 design-lane recall@1;
-    comment lines dropped when over the cap; still over it - a "huge" type -
-    only the type's declaration and the members around this one, the whole
-    context within `options.member_context_chars` and the member's own size,
-    with "… N more members" lines, and none where no neighbour's line fits:
-    the whole outline in every member grew with the square of the type).
-    A member over the cap splits at statement boundaries, header and signature
-    repeated on every part. meta `visibility`: the declared accessibility
-    (`public`, `private protected`...), else C#'s default (public in an
-    interface or for an explicit interface implementation, private elsewhere).
-  * `cs_class_full`: the whole type, in parts at member/statement boundaries
-    when over the cap. Never truncated. A huge type has none: its parts would
-    be blind windows over members that have chunks of their own (a third of
-    its stored bytes), so each of its member chunks runs to the next member's
-    first line and the last to the type's end, and the chunks still cover
-    every line.
-  Every chunk's `symbols` and `skeleton` stay within
-  `options.chunk_max_symbols` / `options.skeleton_max_chars` (see units.py).
-- Top-level statements -> `cs_file`; a file with no type at all -> `cs_file`.
-- tree-sitter's C# grammar (0.23.5) lags the language, so the chunker degrades
-  per region: an ERROR inside a method keeps the method (lines come from the
-  member node), and a region where the grammar lost the type wrapper is
-  re-segmented by a brace scanner that skips strings and comments.
-- Speed: the chunks need nothing from a member body but its extent unless the
-  member is split at its statements, so the tree is first built without the
-  bodies, expression bodies and doc comments (see _parse_lazily); whenever
-  that tree cannot be proven equal to the whole parse where it matters, the
-  whole text is parsed.
+- Every top-level type (class, struct, record, interface, enum, delegate under a namespace, a
+  file-scoped namespace or the compilation unit) is one `cs_class` chunk: the file's `using`
+  directives and `namespace X {` line as a header, then the type's exact lines. Lines between
+  units ride the unit that follows; the tail rides the last unit, so the chunks partition the file.
+- A type over `options.type_max_chars` becomes three shapes (splitting alone costs recall@1; the
+  whole type kept as well recovers recall@5: docs/decisions.md):
+  * `cs_class` head: declaration, doc comment and the fields before the first member, verbatim;
+    the folded outline of the whole type is its `skeleton` and `analysis_text`, its symbols list
+    every member (meta `type_start_line`/`type_end_line` hold the type's range).
+  * `cs_member`: one per method, constructor, property, indexer, operator, event, nested type, and
+    per field declaration after the first member; text = `// Namespace.Type` + the member's exact
+    lines, analysis_text = that plus the type's skeleton. For a "huge" type (outline over the cap
+    even without comments) the context is the type's declaration and the neighbouring members,
+    at most the member's own size, since a whole outline per member grows with the square of the
+    type. A member over the cap splits at statements, header and signature repeated. meta
+    `visibility`: the declared accessibility, else C#'s default.
+  * `cs_class_full`: the whole type, in parts at member/statement boundaries, never truncated. A
+    huge type has none (its parts would be blind windows over members that have chunks of their
+    own); each member chunk then runs to the next member's first line, so every line is covered.
+  `symbols` and `skeleton` stay within `options.chunk_max_symbols` / `skeleton_max_chars`.
+- Top-level statements, or a file with no type -> `cs_file`.
+- tree-sitter's C# grammar (0.23.5) lags the language: an ERROR inside a method keeps the method,
+  and a region where the grammar lost the type wrapper is re-segmented by a brace scanner.
+- Speed: the tree is first built without member bodies, expression bodies and doc comments
+  (`_parse_lazily`); wherever it cannot be proven equal to the whole parse, the whole text is parsed.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""File extensions: how a path names its format (read by the registry, the chunkers and the snapshot).
+"""A path's extension, as the language table (`chunkers.languages`) and every reader of it spell it.
 
 A leaf module: the registry imports the chunkers by name, so what they share with it lives here.
 """
@@ -6,11 +6,6 @@ A leaf module: the registry imports the chunkers by name, so what they share wit
 from __future__ import annotations
 
 import os
-
-# XML read as settings by the config chunker: .NET config, MSBuild projects and props/targets,
-# NuGet specs, .resx resources (`root:data[OrderNotFound]:value = Order {id} was not found.`).
-XML_EXTENSIONS = frozenset({".xml", ".config", ".csproj", ".fsproj", ".vbproj", ".props", ".targets",
-                            ".nuspec", ".resx"})
 
 
 def extension_of(path: str) -> str:

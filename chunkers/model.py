@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from .windows import PLAIN_MAX_CHARS, PLAIN_OVERLAP_CHARS
+
 # Chunk types whose text is a transformed view of the file (flattened, redacted,
 # refs inlined, extracted from pages): their line ranges are honest, but their
 # body is not a verbatim copy of those lines.
@@ -114,12 +116,12 @@ class ChunkOptions:
     # Config / OpenAPI chunks are split when over this.
     config_max_chars: int = 6000
     # Plain fallback windows.
-    plain_max_chars: int = 3000
-    plain_overlap_chars: int = 200
+    plain_max_chars: int = PLAIN_MAX_CHARS
+    plain_overlap_chars: int = PLAIN_OVERLAP_CHARS
     # SQL: CREATE TABLE statements are boundaries too.
     split_sql_tables: bool = True
     # TS/JS: the tree-sitter path (per-method split of large classes) instead of
-    # the brace-depth chunker. Default chosen by measurement (see chunkers/typescript.py).
+    # the brace-depth chunker. Default chosen by measurement (see docs/decisions.md).
     ts_tree_sitter: bool = True
     js_tree_sitter: bool = True
 

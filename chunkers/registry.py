@@ -15,37 +15,17 @@ import importlib
 import json
 from typing import Callable
 
-from .extensions import XML_EXTENSIONS, extension_of
+from .extensions import extension_of
+from .languages import BY_EXTENSION, extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult
 from .plain import chunk_plain
 from .redact import redact_pieces
 from .text import BinaryContent, decode
 
-# extension -> "module:function" (module relative to this package)
-TEXT_CHUNKERS: dict[str, str] = {}
-BYTES_CHUNKERS: dict[str, str] = {}
-
-
-def _register(table: dict[str, str], target: str, *exts: str) -> None:
-    for ext in exts:
-        table[ext] = target
-
-
-_register(TEXT_CHUNKERS, "csharp:chunk_csharp", ".cs")
-_register(TEXT_CHUNKERS, "razor:chunk_razor", ".razor", ".cshtml")
-_register(TEXT_CHUNKERS, "typescript:chunk_typescript",
-          ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
-_register(TEXT_CHUNKERS, "components:chunk_component", ".vue", ".svelte")
-_register(TEXT_CHUNKERS, "sql:chunk_sql", ".sql")
-_register(TEXT_CHUNKERS, "python_code:chunk_python", ".py", ".pyi")
-_register(TEXT_CHUNKERS, "treesitter:chunk_treesitter",
-          ".java", ".go", ".rs", ".kt", ".kts", ".php", ".rb", ".c", ".h",
-          ".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".swift", ".scala")
-_register(TEXT_CHUNKERS, "markdown:chunk_markdown", ".md", ".markdown", ".mdx")
-_register(TEXT_CHUNKERS, "openapi:chunk_structured", ".json", ".yaml", ".yml")
-_register(TEXT_CHUNKERS, "config:chunk_config",
-          ".toml", ".ini", ".cfg", ".env", ".properties", *sorted(XML_EXTENSIONS))
-_register(BYTES_CHUNKERS, "pdf:chunk_pdf", ".pdf")
+# extension -> "module:function" (module relative to this package), from the language table
+TEXT_CHUNKERS: dict[str, str] = {ext: lang.chunker for ext, lang in BY_EXTENSION.items()
+                                 if lang.chunker and not lang.reads_bytes}
+BYTES_CHUNKERS: dict[str, str] = {ext: lang.chunker for ext, lang in BY_EXTENSION.items() if lang.reads_bytes}
 
 
 def _resolve(target: str) -> Callable:
@@ -98,7 +78,7 @@ def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OP
 
 
 def chunk_file(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) -> list[ChunkPiece]:
-    """The contract of shared/DESIGN.md: deterministic, lossless, never raises on bad input."""
+    """The chunk contract of docs/architecture.md: deterministic, lossless, never raises on bad input."""
     return chunk_file_result(path, data, options).pieces
 
 
@@ -113,8 +93,8 @@ CHUNKER_OPTIONS: dict[str, tuple[str, ...]] = {
     "openapi": ("config_max_chars",), "config": ("config_max_chars",),
     "pdf": ("pdf_group_chars", "pdf_timeout_s"), "plain": (),
 }
-_TS_SWITCH = {**dict.fromkeys((".ts", ".tsx", ".mts", ".cts"), "ts_tree_sitter"),
-              **dict.fromkeys((".js", ".jsx", ".mjs", ".cjs"), "js_tree_sitter")}
+_TS_SWITCH = {**dict.fromkeys(extensions_of("typescript"), "ts_tree_sitter"),
+              **dict.fromkeys(extensions_of("javascript"), "js_tree_sitter")}
 
 
 def options_read(path: str) -> tuple[str, ...]:

@@ -37,6 +37,7 @@ from typing import Iterable
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language
 
+from .languages import extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import split_lines
 from .units import cap_outline, cap_symbols, member_context, part_skeleton
@@ -104,8 +105,9 @@ _C_NAMES = frozenset({"identifier", "field_identifier", "type_identifier"})
 TABLES: dict[str, LanguageTable] = {}
 
 
-def _register(table: LanguageTable, *exts: str) -> None:
-    for ext in exts:
+def _register(table: LanguageTable, language: str) -> None:
+    """The table reads the files of `language`: its extensions are the language table's."""
+    for ext in extensions_of(language):
         TABLES[ext] = table
 
 
@@ -118,7 +120,7 @@ _register(LanguageTable(
     packages=frozenset({"package_declaration"}),
     transparent=frozenset({"ERROR", "enum_body_declarations"}),
     comments=frozenset({"line_comment", "block_comment"}),
-), ".java")
+), "java")
 
 _register(LanguageTable(
     grammar="go",
@@ -127,7 +129,7 @@ _register(LanguageTable(
     packages=frozenset({"package_clause"}),
     name_holders=frozenset({"type_spec", "type_alias"}),
     receiver_field="receiver",
-), ".go")
+), "go")
 
 _register(LanguageTable(
     grammar="rust",
@@ -138,7 +140,7 @@ _register(LanguageTable(
     comments=frozenset({"line_comment", "block_comment"}),
     attributes=frozenset({"attribute_item"}),
     name_fields=("name", "type"),
-), ".rs")
+), "rust")
 
 _register(LanguageTable(
     grammar="kotlin",
@@ -151,7 +153,7 @@ _register(LanguageTable(
     name_types=frozenset({"type_identifier", "simple_identifier"}),
     body_field="",
     body_types=frozenset({"class_body", "enum_class_body", "function_body"}),
-), ".kt", ".kts")
+), "kotlin")
 
 _register(LanguageTable(
     grammar="php",
@@ -160,7 +162,7 @@ _register(LanguageTable(
     functions={"function_definition": "function", "method_declaration": "method"},
     scopes={"namespace_definition": "namespace"},
     attributes=frozenset({"attribute_list"}),
-), ".php")
+), "php")
 
 _register(LanguageTable(
     grammar="ruby",
@@ -168,7 +170,7 @@ _register(LanguageTable(
     functions={"method": "method", "singleton_method": "method"},
     scopes={"module": "module"},
     line_comment="#",
-), ".rb")
+), "ruby")
 
 _register(LanguageTable(
     grammar="c",
@@ -176,7 +178,7 @@ _register(LanguageTable(
     functions={"function_definition": "function"},
     name_fields=("name", "declarator"),
     name_types=_C_NAMES,
-), ".c", ".h")
+), "c")
 
 _register(LanguageTable(
     grammar="cpp",
@@ -187,7 +189,7 @@ _register(LanguageTable(
     wrappers=frozenset({"template_declaration"}),
     name_fields=("name", "declarator"),
     name_types=_C_NAMES | {"qualified_identifier", "operator_name", "destructor_name"},
-), ".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx")
+), "cpp")
 
 _register(LanguageTable(
     grammar="swift",
@@ -197,7 +199,7 @@ _register(LanguageTable(
     comments=frozenset({"comment", "multiline_comment"}),
     name_types=frozenset({"simple_identifier", "type_identifier", "user_type"}),
     kind_field="declaration_kind",
-), ".swift")
+), "swift")
 
 _register(LanguageTable(
     grammar="scala",
@@ -206,7 +208,7 @@ _register(LanguageTable(
     functions={"function_definition": "function", "function_declaration": "function"},
     packages=frozenset({"package_clause"}),
     comments=frozenset({"comment", "block_comment"}),
-), ".scala")
+), "scala")
 
 
 # --------------------------------------------------------------------------- parsing helpers

@@ -2,41 +2,26 @@
 
 Two paths find the declarations, and both feed one assembly step:
 
-- brace-depth: a small lexer tracks `{ ( [` depth through strings, template
-  literals, comments and regex literals; a line that begins at depth 0 with a
-  declaration keyword starts a unit. It needs no grammar and never fails: a
-  brace the lexer misreads (in JSX text, say) only makes one unit coarser.
-- tree-sitter (grammars typescript, tsx, javascript): the program's children
-  are the units, a top-level ERROR region is re-cut by the brace-depth path,
-  and a class over `options.type_max_chars` becomes a `ts_class` header chunk
-  (declaration, fields, outline in `skeleton`), one `ts_function` chunk per
-  member (header `// Class`, analysis text carrying the class outline) and a
-  `ts_class_full` chunk with the whole class - the two shapes the C# rule
-  keeps, for the same recall reasons. When the outline itself is over the
-  cap (a huge class), a member's analysis text is its text and then the
-  class's declaration and the members around it (units.neighbourhood), the
-  context at most the member's own size and none where no neighbour's line
-  fits, and there is no full chunk: its parts would be blind windows over
-  members that have chunks of their own (the member chunks already run from
-  one member to the next).
+- brace-depth: a small lexer tracks `{ ( [` depth through strings, template literals, comments
+  and regex literals; a line beginning at depth 0 with a declaration keyword starts a unit. It
+  needs no grammar and never fails: a misread brace only makes one unit coarser.
+- tree-sitter (typescript, tsx, javascript): the program's children are the units, a top-level
+  ERROR region is re-cut by the brace-depth path, and a class over `options.type_max_chars`
+  becomes the C# rule's shapes: a `ts_class` header (outline in `skeleton`), one `ts_function` per
+  member (header `// Class`, analysis text carrying the outline) and a `ts_class_full` copy. For
+  a huge class (outline itself over the cap) a member's context is the class declaration and its
+  neighbours (units.neighbourhood), at most its own size, and there is no full copy.
 
-`options.ts_tree_sitter` / `options.js_tree_sitter` pick the path; both are on
-by default, chosen by benchmarks/ts_paths.py (numbers in its docstring): on
-class-heavy JS (Chart.js) the tree-sitter path finds 2x the symbols and cuts
-12x fewer units blindly by size, on vuejs/core's TS the paths nearly agree,
-and the brace path's 2.2x speed does not matter next to embedding.
+`options.ts_tree_sitter` / `options.js_tree_sitter` pick the path; both on by default
+(benchmarks/ts_paths.py; the reasons in docs/decisions.md).
 
-Assembly: lines between units (blank, comments, decorators) ride the unit that
-follows; imports and any code before the first declaration ride the first
-declaration's chunk; top-level code after a declaration rides it while the
-two fit under the cap, else it is a `ts_file` chunk; a file without
-declarations is `ts_file`; consecutive short bindings (`let count = 0`,
-`type Id = string`) share one chunk. A unit over the cap is cut at statement lines of
-the shallowest depth that fits, then by line windows, into "part k/n" chunks.
-A line too long for one chunk (minified code) is sliced; each slice carries
-the symbols declared in it (by column) and the group's skeleton folds that
-line to its first words. `symbols` and `skeleton` stay within
-`options.chunk_max_symbols` / `options.skeleton_max_chars` on every chunk.
+Assembly: lines between units ride the unit that follows; imports and code before the first
+declaration ride the first declaration; top-level code after a declaration rides it while both
+fit under the cap, else it is a `ts_file` chunk; a file without declarations is `ts_file`;
+consecutive short bindings share one chunk. A unit over the cap is cut at statement lines of the
+shallowest depth that fits, then by line windows, into "part k/n" chunks. A line too long for one
+chunk (minified code) is sliced; each slice carries the symbols declared in it. `symbols` and
+`skeleton` stay within `options.chunk_max_symbols` / `options.skeleton_max_chars`.
 """
 
 from __future__ import annotations
@@ -47,13 +32,15 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
+from .languages import extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .text import join_lines, split_lines
 from .units import cap_outline, cap_symbols, member_context, part_skeleton
 from .windows import line_windows
 
-TS_EXTENSIONS = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx"}
-JS_EXTENSIONS = {".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript"}
+# extension -> the grammar's dialect (JSX in TypeScript needs the tsx grammar)
+TS_EXTENSIONS = {**dict.fromkeys(extensions_of("typescript"), "typescript"), ".tsx": "tsx"}
+JS_EXTENSIONS = dict.fromkeys(extensions_of("javascript"), "javascript")
 
 
 def dialect_of(path: str) -> str:

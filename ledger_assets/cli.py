@@ -20,7 +20,7 @@ from ledger_assets.defs.runs import (QUIET_RUN_CONFIG, cli_run_tags, dagster_ins
                                 run_failures, runs_in_flight)
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.registry import RegistryError
-from ledger_assets.store.settings import DETAILS, FORMATS, LANES, SettingsError
+from ledger_assets.store.settings import DETAILS, FORMATS, LANES, SettingsError, process_setting
 from ledger_assets.status import IndexMissing, UnknownRepoId, require_index
 
 
@@ -242,7 +242,8 @@ def _split_list(values) -> tuple[str, ...]:
 def _embedder(ledger: Ledger):
     from ledger_assets.encode.embedder import query_embedder
 
-    return query_embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
+    s = ledger.settings
+    return query_embedder(s.embed_device, s.embed_batch, s.embed_backend)
 
 
 def cmd_query(args) -> int:
@@ -336,7 +337,8 @@ def cmd_deprecate(args) -> int:
 
 
 def cmd_golden(args) -> int:
-    from ledger_assets.evaluation.golden import GoldenError, build_commit_golden, build_golden
+    from ledger_assets.evaluation.commit_golden import build_commit_golden
+    from ledger_assets.evaluation.golden import GoldenError, build_golden
 
     try:
         if args.max is not None and not args.commits:
@@ -363,14 +365,15 @@ def cmd_golden(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    from ledger_assets.evaluation.evaluate import EvalError, evaluate, format_report
+    from ledger_assets.evaluation.evaluate import evaluate, format_report
+    from ledger_assets.evaluation.scoring import EvalError
 
     ledger = _ledger()
     try:
         from ledger_assets.encode.embedder import Embedder
 
         # eval embeds thousands of baseline windows: keep torch's threads for batches.
-        report = evaluate(ledger, Embedder(ledger.settings.embed_device, ledger.settings.embed_batch), args.golden, args.repo, baselines=not args.no_baselines,
+        report = evaluate(ledger, Embedder(ledger.settings.embed_device, ledger.settings.embed_batch, ledger.settings.embed_backend), args.golden, args.repo, baselines=not args.no_baselines,
                           sweep_grid=args.sweep, log=lambda m: print(m, file=sys.stderr))
     except EvalError as exc:
         raise UsageError(str(exc)) from exc
@@ -562,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         if exc.errno not in (errno.ENAMETOOLONG, errno.ELOOP) or exc.filename is None:
             print(f"ledger {args.command}: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-            if os.environ.get("LEDGER_DEBUG"):
+            if process_setting("debug"):
                 raise
             return 1
         # A path argument no file system call can take: bad input, named in one line.
@@ -572,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except Exception as exc:  # the work failed: one line, not a traceback
         print(f"ledger {args.command}: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-        if os.environ.get("LEDGER_DEBUG"):
+        if process_setting("debug"):
             raise
         return 1
 

@@ -14,20 +14,26 @@ with a "warming up" note (hybrid), or says it is warming up (a dense lane), inst
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import threading
 import time
+import typing
 from typing import Annotated, Any, Literal
 
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
+from chunkers.languages import LANGUAGES
 from ledger_assets.encode.embedder import Embedder, query_embedder
-from ledger_assets.ingest.snapshot import LANGUAGES
 from ledger_assets.retrieval.context import DEFAULT_FILES, MAX_BUDGET, MIN_BUDGET, ContextPack
+from ledger_assets.retrieval.deprecation import MarkedChunk
+from ledger_assets.retrieval.hits import Deprecation, HitRow
+from ledger_assets.retrieval.rerank import RerankReport
+from ledger_assets.retrieval.symbols import SymbolMatch
 from ledger_assets.store.ledger import Ledger
-from ledger_assets.store.settings import MAX_K, MCP_WARM_WAIT_S
+from ledger_assets.store.settings import FILE_CHUNKS, MAX_K, MCP_WARM_WAIT_S
 
 try:  # mcp >= 2 renamed FastMCP to MCPServer
     from mcp.server.mcpserver import MCPServer as _Server
@@ -49,7 +55,7 @@ INSTRUCTIONS = (
 # A query waits for the model until this long after the server started, then answers without it.
 WARM_WAIT_S = MCP_WARM_WAIT_S
 
-# The chunk types the chunkers write (DESIGN.md, plus the shapes the chunkers add) and the languages
+# The chunk types the chunkers write (docs/architecture.md, plus the shapes the chunkers add) and the languages
 # the snapshot assigns by extension: the enums of the `chunk_types` and `languages` filters.
 CHUNK_TYPES = ("cs_file", "cs_class", "cs_member", "cs_class_full", "razor_code", "razor_markup", "ts_function",
                "ts_file", "ts_class", "ts_class_full", "sql_proc", "sql_table", "md_section", "pdf_pages",
@@ -69,36 +75,34 @@ DetailArg = Annotated[Detail, Field(description="snippet: the first 600 characte
 
 
 # ---- output schemas -------------------------------------------------------------
-class Deprecation(BaseModel):
-    reason: str
-    utc: str = ""
+def core_model(name: str, core: type, doc: str | None = None, *, retype: dict[str, tuple[Any, Any]] | None = None,
+               add: dict[str, tuple[str, Any, Any]] | None = None) -> type[BaseModel]:
+    """The pydantic output model of a core dataclass: its fields, in its order, with its types and defaults,
+    so a field added to the core shows up in the MCP output schema without a second edit. `retype`: field ->
+    (type, default) where MCP's differs (`...`: always sent, so required); `add`: field -> (the field it
+    follows, type, default), for what MCP derives beside the core's fields."""
+    hints = typing.get_type_hints(core)
+    follows: dict[str, list[str]] = {}
+    for extra, (anchor, _, _) in (add or {}).items():
+        follows.setdefault(anchor, []).append(extra)
+    fields: dict[str, tuple[Any, Any]] = {}
+    for f in dataclasses.fields(core):
+        if f.name in (retype or {}):
+            fields[f.name] = retype[f.name]
+        elif f.default_factory is not dataclasses.MISSING:
+            fields[f.name] = (hints[f.name], Field(default_factory=f.default_factory))
+        else:
+            fields[f.name] = (hints[f.name], ... if f.default is dataclasses.MISSING else f.default)
+        for extra in follows.get(f.name, ()):
+            fields[extra] = add[extra][1:]
+    return create_model(name, __doc__=doc, **fields)
 
 
-class HitOut(BaseModel):
-    """One chunk: where it is, what it is, why it ranked."""
-    rank: int
-    score: float
-    repo_id: str
-    file_path: str
-    start_line: int
-    end_line: int
-    chunk_type: str
-    symbols: list[str] = Field(default_factory=list)
-    snippet: str = ""
-    intent: str = ""
-    intent_source: str = ""
-    layer: str = ""
-    pattern: str = ""
-    ledger_id: str = ""
-    concept_id: str = ""
-    is_latest: bool = True
-    stale: bool = False
-    stale_reason: str | None = None
-    live_start_line: int | None = None
-    live_end_line: int | None = None
-    lane_ranks: dict[str, int] = Field(default_factory=dict)
-    collapsed: list[str] = Field(default_factory=list)
-    deprecated: Deprecation | None = None
+# One chunk: Hit.to_dict, with what hit_out lifts from the payload.
+HitOut = core_model("HitOut", HitRow, "One chunk: where it is, what it is, why it ranked.", add={
+    "layer": ("intent_source", str, ""), "pattern": ("intent_source", str, ""),
+    "ledger_id": ("intent_source", str, ""), "concept_id": ("intent_source", str, ""),
+    "is_latest": ("intent_source", bool, True)})
 
 
 class FileOut(BaseModel):
@@ -112,21 +116,8 @@ class FileOut(BaseModel):
     chunks: list[HitOut]
 
 
-class RerankOut(BaseModel):
-    """What the LLM rerank did and cost (retrieval/rerank.py)."""
-    mode: str
-    status: Literal["reranked", "cached", "fused"]
-    note: str = ""
-    model: str = ""
-    candidates: int = 0
-    ranked: int = 0
-    requests: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float = 0.0
-    seconds: float = 0.0
-    cache_hit: bool = False
-    prompt_chars: int = 0
+RerankOut = core_model("RerankOut", RerankReport, "What the LLM rerank did and cost (retrieval/rerank.py).",
+                       retype={"mode": (str, ...), "status": (Literal["reranked", "cached", "fused"], ...)})
 
 
 class QueryOut(BaseModel):
@@ -156,20 +147,9 @@ class PartOut(BaseModel):
     end_line: int
 
 
-class SymbolOut(BaseModel):
-    repo_id: str
-    file_path: str
-    name: str
-    qualified_name: str
-    kind: str
-    parent: str
-    start_line: int
-    end_line: int
-    chunk_index: int
-    chunk_type: str
-    chunk_start_line: int
-    chunk_end_line: int
-    other_parts: list[PartOut] = Field(default_factory=list)
+# SymbolMatch.to_dict: the qualified name beside the name, the other parts as objects.
+SymbolOut = core_model("SymbolOut", SymbolMatch, retype={"other_parts": (list[PartOut], Field(default_factory=list))},
+                       add={"qualified_name": ("name", str, ...)})
 
 
 class SymbolsOut(BaseModel):
@@ -206,13 +186,7 @@ class SimilarOut(BaseModel):
     hits: list[HitOut]
 
 
-class MarkedChunkOut(BaseModel):
-    file_path: str
-    chunk_index: int
-    ledger_id: str
-    chunk_type: str
-    start_line: int
-    end_line: int
+MarkedChunkOut = core_model("MarkedChunkOut", MarkedChunk)
 
 
 class DeprecateOut(BaseModel):
@@ -338,7 +312,8 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None,
     from ledger_assets.store.registry import RegistryError
 
     ledger = ledger or Ledger.from_env()
-    embedder = embedder or query_embedder(ledger.settings.embed_device, ledger.settings.embed_batch)
+    s = ledger.settings
+    embedder = embedder or query_embedder(s.embed_device, s.embed_batch, s.embed_backend)
     searcher = Searcher(ledger, embedder)
     server = _Server("code-ledger", instructions=INSTRUCTIONS)
     wait_s = WARM_WAIT_S if warm_wait_s is None else warm_wait_s
@@ -435,7 +410,7 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None,
         if opts.group:
             files = warm_guard(searcher.search_files, query, opts)
             out = QueryOut(query=query, group="file", note=note, files=[
-                FileOut(**{**f.to_dict(detail, 3), "chunks": [hit_out(h, detail) for h in f.chunks[:3]]})
+                FileOut(**{**f.to_dict(detail), "chunks": [hit_out(h, detail) for h in f.chunks[:FILE_CHUNKS]]})
                 for f in files])
             text = compact(out.model_dump(mode="json")["files"]) if format == "json" else \
                 format_files(files, format, detail)

@@ -2,15 +2,17 @@
 
 A read answers from the promoted state (store/served.py, the served index copy). `repo_status`
 says which sha that is, why it is not HEAD, and whether the index on disk still holds it
-(ingest/promotion.verify_index); `require_index` turns a read over a repo with nothing served into
-an error instead of "no hits".
+(ingest/promotion.verify_index), and how many files changed on disk since (`stale_files`);
+`require_index` turns a read over a repo with nothing served into an error instead of "no hits".
 """
 
 from __future__ import annotations
 
-from ledger_assets.enrich.stages import stale_files
+from dataclasses import dataclass
+
 from ledger_assets.ingest.promotion import read_state, verify_index
-from ledger_assets.ingest.snapshot import SnapshotError, read_head
+from ledger_assets.ingest.snapshot import SnapshotError, read_head, take_snapshot
+from ledger_assets.store import git
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.registry import read_indexed_head
 from ledger_assets.store.served import served_chunk_count
@@ -79,3 +81,54 @@ def format_status(rows: list[dict]) -> str:
         if r["promotion_note"]:
             lines.append(f"{'':<24} {r['promotion_note']}")
     return "\n".join(lines) if rows else "no repos registered"
+
+
+# ------------------------------------------------------------ stale files ---
+@dataclass
+class Staleness:
+    count: int | None       # files changed since the indexed snapshot; None = cannot tell
+    committed: int | None   # changed by commits INDEXED..HEAD (git) or on disk (folder)
+    uncommitted: int | None  # tracked changes not committed, plus untracked files (git)
+    note: str = ""
+
+
+def _git_lines(repo: str, *args: str) -> list[str] | None:
+    """git's NUL-separated answer, or None when git cannot tell (not run, timed out, failed)."""
+    try:
+        out = git.run(repo, *args, timeout=git.READ_TIMEOUT_S)
+    except git.GitError:
+        return None
+    return [p for p in out.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def stale_files(ledger: Ledger, repo_id: str, repo_path: str, kind: str, indexed_sha: str) -> Staleness:
+    """How many files differ from what the ledger indexed: `git diff INDEXED..HEAD` plus uncommitted changes."""
+    if not indexed_sha:
+        return Staleness(None, None, None, "never indexed")
+    if kind != "git":
+        try:
+            snap = take_snapshot(repo_path, "folder", ledger.settings.max_file_bytes, ledger.settings.max_pdf_bytes)
+        except SnapshotError as exc:
+            return Staleness(None, None, None, str(exc))
+        with ledger.db.connect() as con:
+            indexed = dict(con.execute("SELECT file_path, blob_hash FROM served.manifest WHERE repo_id = ?",
+                                       [repo_id]).fetchall())
+        now = {e.file_path: e.blob_hash for e in snap.entries}
+        changed = {p for p in set(indexed) | set(now) if indexed.get(p) != now.get(p)}
+        return Staleness(len(changed), len(changed), 0)
+    committed = _git_lines(repo_path, "-c", "core.quotePath=false", "diff", "--name-only", "-z", indexed_sha, "HEAD", "--")
+    status = _git_lines(repo_path, "-c", "core.quotePath=false", "status", "--porcelain=v1", "-z", "--untracked-files=all")
+    if status is None:
+        return Staleness(None, None, None, "git status failed")
+    uncommitted: set[str] = set()
+    skip_next = False
+    for entry in status:
+        if skip_next:  # the old name of a rename: its own record, already counted via the new name
+            skip_next = False
+            continue
+        uncommitted.add(entry[3:])
+        skip_next = entry[:1] in ("R", "C") or entry[1:2] in ("R", "C")
+    if committed is None:
+        return Staleness(None, None, len(uncommitted), f"indexed sha {indexed_sha[:12]} is not in the repo any more")
+    changed = set(committed) | uncommitted
+    return Staleness(len(changed), len(committed), len(uncommitted))

@@ -17,6 +17,7 @@ from ledger_assets.encode.embedder import Embedder  # noqa: E402
 from ledger_assets.store.settings import LedgerSettings  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
+RETRIEVAL_FIXTURES = FIXTURES / "retrieval"  # the small travel-desk and billing sources the read-path tests ingest
 LOG = logging.getLogger("ledger-tests")
 
 
@@ -92,17 +93,13 @@ def serve_rows(ledger: Ledger, repo_id: str) -> None:
 def ingest_core(ledger: Ledger, repo_id: str, embedder: Embedder, run_id: str = "test-run",
                 with_enrichment: bool = True) -> dict:
     """Run every stage of the pipeline without Dagster; returns the run summary."""
-    from ledger_assets.enrich import stages as enrich
-    from ledger_assets.ingest import pipeline, points
+    from ledger_assets.enrich.order import run_stages
 
-    pipeline.snapshot_stage(ledger, repo_id, run_id, LOG)
-    chunk_report = pipeline.chunk_stage(ledger, repo_id, run_id, LOG)
-    failed = [c for c in chunk_report.checks if not c.passed]
+    failed = run_stages(ledger, repo_id, run_id, LOG, embedder, enrichment=with_enrichment).failed_checks()
     assert not failed, failed
-    pipeline.intent_stage(ledger, repo_id, run_id, LOG)
-    pipeline.embedding_stage(ledger, repo_id, run_id, LOG, embedder)
-    if with_enrichment:
-        enrich.enrich_stage(ledger, repo_id, run_id, LOG)
-    written = points.points_stage(ledger, repo_id, run_id, LOG)
-    assert all(c.passed for c in written.checks), written.checks
     return ledger.db.summary([run_id])
+
+
+def ingest(ledger: Ledger, repo_id: str, embedder: Embedder) -> None:
+    """Every stage but the enrichments (run id "run"): the ingest the read-path tests share."""
+    ingest_core(ledger, repo_id, embedder, run_id="run", with_enrichment=False)

@@ -10,12 +10,12 @@ a rewritten history (previous HEAD no longer an ancestor) reads it all again.
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from ledger_assets.ingest.snapshot import SnapshotError, git_bytes
+from ledger_assets.store import git
 
 DAY_S = 86_400
 # git_churn_90d: the window is part of the field's name, so it is not a setting.
@@ -62,24 +62,20 @@ def commit_time(repo: str | Path, rev: str) -> int:
 
 
 def is_ancestor(repo: str | Path, older: str, newer: str) -> bool:
-    out = subprocess.run(["git", "-C", str(repo), "merge-base", "--is-ancestor", older, newer],
-                         capture_output=True, timeout=120)
-    return out.returncode == 0
+    """Is `older` an ancestor of `newer`? False too when git cannot tell: history is then read whole."""
+    try:
+        return git.run(repo, "merge-base", "--is-ancestor", older, newer, check=False).returncode == 0
+    except git.GitError:
+        return False
 
 
 def read_log(repo: str | Path, rev_range: str) -> Iterator[Commit]:
     """Commits of `rev_range`, newest first, with their name-status changes (one git process)."""
-    proc = subprocess.Popen(
-        ["git", "-C", str(repo), "-c", "core.quotePath=false", "log", "--date-order", "-M", "--name-status", "-z",
-         "--format=%x1e%H%x1f%ct%x1f%aE%x1f%s", rev_range, "--"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        data = proc.stdout.read()
-        err = proc.stderr.read()
-    finally:
-        proc.wait()
-    if proc.returncode != 0:
-        raise SnapshotError(f"git log {rev_range} failed in {repo}: {err.decode(errors='replace').strip()}")
+        data = git.run(repo, "-c", "core.quotePath=false", "log", "--date-order", "-M", "--name-status", "-z",
+                       "--format=%x1e%H%x1f%ct%x1f%aE%x1f%s", rev_range, "--", timeout=git.NO_TIMEOUT).stdout
+    except git.GitError as exc:
+        raise SnapshotError(f"git log {rev_range} failed in {repo}: {exc.detail}") from exc
     for record in data.split(b"\x1e"):
         if not record.strip(b"\0\n"):
             continue

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from chunkers.languages import extensions_of
 from ledger_assets.enrich.metrics import sql_tokens
 
 # Bumped whenever edges or per-chunk fields may change for the same chunks
@@ -71,7 +72,9 @@ _C_LIKE_NOISE = re.compile(r'//[^\n]*|/\*.*?\*/|@"(?:[^"]|"")*"|"(?:\\.|[^"\\\n]
 _IDENT = re.compile(r"(?<![\w$@])([A-Za-z_][A-Za-z0-9_]*)(\s*(?:<[\w\s,.<>\[\]?]*>)?\s*\()?")
 _CS_USING = re.compile(r"^\s*(?:global\s+)?using\s+(?:static\s+)?(?:\w+\s*=\s*)?([\w.]+)\s*;", re.M)
 _CS_NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
-TS_EXTENSIONS = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts",
+# A relative import's file, tried in this order: as written, then the JS family's extensions with
+# the ESM/CJS-only TypeScript kinds (.mts, .cts) last, then a folder's index.
+TS_EXTENSIONS = ("", *sorted(extensions_of("typescript", "javascript"), key=lambda ext: ext in (".mts", ".cts")),
                  "/index.ts", "/index.tsx", "/index.js", "/index.jsx")
 
 

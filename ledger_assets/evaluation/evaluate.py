@@ -20,228 +20,32 @@ chunk-level fusion, `fusion:group_file` is `ledger query --group file` (lanes re
 deep), and the baselines add BM25 over whole files and the RRF of the BM25 and MiniLM windows.
 The index is the repo at HEAD while the commits are older: accepted practice for such sets.
 `sweep()` re-fuses the same lane lists under other RRF k / lane weights /
-plain priors, which is how the defaults in retrieval/search.py were chosen.
+plain priors, which is how the defaults in store/settings.py were chosen (docs/decisions.md).
 """
 
 from __future__ import annotations
 
 import itertools
-import json
-import math
-import re
 import time
-from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from chunkers.paths import is_docs_path, is_test_path
 from ledger_assets.encode import lexical
-from ledger_assets.store.ledger import Ledger
-from ledger_assets.encode.embedder import Embedder, embed_with_cache, fetch_vectors, text_hash
-from ledger_assets.retrieval.fusion import FUSED_LANES, NAME_LANE, is_docs_path, is_test_path, name_lane
+from ledger_assets.encode.embedder import Embedder
+from ledger_assets.evaluation.baselines import (BM25, WINDOW_CHARS, fixed_windows, rrf_lists, window_similarities,
+                                                word_tokens)
+from ledger_assets.evaluation.scoring import (FILE_POOL, K_MAX, EvalError, Target, first_relevant, first_relevant_file,
+                                              hit_coords, hit_paths, lines_read, load_golden, metrics)
+from ledger_assets.retrieval.fusion import FUSED_LANES
+from ledger_assets.retrieval.groups import group_files
 from ledger_assets.retrieval.hits import Hit
-from ledger_assets.retrieval.search import Searcher, SearchOptions, latest_filter
-from ledger_assets.store.settings import GROUP_DEPTH
-from ledger_assets.ingest.snapshot import ManifestEntry, read_blobs
-
-K_MAX = 10
-LANE_DEPTH = 50
-WINDOW_CHARS = 3000
-FILE_POOL = 1000  # window/chunk candidates read per query to find the first 10 distinct files
-BASELINE_RRF_K = 60
-_WORD = re.compile(r"\w+")
-
-
-class EvalError(ValueError):
-    """Bad eval input (unreadable golden file, a malformed line, unknown repo): exit 2."""
-
-
-@dataclass(frozen=True)
-class Target:
-    query: str
-    file: str
-    start_line: int
-    end_line: int
-    files: tuple[str, ...] = ()  # a file-level target (commit sets): any of these files
-
-
-def load_golden(path: str | Path) -> list[Target]:
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise EvalError(f"{path}: {exc.strerror or exc}") from exc
-    out = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-            if isinstance(obj, dict) and "files" in obj:
-                files = obj["files"]
-                if not isinstance(files, list) or not files or not all(isinstance(f, str) and f for f in files):
-                    raise ValueError("files must be a non-empty list of paths")
-                t = Target(str(obj["query"]), files[0], 0, 0, tuple(files))
-            else:
-                t = Target(str(obj["query"]), str(obj["file"]), int(obj["start_line"]), int(obj["end_line"]))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise EvalError(f"{path}:{n}: want {{\"query\", \"file\", \"start_line\", \"end_line\"}} "
-                            f"or {{\"query\", \"files\"}}: {exc}") from exc
-        if not t.query.strip() or (not t.files and (t.start_line < 1 or t.end_line < t.start_line)):
-            raise EvalError(f"{path}:{n}: empty query or bad line range")
-        if out and bool(out[0].files) != bool(t.files):
-            raise EvalError(f"{path}:{n}: mixes file-level lines ({{\"files\"}}) with line-range lines")
-        out.append(t)
-    if not out:
-        raise EvalError(f"{path}: no golden lines")
-    return out
-
-
-def distinct_files(paths) -> list[str]:
-    """Rank order of files: a file counts once, where it first appears."""
-    seen: dict[str, None] = {}
-    for p in paths:
-        if p not in seen:
-            seen[p] = None
-            if len(seen) >= K_MAX:
-                break
-    return list(seen)
-
-
-def first_relevant_file(paths, t: Target) -> int | None:
-    """1-based rank, among distinct files within K_MAX, of the first file that is a target."""
-    for rank, file in enumerate(distinct_files(paths), 1):
-        if file in t.files:
-            return rank
-    return None
-
-
-def first_relevant(ranked: list[tuple[str, int, int]], t: Target) -> int | None:
-    """1-based rank of the first (file, start, end) that overlaps the target, within K_MAX."""
-    for rank, (file, start, end) in enumerate(ranked[:K_MAX], 1):
-        if file == t.file and start <= t.end_line and t.start_line <= end:
-            return rank
-    return None
-
-
-def lines_read(ranked: list[tuple[str, int, int]], rank: int | None) -> int:
-    """Lines of the results read in order up to the first hit (`rank`), or of all K_MAX."""
-    return sum(end - start + 1 for _file, start, end in ranked[:rank or K_MAX])
-
-
-def metrics(ranks: list[int | None], name: str = "recall") -> dict:
-    """recall@k (chunk level) or acc@k (file level: any target file in the first k files), MRR@10."""
-    n = len(ranks) or 1
-    return {
-        f"{name}@1": round(sum(1 for r in ranks if r and r <= 1) / n, 4),
-        f"{name}@5": round(sum(1 for r in ranks if r and r <= 5) / n, 4),
-        f"{name}@10": round(sum(1 for r in ranks if r and r <= 10) / n, 4),
-        "mrr@10": round(sum(1.0 / r for r in ranks if r) / n, 4),
-        "queries": len(ranks),
-    }
-
-
-def _coords(hits: list[Hit]) -> list[tuple[str, int, int]]:
-    return [(h.payload.get("file_path", ""), int(h.payload.get("start_line") or 0),
-             int(h.payload.get("end_line") or 0)) for h in hits]
-
-
-# ------------------------------------------------------------- baselines ---
-@dataclass
-class Windows:
-    coords: list[tuple[str, int, int]]
-    texts: list[str]
-
-
-def fixed_windows(ledger: Ledger, repo_id: str, chars: int = WINDOW_CHARS) -> Windows:
-    """Every indexed file of the repo's snapshot, cut into consecutive `chars`-character windows."""
-    from chunkers.text import BinaryContent, decode
-
-    with ledger.db.connect() as con:
-        snap = con.execute("SELECT source, repo_path FROM snapshots WHERE repo_id = ?", [repo_id]).fetchone()
-        entries = [ManifestEntry(*r) for r in con.execute(
-            "SELECT m.file_path, m.blob_hash, m.size, m.language, m.skip_reason FROM manifest m "
-            "JOIN files f USING (repo_id, file_path) WHERE m.repo_id = ? AND coalesce(m.skip_reason, '') = '' "
-            "AND coalesce(f.skip_reason, '') = '' AND m.language <> 'pdf' ORDER BY m.file_path", [repo_id]).fetchall()]
-    if snap is None:
-        raise EvalError(f"repo {repo_id!r} has no snapshot: run `ledger ingest {repo_id}` first")
-    coords, texts = [], []
-    for entry, data in read_blobs(snap[1], snap[0], entries):
-        try:
-            text = decode(data)
-        except BinaryContent:
-            continue
-        for start in range(0, len(text), chars):
-            piece = text[start:start + chars]
-            if not piece.strip():
-                continue
-            first = text.count("\n", 0, start) + 1
-            last = first + piece.rstrip("\n").count("\n")
-            coords.append((entry.file_path, first, last))
-            texts.append(piece)
-    return Windows(coords, texts)
-
-
-class BM25:
-    """Okapi BM25 over token lists. Each term's postings hold its documents and their
-    saturated, length-normalised weights, so a query is a few numpy adds (3,078 queries
-    over 5,000 windows took many minutes one posting at a time)."""
-
-    def __init__(self, docs: list[list[str]], k1: float = 1.2, b: float = 0.75):
-        self.k1, self.b = k1, b
-        self.n = len(docs)
-        lengths = np.array([len(d) for d in docs], dtype=np.float64)
-        avg = float(lengths.mean()) if self.n else 1.0
-        rows: dict[str, tuple[list[int], list[int]]] = {}
-        for i, d in enumerate(docs):
-            for t, f in Counter(d).items():
-                ids, tfs = rows.setdefault(t, ([], []))
-                ids.append(i)
-                tfs.append(f)
-        self.postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        for t, (ids, tfs) in rows.items():
-            idx = np.array(ids, dtype=np.int64)
-            f = np.array(tfs, dtype=np.float64)
-            idf = math.log(1 + (self.n - len(ids) + 0.5) / (len(ids) + 0.5))
-            self.postings[t] = (idx, idf * f * (k1 + 1) / (f + k1 * (1 - b + b * lengths[idx] / avg)))
-
-    def top(self, query: list[str], k: int) -> list[int]:
-        scores = np.zeros(self.n)
-        for t in sorted(set(query)):  # one summation order in every run: near-equal scores never swap
-            posting = self.postings.get(t)
-            if posting is not None:
-                scores[posting[0]] += posting[1]
-        order = np.argsort(-scores, kind="stable")[:k]
-        return [int(i) for i in order if scores[i] > 0]
-
-
-def _window_similarities(ledger: Ledger, embedder: Embedder, windows: Windows, dense: np.ndarray
-                         ) -> tuple[np.ndarray, int]:
-    """The MiniLM-windows baseline: each query's cosine to each window (embedded through the cache),
-    and how many windows were embedded now."""
-    by_hash = {text_hash(w): w for w in windows.texts}
-    computed = embed_with_cache(embedder, ledger.db, by_hash)
-    vectors = fetch_vectors(ledger.db, embedder.model_name, list(by_hash))
-    if not windows.texts:
-        return np.zeros((len(dense), 0)), computed
-    return dense @ np.stack([vectors[text_hash(w)] for w in windows.texts]).T, computed
-
-
-def word_tokens(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
-def rrf_lists(lists: list[list[int]], k: int = BASELINE_RRF_K) -> list[int]:
-    """Reciprocal rank fusion of ranked id lists (equal weights), ties by id."""
-    score: dict[int, float] = {}
-    for ranked in lists:
-        for rank, i in enumerate(ranked, 1):
-            score[i] = score.get(i, 0.0) + 1.0 / (k + rank)
-    return sorted(score, key=lambda i: (-score[i], i))
-
-
-def _paths(hits: list[Hit]) -> list[str]:
-    return [h.payload.get("file_path", "") for h in hits]
+from ledger_assets.retrieval.names import NAME_LANE, name_lane
+from ledger_assets.retrieval.search import Searcher, SearchOptions
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.store.qdrant import latest_filter
+from ledger_assets.store.settings import GROUP_DEPTH, LANE_DEPTH
 
 
 def _shallow(text: str, deep: dict[str, list], depth: int) -> dict[str, list]:
@@ -252,7 +56,6 @@ def _shallow(text: str, deep: dict[str, list], depth: int) -> dict[str, list]:
     return out
 
 
-# ------------------------------------------------------------------ eval ---
 def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_id: str,
              baselines: bool = True, sweep_grid: bool = False, log=None) -> dict:
     targets = load_golden(golden_path)
@@ -296,16 +99,16 @@ def evaluate(ledger: Ledger, embedder: Embedder, golden_path: str | Path, repo_i
         return ranks
 
     for lane in FUSED_LANES:
-        systems[f"lane:{lane}"] = [first_relevant(_coords(searcher.combine({lane: r[lane]}, [], K_MAX)), t)
+        systems[f"lane:{lane}"] = [first_relevant(hit_coords(searcher.combine({lane: r[lane]}, [], K_MAX)), t)
                                    for (r, _), t in zip(per_query, targets)]
-    systems["fusion"] = ranks_of("fusion", [_coords(searcher.combine(r, s, K_MAX, text=t.query))
+    systems["fusion"] = ranks_of("fusion", [hit_coords(searcher.combine(r, s, K_MAX, text=t.query))
                                             for (r, s), t in zip(per_query, targets)])
     report: dict = {"repo_id": repo_id, "golden": str(golden_path), "queries": len(targets),
                     "rrf_k": searcher.rrf_k, "weights": searcher.weights, "plain_prior": searcher.plain_prior}
     if baselines:
         t1 = time.monotonic()
         windows = fixed_windows(ledger, repo_id)
-        sims, computed = _window_similarities(ledger, embedder, windows, dense)
+        sims, computed = window_similarities(ledger, embedder, windows, dense)
         order = np.argsort(-sims, axis=1, kind="stable")[:, :K_MAX]
         systems["baseline:minilm_windows"] = ranks_of("baseline:minilm_windows",
                                                       [[windows.coords[j] for j in row] for row in order])
@@ -337,9 +140,9 @@ def _evaluate_files(ledger: Ledger, embedder: Embedder, searcher: Searcher, targ
     big = FILE_POOL
     systems: dict[str, list[int | None]] = {}
     for lane in FUSED_LANES:
-        systems[f"lane:{lane}"] = [first_relevant_file(_paths(searcher.combine({lane: r[lane]}, [], big)), t)
+        systems[f"lane:{lane}"] = [first_relevant_file(hit_paths(searcher.combine({lane: r[lane]}, [], big)), t)
                                    for (r, _), t in zip(per_query, targets)]
-    systems["fusion"] = [first_relevant_file(_paths(searcher.combine(r, s, big, text=t.query)), t)
+    systems["fusion"] = [first_relevant_file(hit_paths(searcher.combine(r, s, big, text=t.query)), t)
                          for (r, s), t in zip(per_query, targets)]
     systems["fusion:group_file"] = [first_relevant_file([f.file_path for f in searcher.group(t.query, d, s, K_MAX)], t)
                                     for d, (_, s), t in zip(deep, per_query, targets)]
@@ -351,7 +154,7 @@ def _evaluate_files(ledger: Ledger, embedder: Embedder, searcher: Searcher, targ
     if baselines:
         t1 = time.monotonic()
         windows = fixed_windows(ledger, repo_id)
-        sims, computed = _window_similarities(ledger, embedder, windows, dense)
+        sims, computed = window_similarities(ledger, embedder, windows, dense)
         minilm = [[int(j) for j in row] for row in np.argsort(-sims, axis=1, kind="stable")[:, :big]]
         wpath = [c[0] for c in windows.coords]
         systems["baseline:minilm_windows"] = [first_relevant_file([wpath[j] for j in minilm[i]], t)
@@ -401,7 +204,7 @@ def _evaluate_files(ledger: Ledger, embedder: Embedder, searcher: Searcher, targ
 def _top_is(kind, searcher: Searcher, system: str, results: dict, symbol: list, deep: dict, t: Target) -> bool:
     """Is the system's first file of `kind` (`is_test_path`, `is_docs_path`)?"""
     if system == "fusion":
-        top = _paths(searcher.combine(results, symbol, 1, text=t.query))
+        top = hit_paths(searcher.combine(results, symbol, 1, text=t.query))
     else:
         top = [f.file_path for f in searcher.group(t.query, deep, symbol, 1)]
     return bool(top) and kind(top[0])
@@ -415,11 +218,9 @@ CHUNK_TEST_PRIORS = (1.0, 0.7, 0.5, 0.3)
 def file_sweep(searcher: Searcher, per_query: list, deep: list[dict], targets: list[Target]) -> list[dict]:
     """File level: `--group file` under a grid of decay / RRF k / test prior, and the chunk-level
     fusion under test priors (same lane lists). Each row: its settings and Acc@k."""
-    from ledger_assets.retrieval.fusion import group_files
-
     rows = []
     for prior in CHUNK_TEST_PRIORS:
-        ranks = [first_relevant_file(_paths(searcher.combine(r, s, FILE_POOL, text=t.query, test_prior=prior)), t)
+        ranks = [first_relevant_file(hit_paths(searcher.combine(r, s, FILE_POOL, text=t.query, test_prior=prior)), t)
                  for (r, s), t in zip(per_query, targets)]
         rows.append({"system": "fusion", "chunk_test_prior": prior, **metrics(ranks, "acc")})
     for rrf_k in GROUP_GRID["rrf_k"]:
@@ -442,7 +243,7 @@ def sweep(searcher: Searcher, per_query: list, targets: list[Target]) -> list[di
     rows = []
     for rrf_k, (wc, wd, ws, wy), wn, prior in itertools.product((5, 10, 30, 60), stored, (0, 0.5, 1), (1.0, 0.5)):
         weights = {"code": wc, "design": wd, "sparse": ws, "symbol": wy, "name": wn}
-        ranks = [first_relevant(_coords(searcher.combine(r, s, K_MAX, weights, rrf_k, prior, text=t.query)), t)
+        ranks = [first_relevant(hit_coords(searcher.combine(r, s, K_MAX, weights, rrf_k, prior, text=t.query)), t)
                  for (r, s), t in zip(per_query, targets)]
         rows.append({"rrf_k": rrf_k, "weights": weights, "plain_prior": prior, **metrics(ranks)})
     rows.sort(key=lambda r: (-r["mrr@10"], -r["recall@5"]))

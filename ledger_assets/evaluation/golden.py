@@ -18,14 +18,15 @@ import json
 import os
 import re
 import shutil
-import subprocess
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from chunkers import chunk_file
+from chunkers.languages import extensions_of
+from chunkers.paths import VENDORED_DIRS, VENDORED_SUFFIXES
 from chunkers.text import BinaryContent, decode, split_lines
-from ledger_assets.ingest.snapshot import VENDORED_DIRS, VENDORED_SUFFIXES
+from ledger_assets.store import git
 
 CS_DOC_KINDS = frozenset({"class", "struct", "interface", "record", "enum", "method", "constructor", "property",
                           "event", "indexer", "operator", "delegate", "field", "const"})
@@ -136,7 +137,7 @@ def python_docs(rel: str, text: str) -> list[_Doc]:
 # query) and every block's first sentence counts for uniqueness. Names are as the TS chunker gives them
 # (`default` for an anonymous default export), members `Parent.name`.
 
-JS_DOC_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+JS_DOC_EXTENSIONS = extensions_of("typescript", "javascript")
 _JS_FUNCTION_VALUES = frozenset({"function_expression", "function", "generator_function", "arrow_function"})
 _JS_NAMED_DECLS = {"function_declaration": "function", "generator_function_declaration": "function",
                    "function_signature": "function", "class_declaration": "class",
@@ -369,8 +370,11 @@ def _blank(lines: list[str], docs: list[_Doc], python: bool) -> list[str]:
 
 
 def _tracked_files(root: Path) -> list[str]:
-    proc = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True)
-    if proc.returncode == 0 and proc.stdout:
+    try:
+        proc = git.run(root, "ls-files", "-z", check=False, timeout=git.NO_TIMEOUT)
+    except git.GitError:  # no git to run: walk the folder
+        proc = None
+    if proc is not None and proc.returncode == 0 and proc.stdout:
         return sorted(p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p)
     files = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -437,134 +441,10 @@ def build_golden(repo_path: str | Path, out_dir: str | Path) -> dict:
     env = {**os.environ, "GIT_AUTHOR_NAME": "ledger golden", "GIT_AUTHOR_EMAIL": "golden@localhost",
            "GIT_COMMITTER_NAME": "ledger golden", "GIT_COMMITTER_EMAIL": "golden@localhost"}
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", f"golden copy of {root.name}, docs blanked"]):
-        proc = subprocess.run(["git", "-C", str(copy), *args], capture_output=True, env=env)
-        if proc.returncode != 0:
-            raise RuntimeError(f"git {' '.join(args)} in {copy}: {proc.stderr.decode(errors='replace').strip()}")
+        git.run(copy, *args, env=env, timeout=git.NO_TIMEOUT)
     items = [d.item for rel in sorted(keep) for d in sorted(keep[rel], key=lambda d: d.item.start_line)]
     golden = out / "golden.jsonl"
     golden.write_text("".join(item.to_json() + "\n" for item in items), encoding="utf-8")
     return {"golden": str(golden), "repo_copy": str(copy), "queries": len(items),
             "documented": sum(d.target for docs in docs_by_file.values() for d in docs),
             "files_with_docs": len(docs_by_file)}
-
-
-# ------------------------------------------------------------ commit mode ---
-# `ledger golden REPO OUT --commits`: change requests from the repo's own history. The query is a
-# commit's subject, the targets the source files it changed (tests are never targets). The eval
-# scores it at file level against the index of the repo at HEAD: a file changed by an old commit
-# may have changed since (accepted practice for this kind of set; targets gone at HEAD are dropped).
-
-SOURCE_EXTENSIONS = frozenset({
-    ".py", ".pyi", ".cs", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".go", ".java", ".kt",
-    ".rs", ".rb", ".php", ".swift", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cxx", ".m", ".vue",
-    ".svelte", ".razor", ".cshtml", ".sql", ".lua", ".dart", ".ex", ".exs", ".sh"})
-MAX_COMMIT_FILES = 5
-# Subjects that do not ask for behaviour: releases and version bumps, typo/format/lint/CI/docs chores.
-_CHORE_SUBJECT = re.compile(
-    r"^(?:merge\b|revert\b|release\b|v?\d+\.\d+(?:\.\d+)?\b|version\b|bump\b|prepare\b.*\brelease|"
-    r"(?:chore|ci|build|docs?|style|test|tests)(?:\([^)]*\))?!?:)"
-    r"|\b(?:typos?|spelling|misspell\w*|reformat\w*|formatting|format(?:ted)? (?:code|files)|lint\w*|"
-    r"prettier|black|ruff|flake8|isort|eslint|gofmt|dotnet format|whitespace|copyright|license|"
-    r"changelog|readme|docstrings?|godoc|jsdoc|documentation|ci|github actions?|workflows?|dependabot|"
-    r"bump(?:ed|s)? (?:\S+ )?(?:version|from|to)|release v?\d|version \d|v\d+\.\d+\.\d+)\b",
-    re.IGNORECASE)
-_CONVENTIONAL = re.compile(r"^(?:feat|fix|refactor|perf|feature|bugfix|hotfix|improvement|enhancement)"
-                           r"(?:\(([^)]*)\))?!?:\s*", re.IGNORECASE)
-_PR_SUFFIX = re.compile(r"\s*\((?:#\d+(?:,\s*#\d+)*|closes? #\d+|fixes #\d+)\)\s*$|\s+#\d+\s*$", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class CommitItem:
-    query: str
-    files: tuple[str, ...]
-    commit: str
-
-    def to_json(self) -> str:
-        return json.dumps({"query": self.query, "files": list(self.files), "commit": self.commit},
-                          ensure_ascii=False)
-
-
-def is_source_path(path: str) -> bool:
-    from ledger_assets.retrieval.fusion import is_test_path
-
-    suffix = Path(path).suffix.lower()
-    return suffix in SOURCE_EXTENSIONS and not is_test_path(path) and not path.endswith((".d.ts", ".min.js"))
-
-
-def commit_query(subject: str) -> str:
-    """A commit subject as a change request: the PR number and the conventional-commit type go,
-    a scope stays as words ("feat(vanilla): add x" -> "vanilla: add x")."""
-    text = _PR_SUFFIX.sub("", subject.strip())
-    m = _CONVENTIONAL.match(text)
-    if m:
-        text = (f"{m.group(1)}: " if m.group(1) else "") + text[m.end():]
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def _git_lines(root: Path, *args: str) -> str:
-    proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True)
-    if proc.returncode != 0:
-        raise GoldenError(f"{root}: git {args[0]} failed: {proc.stderr.decode(errors='replace').strip()}")
-    return proc.stdout.decode("utf-8", "surrogateescape")
-
-
-def commit_items(repo_path: str | Path, max_items: int | None = None) -> tuple[list[CommitItem], Counter]:
-    """Commit subjects -> source files changed, newest first, and why the others were skipped."""
-    root = Path(repo_path).expanduser()
-    if not (root / ".git").exists() and not root.joinpath("HEAD").exists():
-        raise GoldenError(f"{repo_path}: not a git repository")
-    at_head = set(p for p in _git_lines(root, "ls-files", "-z").split("\0") if p)
-    log = _git_lines(root, "log", "--no-merges", "--no-renames", "--format=%x1e%H%x1f%s", "--name-only", "-z")
-    why: Counter = Counter()
-    seen: set[str] = set()
-    items: list[CommitItem] = []
-    for record in log.split("\x1e"):
-        if not record.strip():
-            continue
-        head, _, rest = record.partition("\0")  # -z: the subject ends in NUL, then the names
-        sha, _, subject = head.partition("\x1f")
-        changed = [p for p in rest.replace("\n", "\0").split("\0") if p.strip()]
-        why["commits"] += 1
-        if _CHORE_SUBJECT.search(subject):
-            why["chore subject"] += 1
-            continue
-        source = sorted({p for p in changed if is_source_path(p)})
-        if not 1 <= len(source) <= MAX_COMMIT_FILES:
-            why["no source file" if not source else f"over {MAX_COMMIT_FILES} source files"] += 1
-            continue
-        files = tuple(p for p in source if p in at_head)
-        if not files:
-            why["files gone at HEAD"] += 1
-            continue
-        query = commit_query(subject)
-        if len(query.split()) < MIN_QUERY_WORDS:
-            why["short subject"] += 1
-            continue
-        if query.lower() in seen:
-            why["repeated subject"] += 1
-            continue
-        seen.add(query.lower())
-        items.append(CommitItem(query, files, sha))
-        if max_items and len(items) >= max_items:
-            break
-    return items, why
-
-
-def build_commit_golden(repo_path: str | Path, out_dir: str | Path, max_items: int | None = None) -> dict:
-    """`ledger golden REPO OUT --commits`: OUT/golden.jsonl, one {"query", "files", "commit"} a line.
-
-    The repo itself is what gets indexed (at HEAD): no copy is made."""
-    root = Path(repo_path).expanduser()
-    if not root.is_dir():
-        raise GoldenError(f"{repo_path}: no such directory")
-    if max_items is not None and max_items < 1:
-        raise GoldenError(f"--max must be >= 1, got {max_items}")
-    out = Path(out_dir).expanduser()
-    if out.exists() and any(out.iterdir()):
-        raise GoldenError(f"{out_dir}: exists and is not empty; give a new folder")
-    items, why = commit_items(root.resolve(), max_items)
-    out.mkdir(parents=True, exist_ok=True)
-    golden = out / "golden.jsonl"
-    golden.write_text("".join(item.to_json() + "\n" for item in items), encoding="utf-8")
-    return {"golden": str(golden), "repo": str(root.resolve()), "queries": len(items),
-            "commits_read": why.pop("commits", 0), "skipped": dict(why.most_common())}

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -27,7 +27,7 @@ from qdrant_client import models
 
 from ledger_assets.ingest.checks import CheckOutcome, check_qdrant_in_sync_with
 from ledger_assets.store.db import utcnow
-from ledger_assets.store import local_index
+from ledger_assets.store import git, local_index
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.qdrant import repo_filter
 from ledger_assets.store.registry import indexed_head_path, read_indexed_head, write_indexed_head
@@ -41,6 +41,32 @@ class PromotionRefused(RuntimeError):
     """Nothing promotable: no staged state, or the staged state fails its check."""
 
 
+@dataclass(frozen=True)
+class StagedPlan:
+    """What promotion does to the live points, decided when they were staged (ingest/points.py) and
+    journaled in `promotions.staged_plan` as JSON, so a promotion a crash cut short can be finished."""
+    head_sha: str
+    now: str  # when it was staged: the retired points' system_to_utc
+    versioning: bool  # retire = demote (is_latest false), else delete
+    staged: tuple[str, ...] = ()  # staged point ids, made live
+    overwrite: tuple[tuple[str, dict], ...] = ()  # (point id, its full new payload)
+    retire: tuple[str, ...] = ()  # replaced or gone: demoted with versioning, else deleted
+    drop: tuple[str, ...] = ()  # replaced by the same content: deleted even with versioning
+
+    def to_json(self) -> str:
+        return json.dumps({"head_sha": self.head_sha, "now": self.now, "versioning": self.versioning,
+                           "staged": list(self.staged), "overwrite": [list(o) for o in self.overwrite],
+                           "retire": list(self.retire), "drop": list(self.drop)})
+
+    @classmethod
+    def from_json(cls, text: str) -> StagedPlan:
+        """Also reads a plan journaled by an older version (keys it no longer writes, such as
+        `refresh`, are ignored)."""
+        d = json.loads(text)
+        return cls(d["head_sha"], d["now"], bool(d["versioning"]), tuple(d["staged"]),
+                   tuple((pid, payload) for pid, payload in d["overwrite"]), tuple(d["retire"]), tuple(d["drop"]))
+
+
 @dataclass
 class PromotionState:
     repo_id: str
@@ -49,7 +75,7 @@ class PromotionState:
     staged_sha: str = ""
     staged_run: str = ""
     check_failed: str = ""
-    plan: dict | None = None
+    plan: StagedPlan | None = None
     promoting: bool = False
 
     def note(self, head: str = "") -> str:
@@ -93,7 +119,7 @@ def read_state(ledger: Ledger, repo_id: str) -> PromotionState:
     if row is None:
         return PromotionState(repo_id)
     return PromotionState(repo_id, row[0] or "", row[1], row[2] or "", row[3] or "", row[4] or "",
-                          json.loads(row[5]) if row[5] else None, bool(row[6]))
+                          StagedPlan.from_json(row[5]) if row[5] else None, bool(row[6]))
 
 
 def _upsert_state(con, repo_id: str, **values) -> None:
@@ -116,11 +142,12 @@ def record_checks(ledger: Ledger, repo_id: str, sha: str, run_id: str, outcomes:
             _upsert_state(con, repo_id, staged_sha=sha, staged_run=run_id, check_failed=failed, staged_plan=None)
 
 
-def save_plan(ledger: Ledger, repo_id: str, sha: str, run_id: str, plan: dict, outcomes: list[CheckOutcome]) -> None:
+def save_plan(ledger: Ledger, repo_id: str, sha: str, run_id: str, plan: StagedPlan,
+              outcomes: list[CheckOutcome]) -> None:
     failed = describe_failures(outcomes, run_id)
     with ledger.db.transaction() as con:
         _upsert_state(con, repo_id, staged_sha=sha, staged_run=run_id, staged_utc=utcnow(),
-                      check_failed=failed or None, staged_plan=None if failed else json.dumps(plan))
+                      check_failed=failed or None, staged_plan=None if failed else plan.to_json())
 
 
 def verify_staged(client, ledger: Ledger, repo_id: str, sha: str, retired,
@@ -149,19 +176,19 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
             return PromotionReport(state.promoted_sha, state.promoted_sha, 0, 0, 0, 0.0, noop=True,
                                    served_chunks=_served_count(ledger, repo_id))
         raise PromotionRefused(f"{repo_id}: nothing staged to promote: materialize qdrant_points first")
-    sha = plan["head_sha"]
-    retired = plan["retire"] + plan["drop"]
-    if not state.promoting:
-        with ledger.qdrant.open() as client:
+    sha = plan.head_sha
+    retired = plan.retire + plan.drop
+    with ledger.qdrant.open() as client:  # one open for the check and the writes: local mode loads every point
+        if not state.promoting:
             check = verify_staged(client, ledger, repo_id, sha, set(retired))
-        if not check.passed:
-            record_checks(ledger, repo_id, sha, run_id, [check])
-            raise PromotionRefused(f"{repo_id}: the staged state of {sha[:12]} no longer passes qdrant_in_sync "
-                                   f"({check.description}: {check.metadata.get('offenders')}); not promoted")
-        with ledger.db.transaction() as con:
-            _upsert_state(con, repo_id, promoting=True)
-    files = _apply(ledger, repo_id, run_id, plan)
-    report = PromotionReport(sha, state.promoted_sha, len(plan["staged"]), len(plan["overwrite"]), len(retired),
+            if not check.passed:
+                record_checks(ledger, repo_id, sha, run_id, [check])
+                raise PromotionRefused(f"{repo_id}: the staged state of {sha[:12]} no longer passes qdrant_in_sync "
+                                       f"({check.description}: {check.metadata.get('offenders')}); not promoted")
+            with ledger.db.transaction() as con:
+                _upsert_state(con, repo_id, promoting=True)
+        files = _apply(ledger, repo_id, run_id, plan, client)
+    report = PromotionReport(sha, state.promoted_sha, len(plan.staged), len(plan.overwrite), len(retired),
                              time.monotonic() - t0,
                              served_chunks=_served_count(ledger, repo_id))
     log.info(f"promoted {repo_id} to {sha[:12]} (was {state.promoted_sha[:12] or 'nothing'}): "
@@ -170,17 +197,18 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
     return report
 
 
-def _apply(ledger: Ledger, repo_id: str, run_id: str, plan: dict) -> int:
+def _apply(ledger: Ledger, repo_id: str, run_id: str, plan: StagedPlan, client=None) -> int:
     """Apply a checked plan: Qdrant first (and, in local mode, a new served index copy built from it),
     then the served rows, the copy's pointer and the promoted sha in one DuckDB transaction, then the
     heads file the sensor reads. Every step may run twice (a crash in between
     leaves `promoting` set, and the next run calls this again): ids are set, overwritten or deleted,
-    never added. Returns the number of files whose served rows were rewritten."""
-    sha, now = plan["head_sha"], plan["now"]
+    never added. Returns the number of files whose served rows were rewritten. `client`: the caller's
+    open client (else one is opened)."""
+    sha, now = plan.head_sha, plan.now
     coll = ledger.qdrant.collection
     pointer = local_index.served_pointer(ledger.qdrant)
-    with ledger.qdrant.open() as client:
-        staged = plan["staged"]
+    with (nullcontext(client) if client is not None else ledger.qdrant.open()) as client:
+        staged = list(plan.staged)
         # Live first, then retire: a query in between may see a chunk twice (search keeps one), never lose one.
         for i in range(0, len(staged), REFRESH_BATCH):
             ids = staged[i:i + REFRESH_BATCH]
@@ -189,16 +217,16 @@ def _apply(ledger: Ledger, repo_id: str, run_id: str, plan: dict) -> int:
                 models.DeletePayloadOperation(delete_payload=models.DeletePayload(keys=STAGED_KEYS, points=ids)),
             ], wait=True)
         ops = [models.OverwritePayloadOperation(overwrite_payload=models.SetPayload(payload=payload, points=[pid]))
-               for pid, payload in plan["overwrite"]]
+               for pid, payload in plan.overwrite]
         for i in range(0, len(ops), UPDATE_OPS_BATCH):
             client.batch_update_points(coll, ops[i:i + UPDATE_OPS_BATCH], wait=True)
         # (A plan staged by an older version may list `refresh` ids: unchanged points, left as they are.)
-        if plan["retire"] and plan["versioning"]:
-            client.set_payload(coll, {"is_latest": False, "system_to_utc": now}, points=plan["retire"], wait=True)
-        doomed = plan["drop"] + ([] if plan["versioning"] else plan["retire"])
+        if plan.retire and plan.versioning:
+            client.set_payload(coll, {"is_latest": False, "system_to_utc": now}, points=list(plan.retire), wait=True)
+        doomed = list(plan.drop) + ([] if plan.versioning else list(plan.retire))
         if doomed:
             client.delete(coll, points_selector=models.PointIdsList(points=doomed), wait=True)
-        changed = staged or ops or plan["retire"] or doomed
+        changed = staged or ops or plan.retire or doomed
         folder = local_index.build_served(ledger.qdrant, client) if changed or not pointer else None
     with ledger.db.transaction() as con:  # the switch: served rows and the served index copy at once
         files = publish(con, repo_id)
@@ -221,17 +249,20 @@ def finish_interrupted(ledger: Ledger, repo_id: str, run_id: str, log) -> bool:
     """A promotion a crash cut short (`promoting` still set) is finished before anything else writes the
     repo's points: True when there was one."""
     state = read_state(ledger, repo_id)
-    if not (state.promoting and state.plan):
+    if not (state.promoting and state.plan is not None):
         return False
-    log.warning(f"{repo_id}: the promotion of {state.plan['head_sha'][:12]} (run {state.staged_run[:8]}) was "
+    log.warning(f"{repo_id}: the promotion of {state.plan.head_sha[:12]} (run {state.staged_run[:8]}) was "
                 "interrupted; finishing it before this run stages anything")
     _apply(ledger, repo_id, run_id, state.plan)
     return True
 
 
 def _git_time(repo_path: str, *args: str) -> float | None:
-    out = subprocess.run(["git", "-C", repo_path, "log", "--format=%ct", *args], capture_output=True, text=True)
-    lines = out.stdout.split()
+    try:
+        out = git.run(repo_path, "log", "--format=%ct", *args, check=False)
+    except git.GitError:  # git not run or timed out: the lag is unknown
+        return None
+    lines = out.stdout.decode(errors="replace").split()
     return float(lines[0]) if out.returncode == 0 and lines else None
 
 

@@ -17,19 +17,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from chunkers.extensions import XML_EXTENSIONS, extension_of
+from chunkers.extensions import extension_of
+from chunkers.languages import language_of
+from chunkers.paths import VENDORED_DIRS, VENDORED_NAMES, VENDORED_SUFFIXES
+from ledger_assets.store import git
 
-VENDORED_DIRS = frozenset({
-    "node_modules", "vendor", "third_party", "third-party", "bower_components",
-    ".venv", "venv", "site-packages", "dist", "obj", "__pycache__", ".git",
-})
-VENDORED_SUFFIXES = (".min.js", ".min.css", ".map", "-lock.json", ".lock")
-VENDORED_NAMES = frozenset({"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "Cargo.lock"})
 BINARY_EXTENSIONS = frozenset({
     ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tif", ".tiff", ".psd",
     ".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".jar", ".war", ".nupkg", ".whl",
@@ -47,17 +43,6 @@ LFS_POINTER_MAX_BYTES = 1024
 LFS_POINTER = "git-lfs pointer (the content is not in the repo)"
 # Longer paths are refused before any file system call (PATH_MAX on Linux).
 MAX_PATH_CHARS = 4096
-LANGUAGES = {
-    ".cs": "csharp", ".razor": "razor", ".cshtml": "razor", ".ts": "typescript", ".tsx": "typescript",
-    ".mts": "typescript", ".cts": "typescript", ".js": "javascript", ".jsx": "javascript",
-    ".mjs": "javascript", ".cjs": "javascript", ".vue": "vue", ".svelte": "svelte", ".sql": "sql",
-    ".py": "python", ".pyi": "python", ".java": "java", ".go": "go", ".rs": "rust", ".kt": "kotlin",
-    ".kts": "kotlin", ".php": "php", ".rb": "ruby", ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp",
-    ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".swift": "swift", ".scala": "scala",
-    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".pdf": "pdf", ".json": "json",
-    ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini", ".env": "dotenv",
-    ".properties": "properties", ".txt": "text", **dict.fromkeys(XML_EXTENSIONS, "xml"),
-}
 
 
 class SnapshotError(RuntimeError):
@@ -98,12 +83,12 @@ def check_repo(repo_path: str | Path, kind: str) -> str:
         raise RepoStateError(f"{show_path(text)}: not a directory")
     if kind == "git":
         try:
-            out = subprocess.run(["git", "-C", text, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
-                                 capture_output=True, timeout=60)
-            probe = out if out.returncode == 0 else subprocess.run(
-                ["git", "-C", text, "rev-parse", "--git-dir"], capture_output=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise SnapshotError(f"git rev-parse failed in {show_path(text)}: {exc}") from exc
+            out = git.run(text, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False,
+                          timeout=git.REF_TIMEOUT_S)
+            probe = out if out.returncode == 0 else git.run(text, "rev-parse", "--git-dir", check=False,
+                                                            timeout=git.REF_TIMEOUT_S)
+        except git.GitError as exc:
+            raise SnapshotError(f"git rev-parse failed in {show_path(text)}: {exc.detail}") from exc
         if out.returncode != 0:
             if probe.returncode != 0:
                 raise RepoStateError(f"{show_path(text)}: not a git repository any more "
@@ -132,10 +117,6 @@ class Snapshot:
     @property
     def indexable(self) -> list[ManifestEntry]:
         return [e for e in self.entries if not e.skip_reason]
-
-
-def language_of(path: str) -> str:
-    return LANGUAGES.get(extension_of(path), "text")
 
 
 def is_key_material(path: str) -> bool:
@@ -174,12 +155,9 @@ def static_skip_reason(path: str, size: int, max_file_bytes: int, max_pdf_bytes:
 def git_bytes(repo: str | Path, *args: str, input: bytes | None = None) -> bytes:
     """`git -C repo ARGS` stdout; SnapshotError (with git's message) when it cannot run or fails."""
     try:
-        out = subprocess.run(["git", "-C", str(repo), *args], input=input, capture_output=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SnapshotError(f"git {' '.join(args)} failed in {repo}: {exc}") from exc
-    if out.returncode != 0:
-        raise SnapshotError(f"git {' '.join(args)} failed in {repo}: {out.stderr.decode(errors='replace').strip()}")
-    return out.stdout
+        return git.run(repo, *args, input=input, timeout=git.BULK_TIMEOUT_S).stdout
+    except git.GitError as exc:
+        raise SnapshotError(str(exc)) from exc
 
 
 def read_head(repo_path: str | Path, kind: str = "git") -> str:
@@ -230,8 +208,13 @@ def git_blob_hash(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf_bytes: int) -> Snapshot:
+def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf_bytes: int,
+                  lfs_known: dict[str, str] | None = None) -> Snapshot:
+    """`lfs_known` (git): blob hash -> "" or LFS_POINTER, the verdicts of the last snapshot: a blob
+    with one is not read again to tell whether it is a Git LFS pointer (a repo of many small files
+    read each of them on every run)."""
     head = check_repo(repo_path, kind)
+    lfs_known = lfs_known or {}
     root = Path(repo_path)
     entries: list[ManifestEntry] = []
     if kind == "git":
@@ -252,7 +235,10 @@ def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf
             nbytes = int(size) if size != "-" else 0
             reason = "symlink" if mode == "120000" else static_skip_reason(path, nbytes, max_file_bytes, max_pdf_bytes)
             if not reason and len(LFS_POINTER_PREFIX) <= nbytes < LFS_POINTER_MAX_BYTES:
-                small.append(len(entries))
+                if sha in lfs_known:
+                    reason = lfs_known[sha]
+                else:
+                    small.append(len(entries))
             entries.append(ManifestEntry(path, sha, nbytes, language_of(path), reason))
         if small:
             for i, (entry, data) in zip(small, read_blobs(root, "git", [entries[i] for i in small])):
@@ -292,8 +278,10 @@ def read_blobs(repo_path: str | Path, kind: str, entries: Iterable[ManifestEntry
             data = (root / e.file_path).read_bytes()
             yield e, data
         return
-    proc = subprocess.Popen(["git", "-C", str(root), "cat-file", "--batch"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        proc = git.stream(root, "cat-file", "--batch", stdin=True)
+    except git.GitError as exc:
+        raise SnapshotError(str(exc)) from exc
     try:
         for e in entries:
             proc.stdin.write(e.blob_hash.encode() + b"\n")
@@ -317,8 +305,10 @@ def last_commit_times(repo_path: str | Path, paths: Iterable[str]) -> dict[str, 
     found: dict[str, int] = {}
     if not wanted:
         return found
-    proc = subprocess.Popen(["git", "-C", str(repo_path), "log", "--format=@%ct", "--name-only", "--no-renames", "HEAD"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, errors="replace")
+    try:
+        proc = git.stream(repo_path, "log", "--format=@%ct", "--name-only", "--no-renames", "HEAD", text=True)
+    except git.GitError as exc:
+        raise SnapshotError(str(exc)) from exc
     current = 0
     try:
         for line in proc.stdout:

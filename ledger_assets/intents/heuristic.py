@@ -17,8 +17,9 @@ import json
 import re
 from pathlib import PurePosixPath
 
+from chunkers.paths import has_test_mark
 from ledger_assets.encode.lexical import words
-from ledger_assets.intents.groq_client import Analysis
+from ledger_assets.intents.groq_analyser import Analysis
 
 HEURISTIC_VERSION = "heuristic-2"
 MAX_INTENT_CHARS = 300
@@ -180,7 +181,7 @@ def classify_layer(file_path: str, chunk_type: str, names: list[str]) -> str:
     stem = path.name.split(".")[0]
     segments = [s.lower() for s in path.parts[:-1]]
     low_name = path.name.lower()
-    if re.search(r"(^test_|_test\.|\.test\.|\.spec\.|tests?\.cs$)", low_name):
+    if has_test_mark(low_name):
         return "test"
     for layer, suffixes in _LAYER_BY_SUFFIX:
         if any(n.endswith(suffixes) for n in [stem, *names] if n):

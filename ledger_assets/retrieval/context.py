@@ -142,7 +142,7 @@ def _inside(span: Span, taken: list[Span]) -> bool:
 def pack_files(files: list, budget: int, neighbours: Callable[[list[tuple[str, str]]], dict] | None = None,
                task: str = "", repo_id: str | None = None, decay: float = GROUP_DECAY,
                chunk_cap: int = CHUNK_CAP, entry_cap: int = ENTRY_CAP) -> ContextPack:
-    """Ranked files (fusion.FileHit, each with its matched chunks best first) -> the pack.
+    """Ranked files (groups.FileHit, each with its matched chunks best first) -> the pack.
     `neighbours(keys)`: (repo_id, file_path) -> every chunk payload of that file (for skeletons)."""
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise ContextError(f"budget must be between {MIN_BUDGET} and {MAX_BUDGET} tokens, got {budget}")

@@ -7,7 +7,38 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger_assets.store.settings import SNIPPET_CHARS
+from ledger_assets.store.settings import FILE_CHUNKS, SNIPPET_CHARS
+
+
+@dataclass
+class Deprecation:
+    """A chunk's `deprecated` mark, as a hit shows it."""
+    reason: str
+    utc: str = ""
+
+
+@dataclass
+class HitRow:
+    """The fields of `Hit.to_dict` (the payload it carries along aside): the CLI's JSON hit, and the
+    MCP output schema of one (mcp_server.py builds it from these fields)."""
+    rank: int
+    score: float
+    repo_id: str
+    file_path: str
+    start_line: int
+    end_line: int
+    chunk_type: str
+    symbols: list[str] = field(default_factory=list)
+    snippet: str = ""
+    intent: str = ""
+    intent_source: str = ""
+    stale: bool = False
+    stale_reason: str | None = None
+    live_start_line: int | None = None
+    live_end_line: int | None = None
+    lane_ranks: dict[str, int] = field(default_factory=dict)
+    collapsed: list[str] = field(default_factory=list)
+    deprecated: Deprecation | None = None
 
 
 @dataclass
@@ -156,8 +187,8 @@ def format_hits(hits: list[Hit], fmt: str = "text", detail: str = "snippet") -> 
 FILE_TOON_LEGEND = "repo|path|score|test|Lstart-Lend,…(best chunks)⟫best snippet"
 
 
-def format_files(files: list, fmt: str = "text", detail: str = "snippet", chunks: int = 3) -> str:
-    """`--group file` hits (fusion.FileHit): a file per row, with its best chunks' line ranges."""
+def format_files(files: list, fmt: str = "text", detail: str = "snippet", chunks: int = FILE_CHUNKS) -> str:
+    """`--group file` hits (groups.FileHit): a file per row, with its best chunks' line ranges."""
     if fmt == "json":
         return json.dumps([f.to_dict(detail, chunks) for f in files], indent=2, ensure_ascii=False)
     if fmt == "jsonl":

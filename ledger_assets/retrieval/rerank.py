@@ -16,7 +16,7 @@ passed through `redact_text` once more, as the intents do: nothing else leaves t
 snippet can hold words that read like instructions; the model's answer is only used as an
 ordering of the ids sent, so at worst it orders badly.
 
-Budget, as the intents' (intents/groq_client.py): a request is refused when its estimate (prompt
+Budget, as the intents' (llm/groq_client.py): a request is refused when its estimate (prompt
 characters / 3 + the answer's token limit, at the model's price) would take the UTC day's spend past
 LEDGER_RERANK_DAILY_USD, or when LEDGER_RERANK_DAILY_REQUESTS requests were sent today; the day's
 spend is charged from the usage each response reports, in DuckDB (`rerank_spend`), so every
@@ -35,8 +35,8 @@ from datetime import datetime, timezone
 
 from chunkers.redact import redact_text
 
-from ledger_assets.intents.groq_client import (MalformedAnswer, RetryPolicy, answer_json, complete, one_line,
-                                               prices_for)
+from ledger_assets.llm.groq_client import (MalformedAnswer, RetryPolicy, answer_json, complete, one_line,
+                                           prices_for)
 from ledger_assets.retrieval.fusion import QueryError
 from ledger_assets.retrieval.hits import Hit, format_hits
 from ledger_assets.store.settings import (RERANK_MAX_RETRIES, RERANK_MIN_SNIPPET_CHARS, RERANK_MODES,

@@ -10,22 +10,23 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from chunkers import chunk_file
 from chunkers.extensions import extension_of
-from chunkers.redact import REDACTED, is_benign_value, is_secret_key, redact_text
+from chunkers.languages import SETTINGS_EXTENSIONS
+from chunkers.redact import redact_lines
 from chunkers.text import BinaryContent, decode, split_lines
 from qdrant_client import models
 
 from ledger_assets.ingest.snapshot import MAX_PATH_CHARS, RepoStateError, check_repo, show_path
+from ledger_assets.store import git
 from ledger_assets.store.ledger import Ledger
-from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR
 from ledger_assets.retrieval.hits import Hit
-from ledger_assets.retrieval.search import fetch_chunk_payload, latest_filter
+from ledger_assets.retrieval.search import fetch_chunk_payload
+from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, QUALITY_VECTOR, latest_filter
 from ledger_assets.retrieval.symbols import ToolInputError
 from ledger_assets.store.registry import RegistryError, Repo
 from ledger_assets.store.settings import MAX_K, SIMILAR_EXTRA
@@ -43,49 +44,12 @@ def _repo(ledger: Ledger, repo_id: str) -> Repo:
 # --------------------------------------------------------------- read-span ---
 # A path component longer than this is refused (NAME_MAX on Linux, in bytes).
 MAX_COMPONENT_BYTES = 255
-# A config-shaped line (`key = value`, `"key": "value"`, `key: value`, `export KEY=value`) and a
-# one-line XML element (`<Password>…</Password>`): read-span redacts their values by the key,
-# as the config chunker does for the parsed values of the chunks (`is_secret_key`).
-_KV_LINE = re.compile(r"""^(?P<lead>[ \t]*(?:export[ \t]+|-[ \t]+)?["']?)(?P<key>[\w.$@:-]+)"""
-                      r"""(?P<mid>["']?[ \t]*(?:=|:)[ \t]*)(?P<value>.*?)(?P<trail>[ \t]*,?[ \t]*)$""")
-_XML_ELEMENT = re.compile(r"<(?P<tag>[\w:.-]+)(?P<attrs>\s[^<>]*)?>(?P<value>[^<>\n]+)</(?P=tag)>")
-_CONFIG_EXTS = frozenset({".env", ".ini", ".cfg", ".properties", ".toml", ".json", ".yaml", ".yml",
-                          ".conf", ".xml", ".config", ".csproj", ".props", ".targets", ".resx"})
-
-
-def _hidden(value: str, key: str) -> str | None:
-    """The redacted form of a config value under `key`, or None to keep it."""
-    v = value.strip()
-    if not v or REDACTED in v or not is_secret_key(key) or v in ("{", "[", "|", ">", "|-", ">-"):
-        return None
-    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
-        inner = v[1:-1]
-        return None if not inner or is_benign_value(inner, key) else f"{v[0]}{REDACTED}{v[0]}"
-    return None if is_benign_value(v, key) else REDACTED
-
-
-def _redact_config_line(line: str) -> str:
-    m = _KV_LINE.match(line)
-    if m:
-        hidden = _hidden(m.group("value"), m.group("key").rsplit(":", 1)[-1].rsplit(".", 1)[-1])
-        if hidden is not None:
-            return f"{m.group('lead')}{m.group('key')}{m.group('mid')}{hidden}{m.group('trail')}"
-    if "</" in line:
-        def element(x: re.Match) -> str:
-            hidden = _hidden(x.group("value"), x.group("tag"))
-            return x.group(0) if hidden is None else f"<{x.group('tag')}{x.group('attrs') or ''}>{hidden}</{x.group('tag')}>"
-        line = _XML_ELEMENT.sub(element, line)
-    return line
 
 
 def redact_span_text(file_path: str, text: str) -> list[str]:
-    """The file's lines, redacted as its chunks are: chunkers.redact.redact_text, the registry's
-    free-text pass (line by line: no line is joined, dropped or moved), and for a settings file
-    the values under secret-shaped keys, which the config chunker redacts in its parsed view."""
-    lines = split_lines(redact_text(text))
-    if extension_of(file_path) in _CONFIG_EXTS:
-        lines = [_redact_config_line(line) for line in lines]
-    return lines
+    """The file's lines, redacted as its chunks are (`chunkers.redact.redact_lines`); a settings
+    file's (the language table's) values under secret-shaped keys too."""
+    return redact_lines(text, settings=extension_of(file_path) in SETTINGS_EXTENSIONS)
 
 
 def normalize_rel_path(rel: str) -> str:
@@ -234,13 +198,6 @@ class SymbolAt:
     signature: str
 
 
-def _git(root: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    out = subprocess.run(["git", "-C", root, *args], capture_output=True, timeout=120)
-    if check and out.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)} failed: {out.stderr.decode(errors='replace').strip()}")
-    return out
-
-
 def signature_of(lines: list[str], start: int, end: int) -> str:
     """The declaration of a symbol: from its first line up to its body, whitespace-collapsed."""
     parts = []
@@ -294,18 +251,18 @@ def drift(ledger: Ledger, repo_id: str, since: str, move_threshold: int | None =
         raise ToolInputError(f"repo {repo_id!r}: {exc}") from exc
     if not re.match(r"^[\w./~^@{}-]+$", since or "") or since.startswith("-"):
         raise ToolInputError(f"{since!r} is not a commit")
-    resolved = _git(repo.path, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}", check=False)
+    resolved = git.run(repo.path, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}", check=False)
     if resolved.returncode != 0:
         raise ToolInputError(f"{since!r} is not a commit in repo {repo_id!r}")
     sha = resolved.stdout.decode().strip()
-    changed = [p for p in _git(repo.path, "diff", "--name-only", "--no-renames", "-z", sha).stdout.decode(
+    changed = [p for p in git.run(repo.path, "diff", "--name-only", "--no-renames", "-z", sha).stdout.decode(
         "utf-8", "surrogateescape").split("\0") if p]
-    untracked = [p for p in _git(repo.path, "ls-files", "--others", "--exclude-standard", "-z").stdout.decode(
+    untracked = [p for p in git.run(repo.path, "ls-files", "--others", "--exclude-standard", "-z").stdout.decode(
         "utf-8", "surrogateescape").split("\0") if p]
     old: list[SymbolAt] = []
     new: list[SymbolAt] = []
     for rel in sorted(set(changed) | set(untracked)):
-        shown = _git(repo.path, "show", f"{sha}:{rel}", check=False)
+        shown = git.run(repo.path, "show", f"{sha}:{rel}", check=False)
         if shown.returncode == 0:
             old.extend(symbols_of_file(rel, shown.stdout))
         live = Path(repo.path) / rel
@@ -413,7 +370,11 @@ def similar(ledger: Ledger, target: str, mode: str = "code", repo: str | None = 
         me = fetch_chunk_payload(ledger, c, repo_id, norm, idx, with_vectors=[using])
         if me is None:
             raise ToolInputError(f"{target}: the chunk is not in the Qdrant collection yet; run `ledger ingest`")
-        vector = me.vector[using] if isinstance(me.vector, dict) else me.vector
+        vector = me.vector.get(using) if isinstance(me.vector, dict) else me.vector
+        if vector is None:  # the lean embedding profile gives a keyless (heuristic) intent no design vector
+            raise ToolInputError(f"{target}: the chunk has no {mode} vector (its intent is keyless and the index was "
+                                 "built with LEDGER_EMBED_PROFILE=lean); use --mode code, or re-ingest with "
+                                 "LEDGER_EMBED_PROFILE=full")
         res = c.query_points(ledger.qdrant.collection, query=vector, using=using, limit=k + SIMILAR_EXTRA, with_payload=True).points
         # Local mode filters in Python per point: over-fetch, then drop itself and non-latest points.
         res = [p for p in res if p.id != me.id and (p.payload or {}).get("is_latest", True)]

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import tempfile
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+
+from ledger_assets.store import git
 
 REPO_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 
@@ -51,11 +52,10 @@ def validate_repo_id(repo_id: str) -> str:
 
 def is_git_work_tree(path: Path) -> bool:
     try:
-        out = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel"],
-                             capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
+        out = git.run(path, "rev-parse", "--show-toplevel", check=False, timeout=git.PROBE_TIMEOUT_S)
+    except git.GitError:
         return False
-    return out.returncode == 0 and Path(out.stdout.strip()).resolve() == path.resolve()
+    return out.returncode == 0 and Path(os.fsdecode(out.stdout.strip())).resolve() == path.resolve()
 
 
 class RepoRegistry:
@@ -153,8 +153,7 @@ def _count_files(root: Path, kind: str, stop: int) -> int:
     """The files a repo would list (tracked files of git, files outside dot folders of a folder),
     counted up to `stop`."""
     if kind == "git":
-        proc = subprocess.Popen(["git", "-C", str(root), "ls-files", "-z"], stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL)
+        proc = git.stream(root, "ls-files", "-z")
         count = 0
         try:
             while count < stop:

@@ -1,13 +1,20 @@
-"""Every setting of the ledger, read once from the environment into one typed object.
+"""Every setting of the ledger, declared once: a field of LedgerSettings (or ProcessSettings) with its
+default, its environment variable, bounds or choices, a one-line doc, whether it is a secret, and which
+Dagster resource carries it. `from_env` reads the variables generically from that declaration; the
+resources (defs/resources.py) derive their fields from it, so the UI's launchpad overrides them per run;
+`python -m ledger_assets.store.settings_table` renders the README's configuration table from it.
+No other module reads a LEDGER_* variable (tests/ledger_assets/store/test_settings_declared.py).
 
-The Dagster resources (resources.py) carry the same fields, so the UI's
-launchpad can override them per run; the CLI and the core read this.
+Adding a setting: one line in LedgerSettings, `name: type = setting(default, "what it does", ...)`
+(type str, bool, int or float; the variable is LEDGER_<NAME> unless `env=` says otherwise; `bounds=`,
+`choices=`, `secret=True`, `resource=""` as the ones around it), then regenerate the README table.
+A setting read once when a process loads (a sensor's interval) goes into ProcessSettings instead.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import Field, dataclass, field, fields, replace
 from pathlib import Path
 
 from chunkers import ChunkOptions
@@ -16,7 +23,7 @@ EMBED_DIM = 384
 QUALITY_DIM = 8
 EMBED_MODEL = "all-MiniLM-L6-v2"
 
-# Retrieval: fusion defaults chosen by `ledger eval --sweep` (the figures are in retrieval/search.py).
+# Retrieval: fusion defaults chosen by `ledger eval --sweep`; see docs/decisions.md.
 RRF_K = 5
 DEFAULT_LANE_WEIGHTS = {"code": 0.25, "design": 1.0, "sparse": 1.0, "symbol": 2.0, "name": 0.5}
 PLAIN_PRIOR = 0.5
@@ -26,21 +33,24 @@ SNIPPET_CHARS = 600
 SYMBOL_BONUS = 1.0
 # A bare name matching more members than this is ambiguous: it joins the fusion as a lane, not as a pin.
 SYMBOL_PIN_MAX = 3
-# Chosen on commit sets by leave-one-repo-out (retrieval/search.py has the figures):
-# a test chunk's or test file's score is multiplied by this unless the query is about tests;
+# A test chunk's or test file's score is multiplied by this unless the query is about tests; see docs/decisions.md.
 TEST_PRIOR = 0.3
 # `--group file`: a documentation file's score (.md, .rst, .txt, CHANGELOG, ...) is multiplied by this unless
-# the question is about docs (chosen the same way: every fold chose 0.3 of 1 / 0.5 / 0.3).
+# the question is about docs; see docs/decisions.md.
 DOCS_PRIOR = 0.3
 # `--group file`: lanes read this deep, and a file scores Σ decay^i · chunk score (RRF k below).
 GROUP_DEPTH = 200
+GROUP_DEPTH_PER_K = 10  # ... or k times this, when deeper
+# A chunk query reads each lane max(k * LANE_DEPTH_PER_K, LANE_DEPTH) deep (`ledger eval` reads LANE_DEPTH).
+LANE_DEPTH = 50
+LANE_DEPTH_PER_K = 5
+FUSE_ALL = 10 ** 9  # the fusion's k that keeps every fused chunk (`--group file` ranks files from all of them)
+FILE_CHUNKS = 3  # `--group file`: the best chunks of a file shown, and checked for staleness
+SYMBOL_LOOKUP_LIMIT = 20  # members one named symbol of a query is looked up to (SYMBOL_PIN_MAX decides the pin)
 GROUP_DECAY = 0.5
 GROUP_RRF_K = 5
-# `--group file` fuses its chunks under lane weights of its own: a file collects the evidence of many chunks,
-# where the symbol lane's pinpoint matters less than for one chunk. On the four commit sets (grid code
-# 0.25 / 0.5, sparse 1 / 1.5, symbol 0.5 / 1 / 1.5 / 2), every leave-one-repo-out fold chose these; held
-# out, Acc@1 / Acc@5 against DEFAULT_LANE_WEIGHTS: starlette 0.660 / 0.947 -> 0.733 / 0.940, chi 0.607 /
-# 0.853 -> 0.647 / 0.847, MediatR 0.327 / 0.667 -> 0.360 / 0.680, jotai 0.433 / 0.627 -> 0.480 / 0.680.
+# `--group file` fuses its chunks under lane weights of its own (a file collects many chunks' evidence, where
+# the symbol lane's pinpoint matters less); see docs/decisions.md.
 GROUP_LANE_WEIGHTS = {"code": 0.5, "design": 1.0, "sparse": 1.5, "symbol": 1.0, "name": 0.5}
 # The optional LLM rerank (retrieval/rerank.py): "none" (default) or "llm"; a candidate's snippet in the prompt
 # is at most RERANK_SNIPPET_CHARS (shorter when LEDGER_RERANK_MAX_CHARS needs it, down to RERANK_MIN_SNIPPET_CHARS,
@@ -69,47 +79,79 @@ SENSOR_MAX_TRIES = 4
 LOCK_RETRIES = 3
 LOCK_RETRY_DELAY_S = 10
 
-
-# Bounds of the numeric settings a person sets: (lowest, highest), checked when read from the environment.
-# Embedding batches below 16 pay the per-call overhead: 180 texts on a busy 2-core machine embedded at
-# 7.5 texts/s with batch 4, 10 with 8, 14 with 16 and 12.5-37 with 64 (two runs).
-# The default is 16, not 64: on CPU the throughput is the same within noise (504 texts of 1,500
-# characters, quiet machine, two runs each: 24.1 / 18.5 texts/s at 16, 21.3 / 20.4 at 64) while the
-# attention buffers of a 64-text batch of long texts add ~700 MB to the process (peak RSS 792-823 MB
-# at 16, 1,165-1,214 MB at 64, the model itself 460 MB): what kept `ledger ingest` above 1 GB.
+# Embedding batches below 16 pay the per-call overhead; 16, not 64, holds ~400 MB less at the same CPU speed.
+# See docs/decisions.md.
 EMBED_BATCH = 16
-# glibc's malloc raises its mmap threshold after each large free (up to 32 MB), so the attention
-# buffers of later batches come from the heap and stay there, fragmented: embedding 800 texts of
-# 1,600 characters took the process from 469 to 829 MB. A fixed threshold (mallopt M_MMAP_THRESHOLD,
-# which also turns the raising off) returns them on free: 638 MB; 4 MB kept the speed within noise
-# (240 texts, three interleaved runs: 51.6 / 36.2 / 34.4 s against 54.6 / 32.7 / 36.5 s), 16 MB
-# bounded less (685-702 MB). `ledger ingest` of one minified JS line (benchmarks/memory.py --ingest):
-# 0.25 MB 985 -> 860 MB, 1 MB 1,079 -> 889 MB peak RSS. Set once, where the model loads; 0 leaves
-# malloc as it is. Linux/glibc only.
+# A fixed glibc mmap threshold returns the embedding batches' attention buffers on free instead of
+# fragmenting the heap (0 leaves malloc as it is; Linux/glibc only); see docs/decisions.md.
 MALLOC_MMAP_THRESHOLD = 4 << 20
-# Embedding backends (encode/embedder.py): "torch" (fp32 on CPU, fp16 on CUDA) or "bf16" (CPU: weights in
-# bfloat16; pays only on CPUs with AMX / AVX512-BF16). Figures: benchmarks/embed_throughput.py --backend.
+# Embedding backends (encode/embedder.py): "torch" (the default: fp32 on CPU, fp16 on CUDA), "onnx" (opt-in:
+# int8 MiniLM on onnxruntime, built once from the bundled weights, CPU only; on a GPU it is torch's fp16) or
+# "bf16" (CPU: weights in bfloat16, for CPUs with AMX / AVX512-BF16); see docs/decisions.md.
 EMBED_BACKEND = "torch"
-EMBED_BACKENDS = ("torch", "bf16")
-BOUNDS = {"embed_batch": (16, 4096), "max_file_bytes": (1, 1 << 32),
-          "lock_timeout_s": (0, 86_400), "groq_concurrency": (1, 64), "rrf_k": (1, 1000),
-          "read_span_max_lines": (1, 100_000), "analysis_file_cap": (0, 1_000_000),
-          "test_prior": (0, 1), "docs_prior": (0, 1), "plain_prior": (0, 1), "freshness_max_lag_s": (0, 365 * 86_400),
-          "rerank_top": (2, 50), "rerank_max_chars": (2_000, 400_000), "rerank_daily_requests": (0, 10_000_000),
-          "rerank_daily_usd": (0, 10_000)}
-
-
-# The environment variable of each setting (LedgerSettings.from_env reads these names).
-_ENV_NAMES = {"qdrant_url": "QDRANT_URL", "qdrant_api_key": "QDRANT_API_KEY", "groq_api_key": "GROQ_API_KEY",
-              "groq_base_url": "GROQ_BASE_URL", "source_url": "LEDGER_SOURCE_URL"}
-
-
-def env_name(setting: str) -> str:
-    return _ENV_NAMES.get(setting, "LEDGER_" + setting.upper())
+EMBED_BACKENDS = ("torch", "bf16", "onnx")
+# What an ingest embeds (ingest/pipeline.py embedding_stage): "full" (the default) embeds each chunk's code and
+# design texts and one sentence per symbol it owns (the symbol lane); "lean" (opt-in) embeds the code text, and
+# a design text only for an LLM intent: about a third of the texts, at a cost to chunk-level answers (see
+# docs/decisions.md for why it is not the default).
+EMBED_PROFILE = "full"
+EMBED_PROFILES = ("lean", "full")
 
 
 class SettingsError(ValueError):
     """A setting read from the environment is malformed or out of range (bad input: exit 2)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """How one setting is read and shown: the declaration's metadata (see `setting`)."""
+    doc: str
+    env: str = ""  # "" = LEDGER_<NAME>
+    bounds: tuple[float, float] | None = None  # (lowest, highest), checked when read from the environment
+    choices: tuple[str, ...] = ()  # the value is stripped and lower-cased, then must be one of these
+    secret: bool = False  # environment only: never a resource field (Dagster shows and stores run config)
+    resource: str = "ledger"  # "ledger" (a LedgerResource field of the same name), "embedder.<field>", "" = none
+    unset: str = ""  # the docs' words for an empty default ("auto", "Groq's", ...)
+
+
+def setting(default, doc: str, **spec) -> Field:
+    """A LedgerSettings / ProcessSettings field: its default and how it is read (the keywords of Setting)."""
+    meta = Setting(doc, **spec)
+    return field(default=default, repr=not meta.secret, metadata={"setting": meta})
+
+
+_KINDS = {"str": str, "bool": bool, "int": int, "float": float}
+
+
+def _weights(weights: dict[str, float]) -> str:
+    return "`" + ",".join(f"{lane}={w:g}" for lane, w in weights.items()) + "`"
+
+
+def declared(cls: type | None = None) -> list[tuple[Field, Setting, type]]:
+    """(field, its Setting, its type) of every declared setting of `cls` (default LedgerSettings), in order."""
+    return [(f, f.metadata["setting"], _KINDS[f.type if isinstance(f.type, str) else f.type.__name__])
+            for f in fields(cls or LedgerSettings) if "setting" in f.metadata]
+
+
+def env_name(name: str, cls: type | None = None) -> str:
+    """The environment variable of setting `name`."""
+    spec = next(s for f, s, _ in declared(cls) if f.name == name)
+    return spec.env or "LEDGER_" + name.upper()
+
+
+def env_is_set(name: str) -> bool:
+    """Whether setting `name`'s variable is set to something (the resources bind those through EnvVar)."""
+    return bool(os.environ.get(env_name(name)))
+
+
+def resource_fields(resource: str) -> dict[str, str]:
+    """{field of the Dagster resource `resource` ("ledger" or "embedder"): the setting it overrides}."""
+    out = {}
+    for f, spec, _ in declared():
+        owner, _, name = spec.resource.partition(".")
+        if owner == resource and not spec.secret:
+            out[name or f.name] = f.name
+    return out
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -135,119 +177,142 @@ def _env_float(name: str, default: float) -> float:
         raise SettingsError(f"{name} must be a number, got {raw!r}") from exc
 
 
-# How often git_head_sensor ticks, and its first retry's backoff (seconds; read when the code location loads).
-SENSOR_INTERVAL_S = max(1, int(_env_float("LEDGER_SENSOR_INTERVAL_S", 30)))
-SENSOR_RETRY_BASE_S = max(0.0, _env_float("LEDGER_SENSOR_RETRY_BASE_S", 60.0))
-# How long an MCP query waits for the model at the server's start before answering from the lexical lane.
-MCP_WARM_WAIT_S = max(0.0, _env_float("LEDGER_MCP_WARM_WAIT_S", 0.5))
+def _env_str(name: str, default: str) -> str:
+    return os.environ.get(name) or default
+
+
+_READERS = {str: _env_str, bool: _env_bool, int: _env_int, float: _env_float}
+
+
+def read_env(cls: type, only: str | None = None) -> dict:
+    """The declared settings of `cls` (or just `only`) read from the environment: unset or empty takes the
+    default; a malformed number, a value out of its bounds or not among its choices is a SettingsError."""
+    specs = [(f, s, kind) for f, s, kind in declared(cls) if only in (None, f.name)]
+    values = {}
+    for f, spec, kind in specs:
+        value = _READERS[kind](env_name(f.name, cls), f.default)
+        values[f.name] = value.strip().lower() if spec.choices else value
+    for f, spec, _ in specs:
+        env, value = env_name(f.name, cls), values[f.name]
+        if spec.bounds is not None and not spec.bounds[0] <= value <= spec.bounds[1]:
+            raise SettingsError(f"{env} must be between {spec.bounds[0]} and {spec.bounds[1]}, got {value}")
+        if spec.choices and value not in spec.choices:
+            raise SettingsError(f"{env} must be one of {', '.join(spec.choices)}, got {value!r}")
+    return values
+
+
+@dataclass(frozen=True)
+class ProcessSettings:
+    """Read when a process loads the code (a sensor's interval is fixed at definition), not per run."""
+    sensor_interval_s: float = setting(30.0, "how often `git_head_sensor` ticks (at least 1 s; read when the "
+                                             "code location loads)", resource="")
+    sensor_retry_base_s: float = setting(60.0, "the first backoff before a failed HEAD is requested again "
+                                               "(then 2x, 4x)", resource="")
+    mcp_warm_wait_s: float = setting(0.5, "how long an MCP query waits for the model at the server's start "
+                                          "before answering from the lexical lane", resource="")
+    debug: bool = setting(False, "a failing `ledger` command raises its traceback instead of one line",
+                          resource="")
+
+
+def process_setting(name: str):
+    """One ProcessSettings value, read from the environment now."""
+    return read_env(ProcessSettings, only=name)[name]
+
+
+SENSOR_INTERVAL_S = max(1, int(process_setting("sensor_interval_s")))
+SENSOR_RETRY_BASE_S = max(0.0, process_setting("sensor_retry_base_s"))
+MCP_WARM_WAIT_S = max(0.0, process_setting("mcp_warm_wait_s"))
 
 
 @dataclass(frozen=True)
 class LedgerSettings:
-    home: str = "./.ledger"
-    collection: str = "ledger_chunks"
-    qdrant_url: str = ""
-    qdrant_api_key: str = field(default="", repr=False)
-    versioning: bool = False
-    max_file_bytes: int = 2_000_000
-    max_pdf_bytes: int = 50_000_000
-    embed_batch: int = EMBED_BATCH
-    embed_device: str = ""  # "" = CUDA when present, else CPU
-    embed_backend: str = EMBED_BACKEND  # LEDGER_EMBED_BACKEND: one of EMBED_BACKENDS
-    lock_timeout_s: float = 120.0
-    upsert_batch: int = UPSERT_BATCH
+    """Every per-run setting: defaults here, values from the environment (`from_env`) or a run's config."""
+    home: str = setting("./.ledger", "DuckDB file (`ledger.duckdb`), Qdrant local folder (`qdrant/`), repo "
+                                     "registry (`repos.json`), Dagster home (`dagster/`)")
+    collection: str = setting("ledger_chunks", "Qdrant collection name")
+    qdrant_url: str = setting("", "use a Qdrant server instead of local mode (same code, another client)",
+                              env="QDRANT_URL")
+    qdrant_api_key: str = setting("", "the Qdrant server's API key", env="QDRANT_API_KEY", secret=True)
+    versioning: bool = setting(False, "keep old versions of changed chunks (`is_latest` false) instead of "
+                                      "deleting them")
+    max_file_bytes: int = setting(2_000_000, "larger files are skipped with a reason (PDFs up to 50 MB)",
+                                   bounds=(1, 1 << 32))
+    max_pdf_bytes: int = 50_000_000  # larger PDFs are skipped with a reason (not a variable)
+    embed_batch: int = setting(EMBED_BATCH, "embedding batch size (a GPU wants more)", bounds=(16, 4096),
+                               resource="embedder.batch_size")
+    embed_device: str = setting("", "`cuda` when present, else `cpu`",
+                                resource="embedder.device", unset="auto")
+    embed_backend: str = setting(EMBED_BACKEND, "`torch` (fp32 on CPU, fp16 on CUDA), `onnx` (opt-in: int8 "
+                                                "on CPU, about 3x torch's speed; torch fp16 on CUDA) or `bf16` "
+                                                "(CPU opt-in: bfloat16 weights, for CPUs with AMX / AVX512-BF16)",
+                                 choices=EMBED_BACKENDS, resource="")
+    embed_profile: str = setting(EMBED_PROFILE, "`full`: each chunk's code and design texts and one sentence "
+                                                "per owned symbol (the symbol lane), 3-5 texts a chunk; `lean` "
+                                                "(opt-in): the code text, design only for an LLM intent, 1 a chunk",
+                                 choices=EMBED_PROFILES, resource="")
+    lock_timeout_s: float = setting(120.0, "how long a process waits for the DuckDB file or the Qdrant folder",
+                                    bounds=(0, 86_400))
+    upsert_batch: int = UPSERT_BATCH  # points per Qdrant upsert (not a variable)
     # Analysis (Groq); see intents/analysis.py.
-    groq_api_key: str = field(default="", repr=False)
-    groq_base_url: str = ""
-    groq_model: str = "llama-3.1-8b-instant"
-    groq_budget_usd: float = 1.0
-    groq_concurrency: int = 4
-    groq_timeout_s: float = 30.0
-    analysis_file_cap: int = 200
-    keyless_analyser: str = "heuristic"
-    # Retrieval (retrieval/search.py, retrieval/tools.py); defaults chosen by measurement, see search.py.
-    rrf_k: int = RRF_K
-    lane_weights: str = ""  # "code=1,design=0.5,sparse=1,symbol=2"; "" = DEFAULT_LANE_WEIGHTS
-    group_lane_weights: str = ""  # the same for `--group file`; "" = GROUP_LANE_WEIGHTS
-    plain_prior: float = PLAIN_PRIOR
-    test_prior: float = TEST_PRIOR
-    docs_prior: float = DOCS_PRIOR
-    check_stale: bool = True
+    groq_api_key: str = setting("", "enables LLM intents and the rerank; without it the keyless analyser runs "
+                                    "and `intent_source` says so", env="GROQ_API_KEY", secret=True)
+    groq_base_url: str = setting("", "another endpoint speaking Groq's protocol",
+                                 env="GROQ_BASE_URL", unset="Groq's")
+    groq_model: str = setting("llama-3.1-8b-instant", "the LLM of the intents and the rerank")
+    groq_budget_usd: float = setting(1.0, "LLM spend cap per run; past it chunks get the keyless fallback")
+    groq_concurrency: int = setting(4, "concurrent LLM requests", bounds=(1, 64))
+    groq_timeout_s: float = setting(30.0, "LLM request timeout, per request")
+    groq_max_retries: int = setting(4, "LLM retries on 429/5xx/timeouts (exponential backoff with jitter, "
+                                          "`Retry-After` honoured)")
+    groq_backoff_s: float = setting(1.0, "the LLM's first backoff")
+    groq_price: str = setting("", "`input,output` USD per million tokens",
+                          unset="the table in `llm/groq_client.py`")
+    analysis_file_cap: int = setting(200, "chunks analysed per file by the LLM (generated files are capped)",
+                                     bounds=(0, 1_000_000))
+    keyless_analyser: str = setting("heuristic", "`heuristic` or `none`: what writes intents without a key")
+    # Retrieval (retrieval/search.py, retrieval/tools.py); defaults: see docs/decisions.md.
+    rrf_k: int = setting(RRF_K, "reciprocal rank fusion constant", bounds=(1, 1000))
+    lane_weights: str = setting("", "fusion weights, `lane=weight,...` (a heuristic intent's design rank is "
+                                    "not counted beside the symbol lane)", unset=_weights(DEFAULT_LANE_WEIGHTS))
+    group_lane_weights: str = setting("", "the fusion weights of `--group file` (lanes not named keep these)",
+                                      unset=_weights(GROUP_LANE_WEIGHTS))
+    plain_prior: float = setting(PLAIN_PRIOR, "score multiplier for blind `plain` windows", bounds=(0, 1))
+    test_prior: float = setting(TEST_PRIOR, "score multiplier for test files and test chunks unless the "
+                                            "question is about tests", bounds=(0, 1))
+    docs_prior: float = setting(DOCS_PRIOR, "`--group file`: score multiplier for a documentation file (`.md`, "
+                                            "`.rst`, CHANGELOG, README ...) unless the question is about docs",
+                                bounds=(0, 1))
+    check_stale: bool = setting(True, "compare each hit with the live file before serving it")
     # The LLM rerank of the top fused candidates (retrieval/rerank.py): off unless "llm"; the budget is per UTC day.
-    rerank: str = "none"
-    rerank_top: int = 20
-    rerank_max_chars: int = 12_000
-    rerank_daily_requests: int = 500
-    rerank_daily_usd: float = 0.25
-    read_span_max_lines: int = 400
-    drift_move_threshold: int = 10
-    groq_max_retries: int = 4
-    groq_backoff_s: float = 1.0
-    groq_price: str = ""  # "input,output" USD per million tokens; "" = the table in groq_client.py
+    rerank: str = setting("none", "`llm`: every chunk query (not `--group file`) is reranked by Groq, as "
+                                  "with `--rerank llm`; needs `GROQ_API_KEY`",
+                          choices=RERANK_MODES, resource="")
+    rerank_top: int = setting(20, "fused candidates the rerank sends", bounds=(2, 50), resource="")
+    rerank_max_chars: int = setting(12_000, "cap of one rerank prompt, system prompt included; snippets shrink, "
+                                            "then the last candidates stay out", bounds=(2_000, 400_000), resource="")
+    rerank_daily_requests: int = setting(500, "rerank requests per UTC day, all processes of this "
+                                              "`LEDGER_HOME` together; past it the fused order is served",
+                                         bounds=(0, 10_000_000), resource="")
+    rerank_daily_usd: float = setting(0.25, "rerank spend per UTC day", bounds=(0, 10_000), resource="")
+    read_span_max_lines: int = setting(400, "cap of `ledger read-span`", bounds=(1, 100_000))
+    drift_move_threshold: int = setting(10, "lines a symbol must shift to count as Moved")
     # q_dup_hash only for chunks of at least this many tokens: tiny bodies (getters) are all "clones".
-    dup_min_tokens: int = 24
+    dup_min_tokens: int = setting(24, "`q_dup_hash` only for chunks of at least this many tokens")
     # Operations (defs/): the index_fresh check fails when the promoted sha lags HEAD for longer than this.
-    freshness_max_lag_s: float = 3600.0
-    # Chunker switches and sizes over ChunkOptions' defaults: "split_sql_tables=false,ts_tree_sitter=false";
-    # a change re-chunks exactly the files whose chunker reads a changed option (chunkers.rechunk_key).
-    chunk_options: str = ""
-    # The git web URL of this project's source (e.g. https://github.com/org/code-ledger/blob/main), for the
-    # catalog's code references; "" = links to the local files.
-    source_url: str = ""
+    freshness_max_lag_s: float = setting(3600.0, "`index_fresh` fails when the promoted sha lags HEAD for longer",
+                                         bounds=(0, 365 * 86_400))
+    # A change re-chunks exactly the files whose chunker reads a changed option (chunkers.rechunk_key).
+    chunk_options: str = setting("", "chunker switches and sizes over `ChunkOptions`' defaults "
+                                     "(`chunkers/model.py`), e.g. `split_sql_tables=false,type_max_chars=8000`; "
+                                     "a change re-chunks exactly the files whose chunker reads a changed option")
+    source_url: str = setting("", "this project's git web URL (`https://host/org/code-ledger/tree/main`): the "
+                                  "catalog's code references link there (read when the code location loads)",
+                              resource="")
 
     @classmethod
     def from_env(cls, **overrides) -> "LedgerSettings":
-        d = cls()
-        values = dict(
-            home=os.environ.get("LEDGER_HOME") or d.home,
-            collection=os.environ.get("LEDGER_COLLECTION") or d.collection,
-            qdrant_url=os.environ.get("QDRANT_URL", ""),
-            qdrant_api_key=os.environ.get("QDRANT_API_KEY", ""),
-            versioning=_env_bool("LEDGER_VERSIONING", d.versioning),
-            max_file_bytes=_env_int("LEDGER_MAX_FILE_BYTES", d.max_file_bytes),
-            embed_batch=_env_int("LEDGER_EMBED_BATCH", d.embed_batch),
-            embed_device=os.environ.get("LEDGER_EMBED_DEVICE", ""),
-            embed_backend=(os.environ.get("LEDGER_EMBED_BACKEND") or d.embed_backend).strip().lower(),
-            lock_timeout_s=_env_float("LEDGER_LOCK_TIMEOUT_S", d.lock_timeout_s),
-            groq_api_key=os.environ.get("GROQ_API_KEY", ""),
-            groq_base_url=os.environ.get("GROQ_BASE_URL", ""),
-            groq_model=os.environ.get("LEDGER_GROQ_MODEL") or d.groq_model,
-            groq_budget_usd=_env_float("LEDGER_GROQ_BUDGET_USD", d.groq_budget_usd),
-            groq_concurrency=_env_int("LEDGER_GROQ_CONCURRENCY", d.groq_concurrency),
-            groq_timeout_s=_env_float("LEDGER_GROQ_TIMEOUT_S", d.groq_timeout_s),
-            groq_max_retries=_env_int("LEDGER_GROQ_MAX_RETRIES", d.groq_max_retries),
-            groq_backoff_s=_env_float("LEDGER_GROQ_BACKOFF_S", d.groq_backoff_s),
-            groq_price=os.environ.get("LEDGER_GROQ_PRICE", ""),
-            analysis_file_cap=_env_int("LEDGER_ANALYSIS_FILE_CAP", d.analysis_file_cap),
-            keyless_analyser=os.environ.get("LEDGER_KEYLESS_ANALYSER") or d.keyless_analyser,
-            rrf_k=_env_int("LEDGER_RRF_K", d.rrf_k),
-            lane_weights=os.environ.get("LEDGER_LANE_WEIGHTS", ""),
-            group_lane_weights=os.environ.get("LEDGER_GROUP_LANE_WEIGHTS", ""),
-            plain_prior=_env_float("LEDGER_PLAIN_PRIOR", d.plain_prior),
-            test_prior=_env_float("LEDGER_TEST_PRIOR", d.test_prior),
-            docs_prior=_env_float("LEDGER_DOCS_PRIOR", d.docs_prior),
-            check_stale=_env_bool("LEDGER_CHECK_STALE", d.check_stale),
-            rerank=(os.environ.get("LEDGER_RERANK") or d.rerank).strip().lower(),
-            rerank_top=_env_int("LEDGER_RERANK_TOP", d.rerank_top),
-            rerank_max_chars=_env_int("LEDGER_RERANK_MAX_CHARS", d.rerank_max_chars),
-            rerank_daily_requests=_env_int("LEDGER_RERANK_DAILY_REQUESTS", d.rerank_daily_requests),
-            rerank_daily_usd=_env_float("LEDGER_RERANK_DAILY_USD", d.rerank_daily_usd),
-            read_span_max_lines=_env_int("LEDGER_READ_SPAN_MAX_LINES", d.read_span_max_lines),
-            drift_move_threshold=_env_int("LEDGER_DRIFT_MOVE_THRESHOLD", d.drift_move_threshold),
-            dup_min_tokens=_env_int("LEDGER_DUP_MIN_TOKENS", d.dup_min_tokens),
-            freshness_max_lag_s=_env_float("LEDGER_FRESHNESS_MAX_LAG_S", d.freshness_max_lag_s),
-            chunk_options=os.environ.get("LEDGER_CHUNK_OPTIONS", ""),
-            source_url=os.environ.get("LEDGER_SOURCE_URL", ""),
-        )
-        for name, (low, high) in BOUNDS.items():
-            if not low <= values[name] <= high:
-                env = "LEDGER_" + name.upper()
-                raise SettingsError(f"{env} must be between {low} and {high}, got {values[name]}")
-        if values["embed_backend"] not in EMBED_BACKENDS:
-            raise SettingsError(f"LEDGER_EMBED_BACKEND must be one of {', '.join(EMBED_BACKENDS)}, "
-                                f"got {values['embed_backend']!r}")
-        if values["rerank"] not in RERANK_MODES:
-            raise SettingsError(f"LEDGER_RERANK must be one of {', '.join(RERANK_MODES)}, got {values['rerank']!r}")
+        """The environment's values, then `overrides` that are not None (a run's config, the CLI's flags)."""
+        values = read_env(cls)
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:
             ChunkOptions.parse(values["chunk_options"])

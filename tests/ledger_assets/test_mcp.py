@@ -14,7 +14,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from tests.ledger_assets.retrieval.test_search import FIXTURES, ingest
+from tests.conftest import RETRIEVAL_FIXTURES as FIXTURES, ingest
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ["context_pack", "deprecate", "drift_since", "find_similar", "list_repos", "query_ledger", "read_span",
@@ -260,3 +260,36 @@ def test_a_repo_with_nothing_served_is_an_error_not_zero_hits(ledger, git_repo, 
         anyio.run(call, "context_pack", {"task": "vat", "repo": "nope"})
     repos = anyio.run(call, "list_repos", {}).structured_content["repos"]
     assert [(r["repo_id"], r["promoted_sha"], r["up_to_date"]) for r in repos] == [("travel", "", False)]
+
+
+def test_output_schemas_follow_the_core_types():
+    """Each MCP output model has every field of the core type it shows, in its order (mcp_server.core_model),
+    and a hit's JSON has no key its declared row (HitRow) lacks: a field added to the core reaches MCP."""
+    from dataclasses import dataclass, fields
+
+    from ledger_assets.mcp_server import HitOut, MarkedChunkOut, RerankOut, SymbolOut, core_model
+    from ledger_assets.retrieval.deprecation import MarkedChunk
+    from ledger_assets.retrieval.hits import Hit, HitRow
+    from ledger_assets.retrieval.rerank import RerankReport
+    from ledger_assets.retrieval.symbols import SymbolMatch
+
+    for model, core in ((HitOut, HitRow), (RerankOut, RerankReport), (SymbolOut, SymbolMatch),
+                        (MarkedChunkOut, MarkedChunk)):
+        names = [f.name for f in fields(core)]
+        assert [n for n in model.model_fields if n in names] == names, model.__name__
+    payload = {"repo_id": "r", "file_path": "a.py", "start_line": 1, "end_line": 9, "chunk_type": "py_function",
+               "content": "def f():\n    pass", "deprecated": {"reason": "use g", "utc": "2026-01-01T00:00:00Z"}}
+    hit = Hit(1, 0.5, payload, lane_ranks={"code": 1}, collapsed=["a.py#2"],
+              freshness={"stale": True, "stale_reason": "edited", "live_start_line": 2, "live_end_line": 10})
+    row = hit.to_dict("full")
+    row.pop("payload")
+    assert set(row) == {f.name for f in fields(HitRow)}
+    assert HitOut(**row).model_dump()["deprecated"] == {"reason": "use g", "utc": "2026-01-01T00:00:00Z"}
+
+    @dataclass
+    class Core:
+        a: int
+        b: str = "x"
+
+    schema = core_model("CoreOut", Core, add={"c": ("a", bool, False)}).model_json_schema()
+    assert list(schema["properties"]) == ["a", "c", "b"] and schema["required"] == ["a"]

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from ledger_assets import cli
-from ledger_assets.enrich import stages as enrich
-from ledger_assets.ingest import pipeline, points
+from ledger_assets.enrich.order import run_stages
 from ledger_assets.store.qdrant import repo_filter
 
 LOG = logging.getLogger("test-freshness")
@@ -26,14 +25,9 @@ LCOV = "SF:web/classify.ts\n" + "".join(f"DA:{n},{1 if n <= 6 else 0}\n" for n i
 
 def ingest(ledger, embedder, run_id: str) -> dict:
     """Every stage in asset order, keeping the enrichment reports."""
-    pipeline.snapshot_stage(ledger, "shop", run_id, LOG)
-    assert all(c.passed for c in pipeline.chunk_stage(ledger, "shop", run_id, LOG).checks)
-    pipeline.intent_stage(ledger, "shop", run_id, LOG)
-    pipeline.embedding_stage(ledger, "shop", run_id, LOG, embedder)
-    reports = enrich.enrich_stage(ledger, "shop", run_id, LOG)
-    written = points.points_stage(ledger, "shop", run_id, LOG)
-    assert all(c.passed for c in written.checks)
-    return {"summary": ledger.db.summary([run_id]), "reports": reports, "points": written}
+    ran = run_stages(ledger, "shop", run_id, LOG, embedder)
+    assert not ran.failed_checks()
+    return {"summary": ledger.db.summary([run_id]), "reports": ran.enrichment(), "points": ran.reports["qdrant_points"]}
 
 
 def payloads(ledger) -> dict:

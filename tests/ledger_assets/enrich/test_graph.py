@@ -6,7 +6,7 @@ from pathlib import Path
 from chunkers import chunk_file_result
 from ledger_assets.enrich import stages as enrich
 from ledger_assets.ingest import pipeline
-from ledger_assets.ingest.snapshot import language_of
+from chunkers.languages import language_of
 from ledger_assets.enrich.graph import (CENTRALITY_TOLERANCE, GraphChunk, GraphSymbol, blast_radius, build_graph,
                                         chunk_metrics, file_imports, file_references, settle, sql_references)
 

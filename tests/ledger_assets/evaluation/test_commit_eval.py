@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from ledger_assets.cli import main
-from ledger_assets.evaluation.evaluate import (EvalError, Target, distinct_files, first_relevant_file, load_golden,
-                                               metrics, rrf_lists)
-from ledger_assets.evaluation.golden import commit_query, is_source_path
+from chunkers.paths import is_source_path
+from ledger_assets.evaluation.baselines import rrf_lists
+from ledger_assets.evaluation.commit_golden import commit_query
+from ledger_assets.evaluation.scoring import (EvalError, Target, distinct_files, first_relevant_file, load_golden,
+                                              metrics)
 
 SHOP = Path(__file__).resolve().parents[2] / "fixtures" / "retrieval" / "shop"
 

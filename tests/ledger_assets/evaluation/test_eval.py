@@ -11,9 +11,10 @@ import packaging
 import pytest
 
 from ledger_assets.cli import main
-from ledger_assets.evaluation.evaluate import EvalError, evaluate, first_relevant, lines_read, load_golden, metrics, Target
+from ledger_assets.evaluation.evaluate import evaluate
+from ledger_assets.evaluation.scoring import EvalError, Target, first_relevant, lines_read, load_golden, metrics
 from ledger_assets.evaluation.golden import build_golden, first_sentence
-from tests.ledger_assets.retrieval.test_search import ingest
+from tests.conftest import ingest
 
 SOURCES = ("utils.py", "_tokenizer.py", "errors.py")
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from chunkers import chunk_file
 from ledger_assets.cli import main
-from ledger_assets.evaluation.evaluate import evaluate, load_golden
+from ledger_assets.evaluation.evaluate import evaluate
+from ledger_assets.evaluation.scoring import load_golden
 from ledger_assets.evaluation.golden import jsdoc_docs, jsdoc_text
-from tests.ledger_assets.retrieval.test_search import ingest
+from tests.conftest import ingest
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "golden_ts"
 TS = "src/rate_limiter.ts"

@@ -48,25 +48,22 @@ class HashEmbedder(Embedder):
 
 
 def settings_for(home: Path) -> LedgerSettings:
-    return LedgerSettings(home=str(home), lock_timeout_s=60, upsert_batch=UPSERT_BATCH)
+    # The full embedding profile: enough texts for a kill between embedding slices (lean embeds one a chunk).
+    return LedgerSettings(home=str(home), lock_timeout_s=60, upsert_batch=UPSERT_BATCH, embed_profile="full")
 
 
 def run_stages(ledger: Ledger, repo_id: str, run_id: str) -> None:
     import functools
 
     from ledger_assets.encode import embedder as emb
-    from ledger_assets.ingest import pipeline, points
+    from ledger_assets.enrich.order import run_stages as run_all
+    from ledger_assets.ingest import pipeline
 
     # Small embedding slices: several committed transactions, so a kill can fall between two.
     pipeline.embed_with_cache = functools.partial(emb.embed_with_cache, chunk_size=EMBED_SLICE)
     try:
-        pipeline.snapshot_stage(ledger, repo_id, run_id, LOG)
-        report = pipeline.chunk_stage(ledger, repo_id, run_id, LOG)
-        assert all(c.passed for c in report.checks), report.checks
-        pipeline.intent_stage(ledger, repo_id, run_id, LOG)
-        pipeline.embedding_stage(ledger, repo_id, run_id, LOG, HashEmbedder())
-        written = points.points_stage(ledger, repo_id, run_id, LOG)
-        assert all(c.passed for c in written.checks), written.checks
+        failed = run_all(ledger, repo_id, run_id, LOG, HashEmbedder(), enrichment=False).failed_checks()
+        assert not failed, failed
     finally:
         pipeline.embed_with_cache = emb.embed_with_cache
 
@@ -153,7 +150,8 @@ def state(ledger: Ledger, repo_id: str) -> dict:
         # `vectors:payload`: the payload half hashes the (random) ledger_id too
         payload["fingerprint"] = payload["fingerprint"].split(":")[0]
         points[str(p.id)] = (payload, np.round(np.asarray(p.vector["code_vector"]), 5).tolist(),
-                             np.round(np.asarray(p.vector["design_vector"]), 5).tolist())
+                             # the lean profile (the default) stores no design vector for a keyless intent
+                             np.round(np.asarray(p.vector.get("design_vector", [])), 5).tolist())
     keys = [(pl["file_path"], pl["chunk_index"]) for pl, _, _ in points.values()]
     assert len(set(keys)) == len(keys), "two points for one chunk"
     return {"chunks": chunks, "files": files, "embeddings": embeddings, "points": points}

@@ -108,6 +108,16 @@ def harness(tmp_path, git_repo, embedder):
     return Harness(tmp_path, git_repo)
 
 
+def test_the_assets_follow_the_stage_order():
+    """STAGES (enrich/order.py: what tests and benchmarks run) names every asset, each after those it depends on."""
+    from ledger_assets.enrich.order import STAGES
+
+    deps = {a.key.to_user_string(): {d.to_user_string() for d in a.dependency_keys} for a in ALL_ASSETS}
+    assert sorted(deps) == sorted(STAGES)
+    late = {name: sorted(d for d in after if STAGES.index(d) > STAGES.index(name)) for name, after in deps.items()}
+    assert {name: d for name, d in late.items() if d} == {}
+
+
 def test_first_ingest_writes_every_chunk_with_its_payload(harness, git_repo):
     result, summary = harness.run()
     rows = harness.chunk_rows()

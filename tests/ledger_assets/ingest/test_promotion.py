@@ -13,6 +13,7 @@ from qdrant_client import QdrantClient
 from ledger_assets.cli import main
 from ledger_assets.defs.assets import ALL_ASSETS
 from ledger_assets.defs.resources import EmbedderResource, LedgerResource
+from ledger_assets.enrich.order import run_stages
 from ledger_assets.ingest import pipeline, points, promotion
 from ledger_assets.retrieval.search import search
 from ledger_assets.store.qdrant import repo_filter
@@ -36,10 +37,8 @@ def refund_body(h: Harness, embedder) -> str:
 
 def stage_only(h: Harness, embedder) -> points.PointsReport:
     """Every stage of a run up to staged points, without Dagster and without promotion."""
-    for stage in (pipeline.snapshot_stage, pipeline.chunk_stage, pipeline.intent_stage):
-        stage(h.ledger, h.repo_id, "staging-run", LOG)
-    pipeline.embedding_stage(h.ledger, h.repo_id, "staging-run", LOG, embedder)
-    return points.points_stage(h.ledger, h.repo_id, "staging-run", LOG, promote=False)
+    return run_stages(h.ledger, h.repo_id, "staging-run", LOG, embedder, enrichment=False,
+                      promote=False).reports["qdrant_points"]
 
 
 def all_points(h: Harness) -> list:
@@ -229,6 +228,13 @@ def test_a_promotion_cut_short_is_finished_by_the_next_run(tmp_path, git_repo, e
     monkeypatch.undo()
     state = promotion.read_state(h.ledger, h.repo_id)
     assert state.promoting and state.promoted_sha != v2 and "interrupted" in state.note(v2)
+    assert state.plan.head_sha == v2 and state.plan.staged and isinstance(state.plan, promotion.StagedPlan)
+    with h.ledger.db.transaction() as con:  # the journal as the dict version wrote it: a `refresh` list too
+        old = json.loads(con.execute("SELECT staged_plan FROM promotions WHERE repo_id = ?", [h.repo_id]).fetchone()[0])
+        assert json.dumps(old) == state.plan.to_json()  # the same JSON as before the plan was typed
+        old["refresh"] = [pid for pid, _ in state.plan.overwrite][:1]
+        con.execute("UPDATE promotions SET staged_plan = ? WHERE repo_id = ?", [json.dumps(old), h.repo_id])
+    assert promotion.read_state(h.ledger, h.repo_id).plan == state.plan
     # Two live points for the changed slots now; a query still answers each chunk once.
     hits = search(h.ledger, embedder, QUERY, repo=h.repo_id, k=20)
     assert len({x.key for x in hits}) == len(hits)

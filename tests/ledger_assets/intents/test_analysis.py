@@ -12,8 +12,8 @@ from chunkers import chunk_file
 from ledger_assets.ingest import pipeline
 from ledger_assets.intents.analysis import INTENT_SOURCES, analyse_repo, analysis_input, is_generated
 from ledger_assets.store.ledger import Ledger
-from ledger_assets.intents.groq_client import (
-    SYSTEM_PROMPT, Budget, GroqAnalyser, MalformedAnswer, RetryPolicy, parse_answer, prices_for)
+from ledger_assets.intents.groq_analyser import SYSTEM_PROMPT, GroqAnalyser, parse_answer
+from ledger_assets.llm.groq_client import Budget, MalformedAnswer, RetryPolicy, prices_for
 from ledger_assets.store.settings import LedgerSettings
 from tests.conftest import FIXTURES, ingest_core
 from tests.groq_server import GOOD_ANALYSIS, GroqTestServer, Reply, malformed, ok, status

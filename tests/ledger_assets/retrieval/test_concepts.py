@@ -13,7 +13,7 @@ from ledger_assets.retrieval.tools import concept_chunks
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.qdrant import repo_filter
 from ledger_assets.store.settings import LedgerSettings
-from tests.ledger_assets.retrieval.test_search import FIXTURES, ingest
+from tests.conftest import RETRIEVAL_FIXTURES as FIXTURES, ingest
 
 STOCK = (FIXTURES.parent / "csharp" / "StockLedger.cs").read_text()
 TYPE = "Warehouse.Inventory.StockLedger"

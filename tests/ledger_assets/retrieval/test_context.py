@@ -8,7 +8,7 @@ import pytest
 
 from ledger_assets.cli import main
 from ledger_assets.retrieval.context import ContextError, build_pack, count_tokens, pack_files, render_pack
-from ledger_assets.retrieval.fusion import FileHit
+from ledger_assets.retrieval.groups import FileHit
 from ledger_assets.retrieval.hits import Hit
 from tests.ledger_assets.retrieval.test_search import indexed  # noqa: F401 - the module fixture
 

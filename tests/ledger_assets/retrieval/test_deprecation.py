@@ -7,7 +7,7 @@ import json
 
 from ledger_assets.cli import main
 from ledger_assets.retrieval.search import Searcher, SearchOptions
-from tests.ledger_assets.retrieval.test_search import FIXTURES, ingest
+from tests.conftest import RETRIEVAL_FIXTURES as FIXTURES, ingest
 
 REASON = "use billing.tax.vat() instead"
 
@@ -78,7 +78,7 @@ def test_the_local_index_and_the_payload_check_leave_out_what_qdrant_leaves_out(
     from qdrant_client.local.payload_filters import check_filter
 
     from ledger_assets.store.local_index import LocalIndex
-    from ledger_assets.retrieval.search import latest_filter, matches_filter
+    from ledger_assets.store.qdrant import latest_filter, matches_filter
 
     marks = [None, {"reason": "old", "utc": "2026-12-01T10:00:00Z"}, "a plain string", [], None]
     payloads = [{"repo_id": "r", "is_latest": True, **({} if m is None and i == 0 else {"deprecated": m})}

@@ -10,15 +10,15 @@ import pytest
 
 from ledger_assets.cli import main
 from ledger_assets.evaluation.evaluate import evaluate, format_report
-from ledger_assets.evaluation.golden import build_commit_golden
-from ledger_assets.retrieval.fusion import (apply_test_prior, asks_about_docs, asks_about_tests, group_files, is_docs_path,
-                                            is_test_chunk, is_test_path)
+from ledger_assets.evaluation.commit_golden import build_commit_golden
+from chunkers.paths import is_docs_path, is_test_path
+from ledger_assets.retrieval.groups import group_files
+from ledger_assets.retrieval.priors import apply_test_prior, asks_about_docs, asks_about_tests, is_test_chunk
 from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.search import Searcher, SearchOptions
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.settings import LedgerSettings
-from tests.conftest import GitRepo
-from tests.ledger_assets.retrieval.test_search import ingest
+from tests.conftest import GitRepo, ingest
 
 SHOP = Path(__file__).resolve().parents[2] / "fixtures" / "retrieval" / "shop"
 QUESTION = "round half-even when converting currency"

@@ -8,7 +8,6 @@ same filter.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -18,19 +17,15 @@ from qdrant_client import models
 from ledger_assets.encode import lexical
 from ledger_assets.store import local_index
 from ledger_assets.store.ledger import Ledger
-from ledger_assets.store.qdrant import CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, QdrantBusy
-from ledger_assets.retrieval.search import Searcher, SearchOptions, latest_filter
+from ledger_assets.retrieval.search import Searcher, SearchOptions
+from ledger_assets.store.qdrant import (CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTOR, SYMBOL_VECTOR, QdrantBusy,
+                                        latest_filter)
 from ledger_assets.store.settings import LedgerSettings
-from tests.conftest import GitRepo, ingest_core
+from tests.conftest import RETRIEVAL_FIXTURES as FIXTURES, GitRepo, ingest
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "retrieval"
 LOG = logging.getLogger("test-local-index")
 QUERIES = ("cancel a booking and refund the guest", "value added tax on an invoice", "reconcile stock count",
            "BookingService.CancelAsync", "parse invoice number", "how do I deploy this")
-
-
-def ingest(ledger: Ledger, repo_id: str, embedder) -> None:
-    ingest_core(ledger, repo_id, embedder, run_id="run", with_enrichment=False)
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +40,8 @@ def two_repos(tmp_path_factory, embedder):
     billing.write("billing/invoices.py", (FIXTURES / "invoices.py").read_text())
     billing.write("ops/manifest.txt", (FIXTURES / "manifest.txt").read_text())
     billing.commit("billing")
-    ledger = Ledger(LedgerSettings(home=str(base / "home"), lock_timeout_s=1))
+    # The full embedding profile: every lane stored, so each lane's local ranking is compared with Qdrant's.
+    ledger = Ledger(LedgerSettings(home=str(base / "home"), lock_timeout_s=1, embed_profile="full"))
     ledger.registry.add(travel.path, "travel")
     ledger.registry.add(billing.path, "billing")
     ingest(ledger, "travel", embedder)

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from ledger_assets import cli
-from ledger_assets.intents.groq_client import MalformedAnswer
+from ledger_assets.llm.groq_client import MalformedAnswer
 from ledger_assets.retrieval.fusion import QueryError
 from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.rerank import SYSTEM_PROMPT, build_prompt, parse_order

@@ -5,27 +5,21 @@ from __future__ import annotations
 import json
 import logging
 import shutil
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from ledger_assets.cli import main
 from ledger_assets.store.ledger import Ledger
-from ledger_assets.retrieval.fusion import (
-    QueryError, collapse_shapes, fuse, name_lane, named_symbols, owned_names, parse_weights, yield_private_twins,
-)
+from ledger_assets.retrieval.fusion import QueryError, fuse, parse_weights
+from ledger_assets.retrieval.names import name_lane, named_symbols, owned_names
+from ledger_assets.retrieval.rules import collapse_shapes, yield_private_twins
 from ledger_assets.retrieval.hits import TOON_LEGEND, Hit
 from ledger_assets.retrieval.search import Searcher, SearchOptions
 from ledger_assets.store.settings import SNIPPET_CHARS, SYMBOL_BONUS, LedgerSettings
-from tests.conftest import GitRepo, ingest_core
+from tests.conftest import RETRIEVAL_FIXTURES as FIXTURES, GitRepo, ingest
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "retrieval"
 LOG = logging.getLogger("test-search")
-
-
-def ingest(ledger: Ledger, repo_id: str, embedder) -> None:
-    ingest_core(ledger, repo_id, embedder, run_id="run", with_enrichment=False)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +34,8 @@ def indexed(tmp_path_factory, embedder):
     repo.write("docs/README.md", (FIXTURES / "README.md").read_text())
     repo.write("ops/manifest.txt", (FIXTURES / "manifest.txt").read_text())
     repo.commit("travel desk")
-    ledger = Ledger(LedgerSettings(home=str(base / "home"), lock_timeout_s=60))
+    # The full embedding profile: these tests exercise every lane, the symbol lane's sentences among them.
+    ledger = Ledger(LedgerSettings(home=str(base / "home"), lock_timeout_s=60, embed_profile="full"))
     ledger.registry.add(repo.path, "travel")
     ingest(ledger, "travel", embedder)
     return SimpleNamespace(ledger=ledger, repo=repo, searcher=Searcher(ledger, embedder), home=base / "home")
@@ -152,6 +147,18 @@ def test_a_private_member_yields_to_a_public_member_of_the_same_name_in_its_type
     assert order([ids, member(2, 0.1, "public", name="Render")]) == [1, 2]
     assert order([member(1, 0.5, "private"), Hit(0, 0.1, {"repo_id": "r", "file_path": "Log.cs", "chunk_index": 2,
                                                          "visibility": "public"})]) == [1, 2]  # no symbols
+
+
+def test_a_bad_where_condition_is_a_query_error():
+    from ledger_assets.store.qdrant import FilterError, where_condition
+
+    with pytest.raises(QueryError, match="needs a number"):
+        SearchOptions(where=("q_testability<=low",)).validate()
+    with pytest.raises(QueryError, match="write FIELD<=N"):
+        SearchOptions(where=("layer domain",)).validate()
+    with pytest.raises(FilterError):  # the store's own error, outside a query
+        where_condition("=x")
+    assert where_condition("q_cyclomatic>10").range.gt == 10 and where_condition("layer=domain").match.value == "domain"
 
 
 def test_weights_and_named_symbols_parse():
@@ -438,7 +445,7 @@ def test_a_logging_method_ranks_above_its_private_message_builder(indexed, monke
 
 
 def test_of_two_names_the_query_spells_out_the_one_that_says_more_ranks_first():
-    from ledger_assets.retrieval.fusion import prefer_specific_names
+    from ledger_assets.retrieval.rules import prefer_specific_names
 
     def unit(idx, score, name, path="addDays/index.ts", ranks=None):
         return Hit(0, score, {"repo_id": "r", "file_path": path, "chunk_index": idx, "chunk_type": "ts_function",

@@ -12,8 +12,7 @@ from ledger_assets.cli import main
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
 from ledger_assets.retrieval.tools import drift, read_span, signature_of, similar
 from ledger_assets.ingest.pipeline import snapshot_stage
-from tests.conftest import LOG, serve_rows
-from tests.ledger_assets.retrieval.test_search import FIXTURES, ingest
+from tests.conftest import LOG, RETRIEVAL_FIXTURES as FIXTURES, ingest, serve_rows
 
 
 @pytest.fixture
