@@ -58,7 +58,7 @@ def run_one(name: str, repo: Path, work: Path, embedder: Embedder, max_items: in
     golden = base / "golden" / "golden.jsonl"
     if not golden.is_file():
         build_commit_golden(repo, base / "golden", max_items)
-    ledger = Ledger(LedgerSettings(home=str(base / "home")))
+    ledger = Ledger(LedgerSettings.from_env(home=str(base / "home")))
     if name not in ledger.registry.load():
         ledger.registry.add(str(repo.resolve()), name)
     t0 = time.monotonic()

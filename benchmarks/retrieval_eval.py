@@ -63,7 +63,7 @@ def run_one(src_root: Path, subtree: str, work: Path, embedder: Embedder, sweep:
     if not (golden_dir / "golden.jsonl").is_file():
         build_golden(str(repo), str(golden_dir))
     golden = golden_dir / "golden.jsonl"
-    ledger = Ledger(LedgerSettings(home=str(base / "home")))
+    ledger = Ledger(LedgerSettings.from_env(home=str(base / "home")))
     repo_id = slug(subtree)
     if repo_id not in ledger.registry.load():
         ledger.registry.add(str(golden_dir / "repo"), repo_id)
