@@ -320,6 +320,17 @@ def embeds_design(profile: str, intent_source: str | None) -> bool:
     return profile != "lean" or intent_source == "llm"
 
 
+LEAN_LEAD_CHARS = 400
+
+
+def lean_lead(intent: str | None, heads: list[str]) -> str:
+    """The lean profile's lead of the code text: the keyless intent sentence and the owned symbols'
+    sentences without their code (gloss, kind, name, parent, doc), at most LEAN_LEAD_CHARS, so the
+    one vector a chunk keeps carries what the design vector and the symbol lane carried."""
+    parts = [" ".join((intent or "").split())] + heads
+    return " ".join(p for p in parts if p)[:LEAN_LEAD_CHARS]
+
+
 def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Embedder) -> EmbeddingReport:
     t0 = time.monotonic()
     with ledger.db.connect() as con:
@@ -337,8 +348,12 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     for _, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
         owned = file_symbol_texts(chunks) if profile == "full" else {}
+        heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
         for row in chunks:
             code_t = normalize_text(code_text(row["text"], row["symbols"]))
+            if profile == "lean" and row["intent_source"] != "llm":
+                lead = lean_lead(row["intent"], heads.get(row["chunk_index"], []))
+                code_t = normalize_text(f"{lead}\n{code_t}") if lead else code_t
             ch = text_hash(code_t)
             texts[ch] = code_t
             dh = ""

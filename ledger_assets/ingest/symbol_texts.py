@@ -160,8 +160,9 @@ def gloss(kind: str, leaf: str) -> str:
     return ""
 
 
-def symbol_text(symbol: dict, lines: list[str]) -> str:
-    """The sentence embedded for one symbol (see the module docstring)."""
+def symbol_text(symbol: dict, lines: list[str], head_only: bool = False) -> str:
+    """The sentence embedded for one symbol (see the module docstring); `head_only`: without
+    the declaration and body lines (the lean profile's lead of the code text)."""
     name, kind = symbol.get("name", ""), symbol.get("kind", "")
     leaf = re.split(r"\.|::", name)[-1] or name
     parent = re.split(r"\.|::", symbol.get("parent", "") or "")[-1]
@@ -186,15 +187,15 @@ def symbol_text(symbol: dict, lines: list[str]) -> str:
         if doc:
             head += ": " + doc.rstrip(".")
         body = " ".join(ln.strip() for ln in lines[at:at + _BODY_LINES] if ln.strip() and not _SKIP_LINE.match(ln))
-    text = f"{head}. {body}" if body else f"{head}."
+    text = f"{head}. {body}" if body and not head_only else f"{head}."
     lead = gloss(kind, leaf)
     if lead:
         text = f"{lead}. {text}"
     return " ".join(text.split())[:MAX_SYMBOL_CHARS]
 
 
-def file_symbol_texts(chunks: list[dict]) -> dict[int, list[str]]:
+def file_symbol_texts(chunks: list[dict], head_only: bool = False) -> dict[int, list[str]]:
     """chunk_index -> the symbol sentences of the symbols it owns, for the chunks of one file."""
     by_index = {c["chunk_index"]: c for c in chunks}
-    return {idx: [symbol_text(s, _source_lines(by_index[idx], s)) for s in syms]
+    return {idx: [symbol_text(s, _source_lines(by_index[idx], s), head_only) for s in syms]
             for idx, syms in owned_symbols(chunks).items()}

@@ -124,3 +124,30 @@ def test_unchanged_rerun_does_not_load_the_model(git_repo, ledger, embedder):
     git_repo.commit("add close_account")
     ran = _ingest(ledger, fresh, "r3")
     assert ran["embeddings"].embeddings_computed >= 1 and fresh.model_used is True  # the observation can fail
+
+
+def test_lean_code_text_leads_with_the_intent_and_the_owned_symbols(git_repo, tmp_path, embedder):
+    """Under lean, the one embedded text of a keyless chunk starts with its intent sentence and the heads of
+    the symbols it owns (no code), capped; full's code text is the code alone."""
+    from ledger_assets.ingest.pipeline import LEAN_LEAD_CHARS, lean_lead
+    from ledger_assets.ingest.symbol_texts import symbol_text
+
+    method = {"name": "OrderBook.add_order", "kind": "method", "parent": "OrderBook", "start_line": 1, "end_line": 3}
+    lines = ["def add_order(self, order_id, price):", '    """Add an order at a price."""', "    self.orders[order_id] = price"]
+    head = symbol_text(method, lines, head_only=True)
+    assert "add order" in head.lower() and "self.orders" not in head and "self.orders" in symbol_text(method, lines)
+    assert lean_lead("Adds an order.", [head]).startswith("Adds an order. ")
+    assert len(lean_lead("x" * 1000, [head])) == LEAN_LEAD_CHARS
+
+    hashes = {}
+    for profile in ("lean", "full"):
+        ledger = Ledger(LedgerSettings(home=str(tmp_path / profile), lock_timeout_s=60, embed_profile=profile))
+        if not hashes:
+            _repo(git_repo)
+        ledger.registry.add(git_repo.path, "shop")
+        _ingest(ledger, embedder, "r1")
+        with ledger.db.connect() as con:
+            hashes[profile] = dict(con.execute(
+                "select chunk_index, code_hash from chunks where file_path = 'orders.py'").fetchall())
+    owners = [i for i in hashes["lean"] if hashes["lean"][i] != hashes["full"][i]]
+    assert owners, "no lean code text carried a lead"
