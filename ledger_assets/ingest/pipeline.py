@@ -351,7 +351,7 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
         heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
         for row in chunks:
             code_t = normalize_text(code_text(row["text"], row["symbols"]))
-            if profile == "lean" and row["intent_source"] != "llm":
+            if not embeds_design(profile, row["intent_source"]):  # lean, keyless: the lead stands in for design
                 lead = lean_lead(row["intent"], heads.get(row["chunk_index"], []))
                 code_t = normalize_text(f"{lead}\n{code_t}") if lead else code_t
             ch = text_hash(code_t)
