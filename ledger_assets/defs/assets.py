@@ -248,6 +248,7 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
         "chunks": report.chunks,
         "distinct_texts": report.texts,
         "embeddings_computed": report.embeddings_computed,
+        "texts_per_chunk": round(report.texts / max(report.chunks, 1), 2),  # what an ingest pays for (issue 30)
         "cache_hits": report.cache_hits,
         "model_loaded": model.model_used,
         "elapsed_s": round(report.elapsed_s, 3),
