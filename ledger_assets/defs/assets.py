@@ -250,6 +250,8 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
         "embeddings_computed": report.embeddings_computed,
         "cache_hits": report.cache_hits,
         "model_loaded": model.model_used,
+        "model_note": (f"loaded: {report.embeddings_computed} new texts to embed" if model.model_used else
+                       f"not loaded: nothing new to embed, all {report.texts} texts from the cache"),
         "elapsed_s": round(report.elapsed_s, 3),
     })
 
@@ -307,7 +309,7 @@ def promoted_index(context: AssetExecutionContext, ledger: LedgerResource) -> Ma
     core = ledger.ledger()
     with _errors(context):
         r = promotion.promote(core, context.partition_key, context.run.run_id, context.log)
-    summary = ("_Nothing new: this sha was already promoted._" if r.noop else
+    summary = (f"_Nothing new: {r.note or 'this sha was already promoted'}._" if r.noop else
                f"Queries now answer from **{r.promoted_sha[:12]}** (was {r.previous_sha[:12] or 'nothing'}): "
                f"**{r.made_live}** staged points made live, **{r.payloads_updated}** payloads updated, "
                f"**{r.retired}** retired.")
@@ -319,6 +321,7 @@ def promoted_index(context: AssetExecutionContext, ledger: LedgerResource) -> Ma
         "points_made_live": r.made_live,
         "payloads_updated": r.payloads_updated,
         "points_retired": r.retired,
+        "noop": r.noop,
         "elapsed_s": round(r.elapsed_s, 3),
     })
 
