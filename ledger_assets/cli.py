@@ -544,14 +544,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _exit_now(rc: int) -> None:
-    """End the `ledger ingest` process without the interpreter's teardown: once torch and the model are
-    loaded, freeing every module and object took 2-6 s after the run had finished (benchmarks/fixed_cost.py).
-    Everything the run wrote is committed and closed by then (DuckDB and Qdrant are opened per use, Dagster's
-    storage commits each event); the exit handlers and the logging flush still run."""
+    """End `ledger ingest` without the interpreter's teardown (2-6 s once torch is loaded; the run is committed
+    by then: DuckDB and Qdrant are opened per use). Exit handlers and logging still flush."""
     import atexit
     import logging
 
-    sys.stderr.flush()
     atexit._run_exitfuncs()
     logging.shutdown()
     sys.stdout.flush()
