@@ -302,7 +302,8 @@ def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> Mat
     deps=[qdrant_points],
     description="The state queries answer from. qdrant_points stages a run's points hidden from queries; this "
                 "step runs only when every blocking check passed (on chunks and on the staged view), re-verifies "
-                "the staged view, makes it live and retires what it replaces. A failed check leaves the previous "
+                "the staged view, makes it live and retires what it replaces (a plan of the promoted sha that changes no "
+                "point: nothing to re-verify or apply, `noop`). A failed check leaves the previous "
                 "promoted sha answering queries (`ledger status` says why).",
 )
 def promoted_index(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
