@@ -543,6 +543,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _exit_now(rc: int) -> None:
+    """End `ledger ingest` without the interpreter's teardown (2-6 s once torch is loaded; the run is committed
+    by then: DuckDB and Qdrant are opened per use). Exit handlers and logging still flush."""
+    import atexit
+    import logging
+
+    atexit._run_exitfuncs()
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(rc)
+
+
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     parser = build_parser()
@@ -550,6 +563,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rc = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        if argv is None and args.command == "ingest":
+            _exit_now(rc)
         return rc
     except (UsageError, SettingsError, ToolInputError, UnknownRepoId) as exc:
         print(f"ledger {args.command}: {exc}", file=sys.stderr)

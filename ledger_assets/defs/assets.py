@@ -251,6 +251,8 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
         "texts_per_chunk": round(report.texts / max(report.chunks, 1), 2),  # what an ingest pays for (issue 30)
         "cache_hits": report.cache_hits,
         "model_loaded": model.model_used,
+        "model_note": (f"loaded: {report.embeddings_computed} new texts to embed" if model.model_used else
+                       f"not loaded: nothing new to embed, all {report.texts} texts from the cache"),
         "elapsed_s": round(report.elapsed_s, 3),
     })
 
@@ -301,14 +303,15 @@ def qdrant_points(context: AssetExecutionContext, ledger: LedgerResource) -> Mat
     deps=[qdrant_points],
     description="The state queries answer from. qdrant_points stages a run's points hidden from queries; this "
                 "step runs only when every blocking check passed (on chunks and on the staged view), re-verifies "
-                "the staged view, makes it live and retires what it replaces. A failed check leaves the previous "
+                "the staged view, makes it live and retires what it replaces (a plan of the promoted sha that changes no "
+                "point: nothing to re-verify or apply, `noop`). A failed check leaves the previous "
                 "promoted sha answering queries (`ledger status` says why).",
 )
 def promoted_index(context: AssetExecutionContext, ledger: LedgerResource) -> MaterializeResult:
     core = ledger.ledger()
     with _errors(context):
         r = promotion.promote(core, context.partition_key, context.run.run_id, context.log)
-    summary = ("_Nothing new: this sha was already promoted._" if r.noop else
+    summary = (f"_Nothing new: {r.note or 'this sha was already promoted'}._" if r.noop else
                f"Queries now answer from **{r.promoted_sha[:12]}** (was {r.previous_sha[:12] or 'nothing'}): "
                f"**{r.made_live}** staged points made live, **{r.payloads_updated}** payloads updated, "
                f"**{r.retired}** retired.")
@@ -320,6 +323,7 @@ def promoted_index(context: AssetExecutionContext, ledger: LedgerResource) -> Ma
         "points_made_live": r.made_live,
         "payloads_updated": r.payloads_updated,
         "points_retired": r.retired,
+        "noop": r.noop,
         "elapsed_s": round(r.elapsed_s, 3),
     })
 

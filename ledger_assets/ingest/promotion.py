@@ -109,6 +109,7 @@ class PromotionReport:
     elapsed_s: float
     noop: bool = False
     served_chunks: int = 0
+    note: str = ""  # why a promotion did nothing
 
 
 def read_state(ledger: Ledger, repo_id: str) -> PromotionState:
@@ -176,6 +177,20 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
             return PromotionReport(state.promoted_sha, state.promoted_sha, 0, 0, 0, 0.0, noop=True,
                                    served_chunks=_served_count(ledger, repo_id))
         raise PromotionRefused(f"{repo_id}: nothing staged to promote: materialize qdrant_points first")
+    if _nothing_to_apply(ledger, state, plan):
+        # A re-run at the promoted sha whose checked plan changes no point: Qdrant is not opened again (local
+        # mode would load every point to re-check a view that no write since can have changed, and none is
+        # made now); the working rows are published as always, the promoted sha and its time stay.
+        with ledger.db.transaction() as con:
+            publish(con, repo_id)
+            _upsert_state(con, repo_id, staged_plan=None)
+        if read_indexed_head(ledger.settings.home_path, repo_id) != plan.head_sha:
+            write_indexed_head(ledger.settings.home_path, repo_id, plan.head_sha)  # a crash before it
+        note = (f"{plan.head_sha[:12]} was already promoted and this run's staged plan (checked by qdrant_in_sync) "
+                "changes no point: Qdrant not opened, nothing re-promoted")
+        log.info(f"{repo_id}: {note}")
+        return PromotionReport(plan.head_sha, state.promoted_sha, 0, 0, 0, time.monotonic() - t0, noop=True,
+                               served_chunks=_served_count(ledger, repo_id), note=note)
     sha = plan.head_sha
     retired = plan.retire + plan.drop
     with ledger.qdrant.open() as client:  # one open for the check and the writes: local mode loads every point
@@ -195,6 +210,14 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
              f"{report.made_live} staged points made live, {report.payloads_updated} payloads updated, "
              f"{report.retired} retired; the rows of {files} files published")
     return report
+
+
+def _nothing_to_apply(ledger: Ledger, state: PromotionState, plan: StagedPlan) -> bool:
+    """The staged plan is of the sha already promoted and writes nothing: no point staged, overwritten, retired
+    or dropped, no promotion half done, and (local mode) a served index copy to keep answering from."""
+    return (not state.promoting and bool(state.promoted_sha) and plan.head_sha == state.promoted_sha
+            and not (plan.staged or plan.overwrite or plan.retire or plan.drop)
+            and (ledger.qdrant.mode != "local" or local_index.served_pointer(ledger.qdrant) is not None))
 
 
 def _apply(ledger: Ledger, repo_id: str, run_id: str, plan: StagedPlan, client=None) -> int:
