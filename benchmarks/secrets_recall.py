@@ -1,8 +1,10 @@
-"""Recall and false positives of chunkers.redact on the test cases of two secret
+"""Recall and false positives of chunkers.redact on the test cases of four secret
 scanners, read from their checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
-        --trufflehog /work/.mirror/trufflesecurity+trufflehog/repo [--show N] [--time DIR ...]
+        --trufflehog /work/.mirror/trufflesecurity+trufflehog/repo \\
+        --secretlint /work/.mirror/secretlint+secretlint/repo \\
+        --detect-secrets /work/.mirror/Yelp+detect-secrets/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -10,16 +12,20 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
   fixed seed. A true positive is tried in gitleaks' own sample line (`x_api_token =
   "…"`, a secret-named line) and, for a rule of a unique token form, in a neutral
   line (`value = "…"`, where only the form can find it).
-- trufflehog (held out: no rule was written from it): the `input`/`want` cases of
-  pkg/detectors/**/*_test.go (not the integration tests). A case with a non-empty
+- trufflehog (held out in issue 33's first round, development since its second): the
+  `input`/`want` cases of pkg/detectors/**/*_test.go (not the integration tests). A case with a non-empty
   `want` is a true positive; its secret is each wanted string found in the input
   (for a wanted `id + secret` that the input holds apart, the last part found).
   It is tried as written and, for a detector of a form of its own (one whose regex
   is not a keyword near a generic value: `detectors.PrefixRegex`), each secret alone
   in a neutral line. A case with an
   empty `want` is a false-positive case: the input changed at all counts.
+- secretlint and detect-secrets (held out: no rule was written from them): secretlint's rule
+  snapshots (`--secretlint`: each finding's range in a snapshot's input is a secret, a snapshot
+  without findings a false-positive case) and detect-secrets' plugin tests (`--detect-secrets`:
+  parametrized lines with their verdicts); see secretlint_cases and detect_secrets_cases.
 
-Both scanners' negative cases mix harmless values (placeholders, too short, a
+Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
 holding a value the scanner's own rule rejects: a redaction there is counted,
 listed with --show, and sorted by hand in benchmarks/secrets_recall.md.
@@ -417,6 +423,172 @@ def trufflehog_cases(root: Path):
     return tps, fps, skipped
 
 
+# ------------------------------------------------------------------ secretlint ---
+# Packages whose findings are no secret of a value: a custom pattern, an example rule, comment
+# directives, a home directory path, a .env file's existence.
+_SECRETLINT_SKIP = re.compile(r"secretlint-rule-(?:example|pattern|filter-comments|no-homedir|no-dotenv|preset-.*)$")
+# Findings that are ids, which this project keeps like every `*_id` (docs/decisions.md): neither a
+# positive nor a negative.
+_SECRETLINT_IDS = frozenset({"AWSAccountID", "AzureClientId", "AzureTenantId"})
+
+
+def secretlint_cases(root: Path):
+    """(tps, fps, skipped, lookalike_lines) from secretlint's rule snapshots
+    (packages/@secretlint/secretlint-rule-*/test/snapshots/<case>/output.json, which holds the
+    input as `sourceContent` and each finding's `range`). A finding is a true positive; its
+    secret is the input's text in its range. A case with no finding is a false-positive case
+    (skipped where its folder holds a config that allowlists values: those are secrets the
+    user allowed). In a case with findings, a line that changed but holds no finding is
+    counted too (`lookalike_lines`)."""
+    import json
+    names, read = repo_files(root, "packages/@secretlint")
+    tps, fps, skipped, lookalikes = [], [], 0, []
+    for name in names:
+        parts = name.split("/")
+        if len(parts) < 7 or parts[3:5] != ["test", "snapshots"] or parts[-1] != "output.json":
+            continue
+        pkg, case = parts[2], parts[5]
+        if _SECRETLINT_SKIP.match(pkg) or not pkg.startswith("secretlint-rule-"):
+            continue
+        try:
+            data = json.loads(read(name))
+        except ValueError:
+            skipped += 1
+            continue
+        text = data.get("sourceContent")
+        if not isinstance(text, str) or data.get("sourceContentType", "text") != "text" or "\ufffd" in text:
+            skipped += 1  # a binary input (a .p12 file)
+            continue
+        folder = name.rsplit("/", 1)[0]
+        config = [n for n in names if n.rsplit("/", 1)[0] == folder and n.rsplit("/", 1)[1] in (
+            ".secretlintrc.json", "options.ts")]
+        messages = data.get("messages", [])
+        rule = f"{pkg[len('secretlint-rule-'):]}/{case}"
+        if not messages:
+            if any('"allows"' in read(c) or "allows:" in read(c) for c in config):
+                skipped += 1
+                continue
+            fps.append((rule, text))
+            continue
+        spans = []
+        for m in messages:
+            a, b = m["range"]
+            spans.append((a, b))
+            if m.get("messageId") in _SECRETLINT_IDS:
+                continue
+            tps.append((f"{rule}:{m.get('messageId')}", text, [text[a:b]], True))
+        lookalikes.append((rule, text, spans))
+    return tps, fps, skipped, lookalikes
+
+
+def changed_lines_outside(text: str, spans: list[tuple[int, int]]) -> list[str]:
+    """The lines of text that redaction changes and that overlap none of spans."""
+    out_lines, pos, found = redact_text(text).split("\n"), 0, []
+    for i, line in enumerate(text.split("\n")):
+        end = pos + len(line)
+        if i < len(out_lines) and out_lines[i] != line and not any(a <= end and b >= pos for a, b in spans):
+            found.append(line)
+        pos = end + 1
+    return found
+
+
+# -------------------------------------------------------------- detect-secrets ---
+def _py_value(node, env: dict):
+    """The value of a small Python expression of a test file: literals, module constants,
+    `'…'.format(…)`, `+`, `%`, tuples and lists; ValueError for anything else."""
+    import ast
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return env[node.id]
+        raise ValueError(node.id)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_py_value(e, env) for e in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        a, b = _py_value(node.left, env), _py_value(node.right, env)
+        return a + b if isinstance(node.op, ast.Add) else a % b
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"):
+        fmt = _py_value(node.func.value, env)
+        args = [_py_value(a, env) for a in node.args]
+        kwargs = {k.arg: _py_value(k.value, env) for k in node.keywords}
+        return fmt.format(*args, **kwargs)
+    raise ValueError(type(node).__name__)
+
+
+# A public IP address is no credential (detect-secrets' ip_public plugin).
+_DETECT_SECRETS_SKIP = frozenset({"ip_public"})
+
+
+def detect_secrets_cases(root: Path):
+    """(tps, fps, skipped) from detect-secrets' plugin tests (tests/plugins/*_test.py): every
+    `pytest.mark.parametrize` list and module-level `*_TEST_CASES` list whose items pair a line
+    with a verdict (`should_flag`: a bool; `expected_secret`: the secret or None). A flagged line
+    is a true positive (its secret: the expected one, else the line changed at all); an unflagged
+    one a false-positive case, unless it holds one of the file's secret constants (a secret in a
+    syntax the plugin does not read, as `api_key = '…';` in C: neither)."""
+    import ast
+    names, read = repo_files(root, "tests/plugins")
+    tps, fps, skipped, seen = [], [], 0, set()
+    for name in names:
+        if not name.endswith("_test.py"):
+            continue
+        tree = ast.parse(read(name))
+        env: dict = {}
+        secrets_of_file: list[str] = []
+        lists: list[tuple[list[str], object]] = []
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                target = node.targets[0].id
+                try:
+                    v = _py_value(node.value, env)
+                except (ValueError, KeyError, IndexError, TypeError):
+                    continue
+                env[target] = v
+                if isinstance(v, str) and any(w in target.upper() for w in ("SECRET", "KEY", "TOKEN")):
+                    secrets_of_file.append(v)
+                if target.endswith("_TEST_CASES"):
+                    lists.append((["line", "expected_secret"], node.value))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parametrize"
+                    and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[1], (ast.List, ast.Tuple))):
+                fields = [f.strip() for f in str(node.args[0].value).split(",")]
+                lists.append((fields, node.args[1]))
+        detector = Path(name).stem[:-len("_test")]
+        if detector in _DETECT_SECRETS_SKIP:
+            continue
+        for fields, items in lists:
+            if "should_flag" in fields:
+                verdict = fields.index("should_flag")
+            elif "expected_secret" in fields:
+                verdict = fields.index("expected_secret")
+            else:
+                continue
+            line_at = next((i for i, f in enumerate(fields) if f in ("line", "payload", "content", "file_content")), 0)
+            for item in items.elts:
+                try:
+                    v = _py_value(item, env)
+                except (ValueError, KeyError, IndexError, TypeError):
+                    skipped += 1
+                    continue
+                if not isinstance(v, tuple) or len(v) != len(fields) or not isinstance(v[line_at], str):
+                    skipped += 1
+                    continue
+                line, flag = v[line_at], v[verdict]
+                if (detector, line) in seen:
+                    continue
+                seen.add((detector, line))
+                if flag is True or isinstance(flag, str):
+                    tps.append((detector, line, [flag] if isinstance(flag, str) else [], detector != "keyword"))
+                elif flag is False or flag is None:
+                    if not any(len(s) >= 8 and s in line for s in secrets_of_file):
+                        fps.append((detector, line))
+                else:
+                    skipped += 1
+    return tps, fps, skipped
+
+
 # --------------------------------------------------------------------- scoring ---
 def score(title: str, tps, fps, skipped: int, show: int) -> None:
     written_hit, neutral_hit, neutral_n = 0, 0, 0
@@ -482,13 +654,25 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gitleaks", type=Path, help="a gitleaks checkout or bare mirror")
     ap.add_argument("--trufflehog", type=Path, help="a trufflehog checkout or bare mirror")
+    ap.add_argument("--secretlint", type=Path, help="a secretlint checkout or bare mirror")
+    ap.add_argument("--detect-secrets", dest="detect_secrets", type=Path, help="a detect-secrets checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
     if args.gitleaks:
         score("gitleaks (development)", *gitleaks_cases(args.gitleaks), args.show)
     if args.trufflehog:
-        score("trufflehog (held out)", *trufflehog_cases(args.trufflehog), args.show)
+        score("trufflehog (development)", *trufflehog_cases(args.trufflehog), args.show)
+    if args.secretlint:
+        tps, fps, skipped, lookalikes = secretlint_cases(args.secretlint)
+        score("secretlint (held out)", tps, fps, skipped, args.show)
+        changed = [(rule, line) for rule, text, spans in lookalikes for line in changed_lines_outside(text, spans)]
+        print(f"  secretlint (held out): lines changed outside every finding of the {len(lookalikes)} cases with "
+              f"findings: {len(changed)}")
+        for rule, line in changed[:args.show]:
+            print("    ", rule, "|", line[:160])
+    if args.detect_secrets:
+        score("detect-secrets (held out)", *detect_secrets_cases(args.detect_secrets), args.show)
     if args.time:
         timing(args.time)
     return 0

@@ -132,7 +132,7 @@ _NOT_A_VALUE = re.compile(
 _CONN_PAIR = r"[ \t]*[A-Za-z][\w .]{0,40}=[^;\n\"'<>]*"
 _CONN_STRING = re.compile(rf"(?:{_CONN_PAIR};)+{_CONN_PAIR};?")
 _CONN_CRED = re.compile(
-    r"(?i)(^|;)([ \t]*(?:password|pwd|user[ \t]*id|uid|user(?:name)?|"
+    r"(?i)(^|;)([ \t]*(?:password|pwd|secret|user[ \t]*id|uid|user(?:name)?|"
     r"(?:shared[ \t]*)?access[ \t]*key|account[ \t]*key|shared[ \t]*access[ \t]*signature|sig)[ \t]*=[ \t]*)"
     r"([^;]*)"
 )
@@ -823,9 +823,16 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
     return redact_text(value)
 
 
+def _conn_part(m: re.Match[str]) -> str:
+    value = m.group(3).strip()
+    # a template's part (`Password=your_password`, `Pwd=${DB_PASS}`, `Password=xxxxxxxx`) says where one goes
+    if not value or _REFERENCE_OR_PLACEHOLDER.match(value) or _PLACEHOLDER_RUN.search(value):
+        return m.group(0)
+    return f"{m.group(1)}{m.group(2)}{REDACTED}"
+
+
 def _conn_string(match: re.Match[str]) -> str:
-    run = match.group(0)
-    return _CONN_CRED.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}" if m.group(3).strip() else m.group(0), run)
+    return _CONN_CRED.sub(_conn_part, match.group(0))
 
 
 def _quoted(match: re.Match[str]) -> str:

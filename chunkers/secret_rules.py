@@ -21,6 +21,9 @@ _B = r"(?<![A-Za-z0-9_])"
 _E = r"(?![A-Za-z0-9_])"
 _ED = r"(?![A-Za-z0-9_-])"
 _HEX = "[a-f0-9]"
+# A mixed-case alphanumeric body after a prefix that identifiers also use (`aio_`, `NF-`): it holds a
+# digit and an uppercase letter.
+_MIX = r"(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Z])"
 # A value on a command line: quoted, or up to a blank or a shell operator; never a variable.
 _ARG = r"""(?:(?P<q>["'])(?P<s>[^"'\s$%{<][^"'\n]*)(?P=q)|(?P<s2>[^\s"'$%{<;|&`)][^\s"'`;|&)]*))"""
 
@@ -34,7 +37,9 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("openai_project", "sk-proj-", _tok(r"sk-proj-", r"[A-Za-z0-9_-]{40,}", _ED)),
     ("openai_service_account", "sk-svcacct-", _tok(r"sk-svcacct-", r"[A-Za-z0-9_-]{40,}", _ED)),
     ("openai_admin", "sk-admin-", _tok(r"sk-admin-", r"[A-Za-z0-9_-]{40,}", _ED)),
-    ("openai_legacy", "T3BlbkFJ", _tok(r"sk-", r"[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}")),
+    # `T3BlbkFJ` is "OpenAI" in base64; a project or service account's key holds it after its name
+    ("openai_legacy", "T3BlbkFJ",
+     _tok(r"sk-", r"(?:(?:proj|svcacct|service)-[A-Za-z0-9_-]+|[A-Za-z0-9]{20})T3BlbkFJ[A-Za-z0-9_-]{20,}", _ED)),
     ("openai_style_key", "sk-", _B + r"sk-(?:[a-z]{2,8}-)?(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{32,}" + _ED),
     ("anthropic", "sk-ant-", _tok(r"sk-ant-(?:api|admin|oat|sid)\d{2}-", r"[A-Za-z0-9_-]{40,}", _ED)),
     ("openrouter", "sk-or-v1-", _tok(r"sk-or-v1-", _HEX + "{64}")),
@@ -87,7 +92,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("bitbucket_app_password", "ATBB", _tok(r"ATBB", r"[A-Za-z0-9_=.-]{28,}", _ED)),
     ("atlassian_api_token", "ATATT", _tok(r"ATATT", r"[A-Za-z0-9_=.-]{60,}", _ED)),
     ("circleci_personal", "CCIPAT_", _tok(r"CCIPAT_", r"[A-Za-z0-9]{22}_" + _HEX + "{40}")),
-    ("buildkite", "bkua_", _tok(r"bkua_", _HEX + "{40}")),
+    ("buildkite", "bkua_", _tok(r"bkua_", r"[a-z0-9]{40}")),
     # ---- cloud and infrastructure
     ("vault_service", "hvs.", _tok(r"hvs\.", r"[A-Za-z0-9_-]{24,}", _ED)),
     ("vault_batch", "hvb.", _tok(r"hvb\.", r"[A-Za-z0-9_-]{24,}", _ED)),
@@ -164,12 +169,49 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # a JWT without its signature (`alg: none`), or its header not JSON's `{"`
     ("jwt_unsigned", ".ey",
      r"(?<![\w.-])ey[A-Za-z0-9_-]{15,}\.ey[A-Za-z0-9_/\\-]{15,}\.(?:[A-Za-z0-9_/\\-]{10,}={0,2})?(?![\w.])"),
-    ("octopus_deploy", "=API-", _tok(r"API-", r"(?=[A-Z0-9]{0,25}[0-9])[A-Z0-9]{26}", _ED)),
+    # (not in a URL's path: a Notion page's `…/API-<32 hex>`)
+    ("octopus_deploy", "=API-", r"(?<![A-Za-z0-9_/.-])API-(?=[A-Z0-9]{0,25}[0-9])[A-Z0-9]{26,34}" + _ED),
     ("scalingo", "tk-us-", _tok(r"tk-us-", r"[A-Za-z0-9_-]{48}", _ED)),
     ("settlemint", "sm_pat_|sm_aat_|sm_sat_", _tok(r"sm_[aps]at_", r"[a-z0-9]{16}")),
     ("twilio_api_key", "=SK", _tok(r"SK", r"[0-9a-fA-F]{32}")),
     ("maxmind_license_key", "_mmk", _tok(r"", r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk")),
     ("sonarqube", "sqp_|squ_|sqa_", _tok(r"sq[pua]_", r"[a-f0-9]{40}")),
+    # ---- added after trufflehog's detector tests (the development corpus since issue 33's second round)
+    ("adafruit_io", "aio_", _tok(r"aio_", _MIX + r"[A-Za-z0-9]{28}")),
+    ("apify", "apify_api_", _tok(r"apify_api_", r"[A-Za-z0-9-]{36}", _ED)),
+    ("aws_appsync", "da2-", _tok(r"da2-", r"(?=[a-z0-9]*[0-9])[a-z0-9]{26}", _ED)),
+    ("bannerbear", "bb_pr_|bb_ma_", _tok(r"bb_(?:pr|ma)_", _HEX + "{30}")),
+    ("cloudflare_token", "cfut_|cfat_|cfk_", _tok(r"cf(?:ut|at|k)_", r"[A-Za-z0-9]{40}" + _HEX + "{8}")),
+    ("endor_labs", "endr+", _tok(r"endr\+", r"[A-Za-z0-9-]{16}", _ED)),
+    ("figma_figp", "figp_", _tok(r"figp_", r"[A-Za-z0-9_=-]{40,54}", r"(?![A-Za-z0-9_=-])")),
+    ("fleetbase", "flb_live_", _tok(r"flb_live_", r"[A-Za-z0-9]{20}")),
+    ("flexport", "shltm_", _tok(r"shltm_", r"[A-Za-z0-9_-]{40}", _ED)),
+    ("hubspot_pat", "pat-na1-|pat-eu1-",
+     _tok(r"pat-(?:na|eu)1-", r"[A-Za-z0-9]{8}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{12}", _ED)),
+    # LaunchDarkly's SDK keys and API access tokens: the prefix, then a version-4 uuid
+    ("launchdarkly", "sdk-|api-", _tok(r"(?:sdk|api)-", r"[a-z0-9]{8}-[a-z0-9]{4}-4[a-z0-9]{3}-[a-z0-9]{4}-[a-z0-9]{12}", _ED)),
+    ("lob", "live_|test_", _tok(r"(?:live|test)_", _HEX + "{35}")),
+    ("new_relic_browser", "NRBR-", _tok(r"NRBR-", _HEX + "{19}")),
+    ("new_relic_insights_insert", "NRII-", _tok(r"NRII-", r"(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{25,32}", _ED)),
+    ("new_relic_license", "ffffnral", _tok(r"", r"(?:" + _HEX + r"{32}|eu01xx" + _HEX + r"{26})FFFFNRAL")),
+    ("new_relic_mobile", "-nrma", _tok(r"", r"(?:AA" + _HEX + r"{40}|eu01xx" + _HEX + r"{36})-NRMA")),
+    ("nightfall", "=NF-", _tok(r"NF-", _MIX + r"[A-Za-z0-9]{32}")),
+    ("pagarme", "ak_live_|ak_test_", _tok(r"ak_(?:live|test)_", r"[A-Za-z0-9]{30}")),
+    ("pganalyze", "pgar_", _tok(r"pgar_", r"[A-Za-z0-9]{27}")),
+    ("posthog_personal", "phx_", _tok(r"phx_", r"[A-Za-z0-9_]{43,48}")),
+    ("ramp_secret", "ramp_sec_", _tok(r"ramp_sec_", r"[A-Za-z0-9]{48}")),
+    ("recharge", "sk_", _tok(r"sk(?:_test)?_(?:1|2|3|5|10)x[123]_", r"[0-9a-fA-F]{64}")),
+    ("rootly", "rootly_", _tok(r"rootly_", _HEX + "{64}")),
+    ("salad_cloud", "salad_cloud_", _tok(r"salad_cloud_[A-Za-z0-9]{1,7}_", r"(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{20,235}")),
+    # a Salesforce access token: the org id's 15 characters, `!`, the session part
+    ("salesforce_access", ("~00[A-Za-z0-9]{13}!",), _tok(r"00", r"[A-Za-z0-9]{13}![A-Za-z0-9_.]{96}", r"(?![A-Za-z0-9_.])")),
+    ("sonarcloud", "sqco_", _tok(r"sqco_", r"[A-Za-z0-9]{59}")),
+    ("sourcegraph_cody", "slk_", _tok(r"slk_", _HEX + "{64}")),
+    ("spectralops", "spu-", _tok(r"spu-", r"[a-z0-9]{32}")),
+    ("tailscale", "tskey-", _tok(r"tskey-[a-z]+-", r"[A-Za-z0-9_]{6,}-[A-Za-z0-9_]{16,}")),
+    ("tines_webhook", ".tines.com/webhook/", r"https://[\w-]+\.tines\.com/webhook/(?P<s>[a-z0-9]{32}/[a-z0-9]{32})" + _E),
+    ("ubidots", "BBFF-", _tok(r"BBFF-", r"[A-Za-z0-9]{30}")),
+    ("zoho", "1000.", _tok(r"1000\.", _HEX + r"{32}\." + _HEX + "{32}")),
     # ---- chat, productivity, payments
     ("slack_app_level", "xapp-", _tok(r"xapp-\d-", r"[A-Z0-9]+-\d+-[a-z0-9]{32,}")),
     ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{34}" + _ED),
@@ -178,7 +220,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("notion_legacy", "secret_", _tok(r"secret_", r"(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{43}")),
     ("airtable_pat", "pat", _tok(r"pat", r"[A-Za-z0-9]{14}\." + _HEX + "{64}")),
     ("clickup", "pk_", _tok(r"pk_\d{3,10}_", r"[A-Z0-9]{32}")),
-    ("postman", "PMAK-", _tok(r"PMAK-", _HEX + r"{24}-" + _HEX + "{34}")),
+    ("postman", "PMAK-", _tok(r"PMAK-", r"(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{59}", _ED)),
     ("linear", "lin_api_", _tok(r"lin_api_", r"[A-Za-z0-9]{40}")),
     ("shopify", "shp", _tok(r"shp(?:at|ca|pa|ss)_", r"[a-fA-F0-9]{32}")),
     ("square_access", "sq0atp-", _tok(r"sq0atp-", r"[A-Za-z0-9_-]{22}", _ED)),
@@ -186,7 +228,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("square_production", "EAAA", r"(?<![A-Za-z0-9_+/=-])EAAA[A-Za-z0-9_+=-]{22,60}(?![A-Za-z0-9_+/=-])"),
     ("stripe_webhook_secret", "whsec_", _tok(r"whsec_", r"[A-Za-z0-9+/=]{32,}", r"(?![A-Za-z0-9+/=])")),
     ("braintree", "access_token$", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$" + _HEX + "{32}"),
-    ("flutterwave", "FLWSECK", _tok(r"FLWSECK(?:_TEST)?-", _HEX + r"{32}-X")),
+    ("flutterwave", "FLWSECK", _tok(r"FLWSECK(?:_TEST)?-", r"[a-z0-9]{32}-X")),
     ("facebook_access", "EAACEdEose0cBA", _tok(r"EAACEdEose0cBA", r"[A-Za-z0-9]{20,}")),
     ("shippo", "shippo_", _tok(r"shippo_(?:live|test)_", _HEX + "{40}")),
     ("typeform", "tfp_", _tok(r"tfp_", r"[A-Za-z0-9_.=-]{59}", _ED)),

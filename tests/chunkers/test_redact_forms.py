@@ -52,6 +52,18 @@ POSITIVES = [
      "2maxJiJ435g9ChSsTH4YzX0aH6%Vj%RhKosXMXObbenbhd"),
     # Vault's AppRole secret_id is a secret, though `credentialsId` names one
     ("secret_id", "secret_id = '87654321-4321-4321-4321-CBA987654321'", "87654321-4321-4321-4321-CBA987654321"),
+    # rows of the rule table widened after trufflehog's detector tests: any lowercase alphanumerics (not only hex),
+    # a key of 59 characters, a longer Octopus key, an OpenAI key with its account's name before the marker
+    ("widened_row", 'value = "bkua_hqlh73m51jtho0jh12wcf2758c8fcdbv05z0fake"', "bkua_hqlh73m51jtho0jh12wcf2758c8fcdbv05z0fake"),
+    ("widened_row", 'value = "FLWSECK-aylhdv2oo3wf5tylj8s4d9bqb8fakebx-X"', "FLWSECK-aylhdv2oo3wf5tylj8s4d9bqb8fakebx-X"),
+    ("widened_row", 'value = "PMAK-aMUVdak2ohpOeeJQVlb1G9EWB09YVQfbvH6YH8HpPRkXHPBg5qYvFAKEhI7"',
+     "PMAK-aMUVdak2ohpOeeJQVlb1G9EWB09YVQfbvH6YH8HpPRkXHPBg5qYvFAKEhI7"),
+    ("widened_row", 'value = "API-1234567890FAKEGHIJKLMNO1234"', "API-1234567890FAKEGHIJKLMNO1234"),
+    ("widened_row", 'value = "sk-service-account-name-Ofbtr05CFsJqs4TFAKECT3BlbkFJsh1KtN0SUjTPeJiaglyC"',
+     "sk-service-account-name-Ofbtr05CFsJqs4TFAKECT3BlbkFJsh1KtN0SUjTPeJiaglyC"),
+    # a connection string's `Secret=` part (Azure App Configuration)
+    ("conn_string", "Endpoint=https://acme.azconfig.io;Id=Ab1c-l0-s0:Xy12;Secret=FakeAppConfigSecret0123456789abcdef=",
+     "FakeAppConfigSecret0123456789abcdef="),
 ]
 
 # (family, line): look-alikes of the families above, kept as they are
@@ -97,6 +109,12 @@ NEGATIVES = [
     ("backtick_command", "-e SUMO_ACCESS_KEY=`etcdctl get /sumologic_secret`"),
     ("infracost", "http://assets.r7.com/assets/video_box.ico-7a388b69018576d24b59331fd60aab0c.png"),
     ("facebook_app_token", "x: str | None = None  # the bar of a type union is no token's"),
+    # a Notion page's slug in a URL is no Octopus key, `sk-` and an account name no OpenAI key without the marker
+    ("widened_row", "https://fog-ringer-f42.notion.site/API-BD80F56CDC1441E6BF6011AB6D852875"),
+    ("widened_row", "sk-service-account-name-for-the-docs"),
+    # a connection string's template: its parts say where the values go
+    ("conn_string", "Host=your_host; Port=5432; Database=your_database; Username=your_username; Password=your_password;"),
+    ("conn_string", "Server=db;Database=app;User Id=${DB_USER};Password=${DB_PASS};"),
 ]
 
 
