@@ -172,8 +172,7 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
     plan = state.plan
     if plan is None:
         if state.promoted_sha and state.promoted_sha == state.staged_sha:
-            if read_indexed_head(ledger.settings.home_path, repo_id) != state.promoted_sha:
-                write_indexed_head(ledger.settings.home_path, repo_id, state.promoted_sha)  # a crash before it
+            _heads_file_at(ledger, repo_id, state.promoted_sha)
             return PromotionReport(state.promoted_sha, state.promoted_sha, 0, 0, 0, 0.0, noop=True,
                                    served_chunks=_served_count(ledger, repo_id))
         raise PromotionRefused(f"{repo_id}: nothing staged to promote: materialize qdrant_points first")
@@ -184,8 +183,7 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
         with ledger.db.transaction() as con:
             publish(con, repo_id)
             _upsert_state(con, repo_id, staged_plan=None)
-        if read_indexed_head(ledger.settings.home_path, repo_id) != plan.head_sha:
-            write_indexed_head(ledger.settings.home_path, repo_id, plan.head_sha)  # a crash before it
+        _heads_file_at(ledger, repo_id, plan.head_sha)
         note = (f"{plan.head_sha[:12]} was already promoted and this run's staged plan (checked by qdrant_in_sync) "
                 "changes no point: Qdrant not opened, nothing re-promoted")
         log.info(f"{repo_id}: {note}")
@@ -210,6 +208,13 @@ def promote(ledger: Ledger, repo_id: str, run_id: str, log) -> PromotionReport:
              f"{report.made_live} staged points made live, {report.payloads_updated} payloads updated, "
              f"{report.retired} retired; the rows of {files} files published")
     return report
+
+
+def _heads_file_at(ledger: Ledger, repo_id: str, sha: str) -> None:
+    """The heads file the sensor reads names the promoted sha: written again only where a crash came between
+    the promotion's commit and its write (a no-op promotion leaves it, and its time, as they are)."""
+    if read_indexed_head(ledger.settings.home_path, repo_id) != sha:
+        write_indexed_head(ledger.settings.home_path, repo_id, sha)
 
 
 def _nothing_to_apply(ledger: Ledger, state: PromotionState, plan: StagedPlan) -> bool:
