@@ -589,6 +589,77 @@ def detect_secrets_cases(root: Path):
     return tps, fps, skipped
 
 
+# ---------------------------------------------------------- Nosey Parker style ---
+# A rule that finds what is no secret (an id, a public key, a host): its examples are neither positives nor
+# negatives. Nosey Parker says so with its categories; kingfisher (a fork of it) with `visible: false`
+# (a context rule another one depends on) and in the rule's name.
+_NP_NOT_SECRET_NAME = re.compile(r"(?i)\b(?:id|identifier|username|domain|host|hostname|recipient|public|org name|"
+                                 r"account name)\b")
+_NP_FLAGS = re.compile(r"\(\?([imsx]+)\)")
+
+
+def _np_pattern(pattern: str) -> re.Pattern[str] | None:
+    """A rule's Rust regex in Python's syntax where it can be had: flags set mid-pattern (`(?i)`) are
+    global in Python 3.11, moved to the front."""
+    try:
+        return re.compile(pattern)
+    except re.error:
+        flags = "".join(sorted(set("".join(_NP_FLAGS.findall(pattern)))))
+        try:
+            return re.compile(f"(?{flags})" + _NP_FLAGS.sub("", pattern) if flags else pattern)
+        except re.error:
+            return None
+
+
+def noseyparker_cases(root: Path, under: str = "crates/noseyparker/data/default/builtin/rules"):
+    """(tps, fps, skipped) from the rule files of Nosey Parker (or kingfisher, `under`="data/rules"): each
+    rule's `examples` are true positives (its secret: the last group of each match of the rule's own
+    pattern, else the whole match; an example the pattern does not match is skipped), its
+    `negative_examples` false-positive cases. A secret is also tried alone in a neutral line when the
+    rule has a form of its own: not categorized `fuzzy`, and its pattern finds the secret in
+    `value = "…"` (one that needs a keyword near a generic value does not). Examples of a rule that finds no
+    secret (`identifier` without `secret`, no `secret` in Nosey Parker's categories, `visible: false`,
+    an id's or a host's name) are left out."""
+    import yaml
+    names, read = repo_files(root, under)
+    tps, fps, skipped = [], [], 0
+    for name in names:
+        if not name.endswith((".yml", ".yaml")):
+            continue
+        try:
+            rules = (yaml.safe_load(read(name)) or {}).get("rules") or []
+        except yaml.YAMLError:
+            skipped += 1
+            continue
+        for rule in rules:
+            cats = set(rule.get("categories") or [])
+            rid = str(rule.get("id") or rule.get("name"))
+            secret_rule = ("secret" in cats if "kingfisher" not in rid else (
+                rule.get("visible") is not False and not ({"identifier", "domain"} & cats and "secret" not in cats)))
+            secret_rule = secret_rule and not _NP_NOT_SECRET_NAME.search(str(rule.get("name", "")))
+            for text in rule.get("negative_examples") or []:
+                if isinstance(text, str):
+                    fps.append((rid, text))
+            if not secret_rule:
+                continue
+            pattern = _np_pattern(str(rule.get("pattern", "")))
+            for text in rule.get("examples") or []:
+                if not isinstance(text, str) or pattern is None:
+                    skipped += 1
+                    continue
+                secrets = []
+                for m in pattern.finditer(text):
+                    groups = [g for g in m.groups() if g]
+                    secrets.append(groups[-1] if groups else m.group(0))
+                if not secrets:
+                    skipped += 1
+                    continue
+                # a form of its own: the rule's pattern finds each secret with no keyword near it
+                form = "fuzzy" not in cats and all(pattern.search(f'value = "{x}"') for x in secrets)
+                tps.append((rid, text, sorted(set(secrets)), form))
+    return tps, fps, skipped
+
+
 # --------------------------------------------------------------------- scoring ---
 def score(title: str, tps, fps, skipped: int, show: int) -> None:
     written_hit, neutral_hit, neutral_n = 0, 0, 0
@@ -656,6 +727,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trufflehog", type=Path, help="a trufflehog checkout or bare mirror")
     ap.add_argument("--secretlint", type=Path, help="a secretlint checkout or bare mirror")
     ap.add_argument("--detect-secrets", dest="detect_secrets", type=Path, help="a detect-secrets checkout or bare mirror")
+    ap.add_argument("--noseyparker", type=Path, help="a Nosey Parker checkout or bare mirror")
+    ap.add_argument("--kingfisher", type=Path, help="a kingfisher checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -665,14 +738,18 @@ def main(argv: list[str] | None = None) -> int:
         score("trufflehog (development)", *trufflehog_cases(args.trufflehog), args.show)
     if args.secretlint:
         tps, fps, skipped, lookalikes = secretlint_cases(args.secretlint)
-        score("secretlint (held out)", tps, fps, skipped, args.show)
+        score("secretlint (development)", tps, fps, skipped, args.show)
         changed = [(rule, line) for rule, text, spans in lookalikes for line in changed_lines_outside(text, spans)]
-        print(f"  secretlint (held out): lines changed outside every finding of the {len(lookalikes)} cases with "
+        print(f"  secretlint (development): lines changed outside every finding of the {len(lookalikes)} cases with "
               f"findings: {len(changed)}")
         for rule, line in changed[:args.show]:
             print("    ", rule, "|", line[:160])
     if args.detect_secrets:
-        score("detect-secrets (held out)", *detect_secrets_cases(args.detect_secrets), args.show)
+        score("detect-secrets (development)", *detect_secrets_cases(args.detect_secrets), args.show)
+    if args.noseyparker:
+        score("noseyparker (held out)", *noseyparker_cases(args.noseyparker), args.show)
+    if args.kingfisher:
+        score("kingfisher (held out)", *noseyparker_cases(args.kingfisher, "data/rules"), args.show)
     if args.time:
         timing(args.time)
     return 0
