@@ -268,10 +268,22 @@ def _parser_token(value: str, name: str) -> bool:
     a token-named value of letters only in one case. An auth token is random: it has
     digits or mixed case. (A password or a key can be a plain word, and an `API_TOKEN`
     or an `access_token` is a credential whatever its value: not these names.)"""
-    if not _LETTERS_ONLY.fullmatch(value):
-        return False
+    return bool(_LETTERS_ONLY.fullmatch(value)) and _lexer_token_name(name)
+
+
+def _lexer_token_name(name: str) -> bool:
+    """A name whose only secret word is "token", with no word that makes it a credential (`mask_token`,
+    `lastToken`, not `access_token`)."""
     words = {w.lower() for w in _IDENT_WORDS.findall(name)}
     return bool(words & {"token", "tokens"}) and not words & _NOT_TOKEN_WORDS
+
+
+def _lexer_comparison(value: str, name: str) -> bool:
+    """A literal compared with what is no secret: a lexer's token (`if token == "]]"`, `t.lastToken != "\\\\"`,
+    `mask_token != "None"`; only a generated value is a secret under such a name), or a field of a secret-named
+    object whose own name is none (`storage_key.device.type != "cpu"`)."""
+    last = re.split(r"[.:]", name.strip("\"'`@$[] "))[-1]
+    return _name_tier(last) == 0 or (_lexer_token_name(name) and not looks_random(value))
 
 
 # A public key (an authorized_keys line), a hash with its algorithm (`sha512-…`, `sha256:…`), a
@@ -852,7 +864,8 @@ def _conn_string(match: re.Match[str]) -> str:
 def _quoted(match: re.Match[str]) -> str:
     value = match.group("value")
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
-            is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value):
+            is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value) or (
+            match.group("op").strip() in _COMPARISONS and _lexer_comparison(value, match.group("name"))):
         return match.group(0)
     q = match.group("q")
     return f"{match.group('name')}{match.group('op')}{match.group('pre') or ''}{q}{REDACTED}{q}"
@@ -865,10 +878,14 @@ def _quoted_call(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+_COMPARISONS = frozenset(("==", "!=", "===", "!=="))
+
+
 def _equals_call(match: re.Match[str]) -> str:
     group = "value" if match.group("value") is not None else "value2"
     value, name = match.group(group), match.group("name" if group == "value" else "name2")
-    if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name):
+    if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
+            _lexer_comparison(value, name)):
         return match.group(0)
     return _replace(match, group)
 
