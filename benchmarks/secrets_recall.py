@@ -614,7 +614,7 @@ def _np_pattern(pattern: str) -> re.Pattern[str] | None:
 def noseyparker_cases(root: Path, under: str = "crates/noseyparker/data/default/builtin/rules"):
     """(tps, fps, skipped) from the rule files of Nosey Parker (or kingfisher, `under`="data/rules"): each
     rule's `examples` are true positives (its secret: the last group of each match of the rule's own
-    pattern, else the whole match; an example the pattern does not match is skipped), its
+    pattern that is no URI's host, else the whole match; an example the pattern does not match is skipped), its
     `negative_examples` false-positive cases. A secret is also tried alone in a neutral line when the
     rule has a form of its own: not categorized `fuzzy`, and its pattern finds the secret in
     `value = "…"` (one that needs a keyword near a generic value does not). Examples of a rule that finds no
@@ -649,7 +649,9 @@ def noseyparker_cases(root: Path, under: str = "crates/noseyparker/data/default/
                     continue
                 secrets = []
                 for m in pattern.finditer(text):
-                    groups = [g for g in m.groups() if g]
+                    # not a URI's host (the part after `@`: `postgres://user:pw@host`), the last group of the rest
+                    groups = [m.group(i) for i in range(1, (pattern.groups or 0) + 1)
+                              if m.group(i) and text[m.start(i) - 1:m.start(i)] != "@"]
                     secrets.append(groups[-1] if groups else m.group(0))
                 if not secrets:
                     skipped += 1
