@@ -1,10 +1,12 @@
-"""Recall and false positives of chunkers.redact on the test cases of four secret
+"""Recall and false positives of chunkers.redact on the test cases of six secret
 scanners, read from their checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
         --trufflehog /work/.mirror/trufflesecurity+trufflehog/repo \\
         --secretlint /work/.mirror/secretlint+secretlint/repo \\
-        --detect-secrets /work/.mirror/Yelp+detect-secrets/repo [--show N] [--time DIR ...]
+        --detect-secrets /work/.mirror/Yelp+detect-secrets/repo \\
+        --noseyparker /work/.mirror/praetorian-inc+noseyparker/repo \\
+        --kingfisher /work/.mirror/mongodb+kingfisher/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -20,10 +22,14 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
   is not a keyword near a generic value: `detectors.PrefixRegex`), each secret alone
   in a neutral line. A case with an
   empty `want` is a false-positive case: the input changed at all counts.
-- secretlint and detect-secrets (held out: no rule was written from them): secretlint's rule
-  snapshots (`--secretlint`: each finding's range in a snapshot's input is a secret, a snapshot
-  without findings a false-positive case) and detect-secrets' plugin tests (`--detect-secrets`:
-  parametrized lines with their verdicts); see secretlint_cases and detect_secrets_cases.
+- secretlint and detect-secrets (held out in issue 33's second round, development since its
+  third): secretlint's rule snapshots (`--secretlint`: each finding's range in a snapshot's input
+  is a secret, a snapshot without findings a false-positive case) and detect-secrets' plugin tests
+  (`--detect-secrets`: parametrized lines with their verdicts); see secretlint_cases and
+  detect_secrets_cases.
+- Nosey Parker and kingfisher (held out since the third round: no rule is written from them): the
+  `examples` and `negative_examples` of their rule files (`--noseyparker`, `--kingfisher`); see
+  noseyparker_cases.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -589,6 +595,79 @@ def detect_secrets_cases(root: Path):
     return tps, fps, skipped
 
 
+# ---------------------------------------------------------- Nosey Parker style ---
+# A rule that finds what is no secret (an id, a public key, a host): its examples are neither positives nor
+# negatives. Nosey Parker says so with its categories; kingfisher (a fork of it) with `visible: false`
+# (a context rule another one depends on) and in the rule's name.
+_NP_NOT_SECRET_NAME = re.compile(r"(?i)\b(?:id|identifier|username|domain|host|hostname|recipient|public|org name|"
+                                 r"account name)\b")
+_NP_FLAGS = re.compile(r"\(\?([imsx]+)\)")
+
+
+def _np_pattern(pattern: str) -> re.Pattern[str] | None:
+    """A rule's Rust regex in Python's syntax where it can be had: flags set mid-pattern (`(?i)`) are
+    global in Python 3.11, moved to the front."""
+    try:
+        return re.compile(pattern)
+    except re.error:
+        flags = "".join(sorted(set("".join(_NP_FLAGS.findall(pattern)))))
+        try:
+            return re.compile(f"(?{flags})" + _NP_FLAGS.sub("", pattern) if flags else pattern)
+        except re.error:
+            return None
+
+
+def noseyparker_cases(root: Path, under: str = "crates/noseyparker/data/default/builtin/rules"):
+    """(tps, fps, skipped) from the rule files of Nosey Parker (or kingfisher, `under`="data/rules"): each
+    rule's `examples` are true positives (its secret: the last group of each match of the rule's own
+    pattern that is no URI's host, else the whole match; an example the pattern does not match is skipped), its
+    `negative_examples` false-positive cases. A secret is also tried alone in a neutral line when the
+    rule has a form of its own: not categorized `fuzzy`, and its pattern finds the secret in
+    `value = "…"` (one that needs a keyword near a generic value does not). Examples of a rule that finds no
+    secret (`identifier` without `secret`, no `secret` in Nosey Parker's categories, `visible: false`,
+    an id's or a host's name) are left out."""
+    import yaml
+    names, read = repo_files(root, under)
+    tps, fps, skipped = [], [], 0
+    for name in names:
+        if not name.endswith((".yml", ".yaml")):
+            continue
+        try:
+            rules = (yaml.safe_load(read(name)) or {}).get("rules") or []
+        except yaml.YAMLError:
+            skipped += 1
+            continue
+        for rule in rules:
+            cats = set(rule.get("categories") or [])
+            rid = str(rule.get("id") or rule.get("name"))
+            secret_rule = ("secret" in cats if "kingfisher" not in rid else (
+                rule.get("visible") is not False and not ({"identifier", "domain"} & cats and "secret" not in cats)))
+            secret_rule = secret_rule and not _NP_NOT_SECRET_NAME.search(str(rule.get("name", "")))
+            for text in rule.get("negative_examples") or []:
+                if isinstance(text, str):
+                    fps.append((rid, text))
+            if not secret_rule:
+                continue
+            pattern = _np_pattern(str(rule.get("pattern", "")))
+            for text in rule.get("examples") or []:
+                if not isinstance(text, str) or pattern is None:
+                    skipped += 1
+                    continue
+                secrets = []
+                for m in pattern.finditer(text):
+                    # not a URI's host (the part after `@`: `postgres://user:pw@host`), the last group of the rest
+                    groups = [m.group(i) for i in range(1, (pattern.groups or 0) + 1)
+                              if m.group(i) and text[m.start(i) - 1:m.start(i)] != "@"]
+                    secrets.append(groups[-1] if groups else m.group(0))
+                if not secrets:
+                    skipped += 1
+                    continue
+                # a form of its own: the rule's pattern finds each secret with no keyword near it
+                form = "fuzzy" not in cats and all(pattern.search(f'value = "{x}"') for x in secrets)
+                tps.append((rid, text, sorted(set(secrets)), form))
+    return tps, fps, skipped
+
+
 # --------------------------------------------------------------------- scoring ---
 def score(title: str, tps, fps, skipped: int, show: int) -> None:
     written_hit, neutral_hit, neutral_n = 0, 0, 0
@@ -656,6 +735,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trufflehog", type=Path, help="a trufflehog checkout or bare mirror")
     ap.add_argument("--secretlint", type=Path, help="a secretlint checkout or bare mirror")
     ap.add_argument("--detect-secrets", dest="detect_secrets", type=Path, help="a detect-secrets checkout or bare mirror")
+    ap.add_argument("--noseyparker", type=Path, help="a Nosey Parker checkout or bare mirror")
+    ap.add_argument("--kingfisher", type=Path, help="a kingfisher checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -665,14 +746,18 @@ def main(argv: list[str] | None = None) -> int:
         score("trufflehog (development)", *trufflehog_cases(args.trufflehog), args.show)
     if args.secretlint:
         tps, fps, skipped, lookalikes = secretlint_cases(args.secretlint)
-        score("secretlint (held out)", tps, fps, skipped, args.show)
+        score("secretlint (development)", tps, fps, skipped, args.show)
         changed = [(rule, line) for rule, text, spans in lookalikes for line in changed_lines_outside(text, spans)]
-        print(f"  secretlint (held out): lines changed outside every finding of the {len(lookalikes)} cases with "
+        print(f"  secretlint (development): lines changed outside every finding of the {len(lookalikes)} cases with "
               f"findings: {len(changed)}")
         for rule, line in changed[:args.show]:
             print("    ", rule, "|", line[:160])
     if args.detect_secrets:
-        score("detect-secrets (held out)", *detect_secrets_cases(args.detect_secrets), args.show)
+        score("detect-secrets (development)", *detect_secrets_cases(args.detect_secrets), args.show)
+    if args.noseyparker:
+        score("noseyparker (held out)", *noseyparker_cases(args.noseyparker), args.show)
+    if args.kingfisher:
+        score("kingfisher (held out)", *noseyparker_cases(args.kingfisher, "data/rules"), args.show)
     if args.time:
         timing(args.time)
     return 0

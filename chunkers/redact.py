@@ -56,7 +56,8 @@ _ACCESSORS = r"(?:\s*\{(?:\s*(?:(?:public|private|protected|internal)\s+)?(?:get
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
     r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")[\"']?\]?" + _ACCESSORS + ")"
-    r"(?P<op>\s*(?:\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*)(?P<pre>@|[bBrRuU]{1,2})?"
+    # a comparison too (`if (secret == "…")`, `!==`): the literal is the secret the code expects
+    r"(?P<op>\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*)(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
 # A config-shaped line: `KEY=value` (no space before '=') or `key: value`.
@@ -78,6 +79,19 @@ _CALL_PAIR = re.compile(
 # A quoted `NAME=value` (`putenv("API_KEY=…")`, a compose file's `- "DB_PASSWORD=…"`).
 _QUOTED_ENV = re.compile(
     r"(?i)(?P<q>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")=(?P<value>[^\s\"'$%{<(\[][^\s\"'()\[\]{}|\\^*?]*)(?P=q)"
+)
+# A secret-named value compared by a method (Java's `password.equals("…")`, `getPassword().equals(…)`,
+# either way round: `"…".equalsIgnoreCase(password)`).
+_EQUALS_CALL = re.compile(
+    r"(?i)\b(?P<name>" + _CODE_SECRET_NAME + r")(?:\(\s*\))?\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*"
+    r"(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\""
+    r"|(?P<q2>\")(?P<value2>(?:\\.|[^\"\\\n])*)\"\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*"
+    r"(?P<name2>" + _CODE_SECRET_NAME + r")(?:\(\s*\))?\s*\)"
+)
+# A string constructed from a literal under a secret's name (C++'s `std::string secret("…")`, `{"…"}`, Qt's QString).
+_STRING_CTOR = re.compile(
+    r"(?i)\b(?:(?:std::)?(?:basic_)?(?:w|u8|u16|u32)?string(?:_view)?|qstring|cstring)\s+(?P<name>"
+    + _CODE_SECRET_NAME + r")\s*[({]\s*(?P<pre>L|u8|u|U)?(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"\s*[)}]"
 )
 # C's `#define API_KEY "…"`.
 _C_DEFINE = re.compile(r"(?i)^[ \t]*#[ \t]*define[ \t]+(?P<name>" + _CODE_SECRET_NAME + r")[ \t]+(?P<pre>[LuU]8?)?"
@@ -254,10 +268,22 @@ def _parser_token(value: str, name: str) -> bool:
     a token-named value of letters only in one case. An auth token is random: it has
     digits or mixed case. (A password or a key can be a plain word, and an `API_TOKEN`
     or an `access_token` is a credential whatever its value: not these names.)"""
-    if not _LETTERS_ONLY.fullmatch(value):
-        return False
+    return bool(_LETTERS_ONLY.fullmatch(value)) and _lexer_token_name(name)
+
+
+def _lexer_token_name(name: str) -> bool:
+    """A name whose only secret word is "token", with no word that makes it a credential (`mask_token`,
+    `lastToken`, not `access_token`)."""
     words = {w.lower() for w in _IDENT_WORDS.findall(name)}
     return bool(words & {"token", "tokens"}) and not words & _NOT_TOKEN_WORDS
+
+
+def _lexer_comparison(value: str, name: str) -> bool:
+    """A literal compared with what is no secret: a lexer's token (`if token == "]]"`, `t.lastToken != "\\\\"`,
+    `mask_token != "None"`; only a generated value is a secret under such a name), or a field of a secret-named
+    object whose own name is none (`storage_key.device.type != "cpu"`)."""
+    last = re.split(r"[.:]", name.strip("\"'`@$[] "))[-1]
+    return _name_tier(last) == 0 or (_lexer_token_name(name) and not looks_random(value))
 
 
 # A public key (an authorized_keys line), a hash with its algorithm (`sha512-…`, `sha256:…`), a
@@ -838,7 +864,8 @@ def _conn_string(match: re.Match[str]) -> str:
 def _quoted(match: re.Match[str]) -> str:
     value = match.group("value")
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
-            is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value):
+            is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value) or (
+            match.group("op").strip() in _COMPARISONS and _lexer_comparison(value, match.group("name"))):
         return match.group(0)
     q = match.group("q")
     return f"{match.group('name')}{match.group('op')}{match.group('pre') or ''}{q}{REDACTED}{q}"
@@ -849,6 +876,18 @@ def _quoted_call(match: re.Match[str]) -> str:
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name):
         return match.group(0)
     return _replace(match, "value")
+
+
+_COMPARISONS = frozenset(("==", "!=", "===", "!=="))
+
+
+def _equals_call(match: re.Match[str]) -> str:
+    group = "value" if match.group("value") is not None else "value2"
+    value, name = match.group(group), match.group("name" if group == "value" else "name2")
+    if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
+            _lexer_comparison(value, name)):
+        return match.group(0)
+    return _replace(match, group)
 
 
 def _weak_quoted(match: re.Match[str]) -> str:
@@ -946,7 +985,7 @@ _QUOTED_HINT = re.compile(r"""[=:>]\s*(?:@|[bBrRuU]{1,2})?["'`]""")
 # most of it `///` lines holding `name="key"`).
 _QUOTED_NEED = re.compile(
     r"""(?i)(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credential|creds|key)[\w.$@-]*["']?\]?"""
-    r"""\s*(?:\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*(?:@|[bBrRuU]{1,2})?["'`]"""
+    r"""\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
 
@@ -999,6 +1038,10 @@ def _redact_line(line: str) -> str:
         line = _CALL_PAIR.sub(_quoted_call, line)
     if secret and "define" in low and '"' in line:
         line = _C_DEFINE.sub(_quoted_call, line)
+    if secret and '"' in line and ("equals" in low or "compareto" in low):
+        line = _EQUALS_CALL.sub(_equals_call, line)
+    if secret and '"' in line and "string" in low:
+        line = _STRING_CTOR.sub(_quoted_call, line)
     if secret and "=" in line and ('"' in line or "'" in line):
         line = _QUOTED_ENV.sub(_quoted_env, line)
     if secret and "=" in line and (" =" in line or "= " in line or "\t" in line):

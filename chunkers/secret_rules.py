@@ -212,6 +212,23 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("tines_webhook", ".tines.com/webhook/", r"https://[\w-]+\.tines\.com/webhook/(?P<s>[a-z0-9]{32}/[a-z0-9]{32})" + _E),
     ("ubidots", "BBFF-", _tok(r"BBFF-", r"[A-Za-z0-9]{30}")),
     ("zoho", "1000.", _tok(r"1000\.", _HEX + r"{32}\." + _HEX + "{32}")),
+    # ---- added after secretlint's snapshots and detect-secrets' plugin tests (development corpora since issue 33's
+    # third round)
+    ("vercel", "vcp_|vci_|vca_|vcr_|vck_",
+     _tok(r"vc[piark]_", r"(?=[A-Za-z0-9]{0,59}[0-9])(?=[A-Za-z0-9]{0,59}[A-Za-z])[A-Za-z0-9]{24,60}")),
+    # a Discord bot token: the bot's id in base64 (`M`, `N` or `O` first), a timestamp, an HMAC of mixed characters
+    ("discord_bot", ("~\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27}",),
+     r"(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.(?=[A-Za-z0-9_-]{0,37}[0-9])"
+     r"(?=[A-Za-z0-9_-]{0,37}[A-Z])(?=[A-Za-z0-9_-]{0,37}[a-z])[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])"),
+    # a JWT of two parts, header and claims, no signature: it ends where a value ends (a blank, a quote, a bracket),
+    # not at a character no JWT holds (`?`, `.`)
+    ("jwt_two_part", "=.eyJ",
+     r"(?<![\w.-])eyJ[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}(?=$|[\s\"'`,;&)\]}<>])"),
+    # a raw private key (secp256k1, 64 hex digits, maybe `0x`) after a private key's name in prose; not when a
+    # hash's or a public key's word comes between (`private key file sha256: …`)
+    ("hex_private_key_prose", "private key|private-key|privkey|priv key|secret key|signing key",
+     r"(?i)\b(?:private|priv|secret|signing)[ -]?key\b(?:(?!hash|sha|digest|checksum|fingerprint|public|address)"
+     r"[^\n]){0,48}?(?<![0-9a-f])(?:0x)?(?P<s>[0-9a-f]{64})(?![0-9a-z])"),
     # ---- chat, productivity, payments
     ("slack_app_level", "xapp-", _tok(r"xapp-\d-", r"[A-Z0-9]+-\d+-[a-z0-9]{32,}")),
     ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{34}" + _ED),
@@ -222,7 +239,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("clickup", "pk_", _tok(r"pk_\d{3,10}_", r"[A-Z0-9]{32}")),
     ("postman", "PMAK-", _tok(r"PMAK-", r"(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{59}", _ED)),
     ("linear", "lin_api_", _tok(r"lin_api_", r"[A-Za-z0-9]{40}")),
-    ("shopify", "shp", _tok(r"shp(?:at|ca|pa|ss)_", r"[a-fA-F0-9]{32}")),
+    # hex, and since 2024 any letters and digits, 32 to 64 of them (with a digit: not an identifier)
+    ("shopify", "shp", _tok(r"shp(?:at|ca|pa|ss)_", r"(?=[A-Za-z0-9]{0,63}[0-9])[A-Za-z0-9]{32,64}")),
     ("square_access", "sq0atp-", _tok(r"sq0atp-", r"[A-Za-z0-9_-]{22}", _ED)),
     ("square_oauth_secret", "sq0csp-", _tok(r"sq0csp-", r"[A-Za-z0-9_-]{43}", _ED)),
     ("square_production", "EAAA", r"(?<![A-Za-z0-9_+/=-])EAAA[A-Za-z0-9_+=-]{22,60}(?![A-Za-z0-9_+/=-])"),

@@ -64,6 +64,30 @@ POSITIVES = [
     # a connection string's `Secret=` part (Azure App Configuration)
     ("conn_string", "Endpoint=https://acme.azconfig.io;Id=Ab1c-l0-s0:Xy12;Secret=FakeAppConfigSecret0123456789abcdef=",
      "FakeAppConfigSecret0123456789abcdef="),
+    # third round (secretlint's snapshots and detect-secrets' plugin tests, development corpora since then):
+    # Shopify's newer keys of any letters and digits, Cloudflare's account token
+    ("widened_row", "shpss_Fq7TnZ2kLw9XrB4sVc1MhJ8pDy3GaE6uKx", "shpss_Fq7TnZ2kLw9XrB4sVc1MhJ8pDy3GaE6uKx"),
+    ("widened_row", "the app signs in with shpat_r2FAKEkVm8Tq3LzW9nXc4BpJ7yHd1Gs6 for now", "shpat_r2FAKEkVm8Tq3LzW9nXc4BpJ7yHd1Gs6"),
+    ("widened_row", "cfat_FAKEk3Lm9Qr2Tz7Wx4Bc8Nd1Gh6Jp5Sv0Yf3Ua7Kb9e4c2d1", "cfat_FAKEk3Lm9Qr2Tz7Wx4Bc8Nd1Gh6Jp5Sv0Yf3Ua7Kb9e4c2d1"),
+    # a secret-named literal in a comparison, and in a C++ string's constructor
+    ("comparison", 'if (secret == "Zq8fakeS3cretV4lue!") {', "Zq8fakeS3cretV4lue!"),
+    ("comparison", "if db_password != 'Fake9Pass!word':", "Fake9Pass!word"),
+    ("comparison", 'if (apiKey === "FAKEk3y9ZqL2mNxR") return;', "FAKEk3y9ZqL2mNxR"),
+    ("comparison", 'if (password.equals("Fake7Passw0rd")) {', "Fake7Passw0rd"),
+    ("comparison", 'return "Fake8Passw0rd".equalsIgnoreCase(userPassword);', "Fake8Passw0rd"),
+    ("comparison", 'if auth_token == "x9FkQ2mLp7Rt4ZwB":', "x9FkQ2mLp7Rt4ZwB"),
+    ("constructor", 'std::string secret("m{fake}o)p$#Cpp9S3cret");', "m{fake}o)p$#Cpp9S3cret"),
+    ("constructor", 'const std::string api_key{"FAKEk3yCpp9ZqL2m"};', "FAKEk3yCpp9ZqL2m"),
+    ("constructor", 'QString password("Fake7QtPass");', "Fake7QtPass"),
+    ("constructor", 'std::wstring client_secret(L"FakeW1deS3cret");', "FakeW1deS3cret"),
+    # a raw private key in prose under a private key's name, with `0x` or without
+    ("hex_private_key", "PRIVATE KEY (hex): 8f3a61c09be24d7715a0c3e98b4f26d1e07c5a93f2b81d64c0e7a35f9d12b84e",
+     "8f3a61c09be24d7715a0c3e98b4f26d1e07c5a93f2b81d64c0e7a35f9d12b84e"),
+    ("hex_private_key", "- signing key: 0x3c9e07b5a1f24d8e6b0c97a3f5e21d48c6b09a7e3f15d2c84a6e0b97f3c5d21a",
+     "3c9e07b5a1f24d8e6b0c97a3f5e21d48c6b09a7e3f15d2c84a6e0b97f3c5d21a"),
+    # a JWT of two parts (no signature) in a URL's query
+    ("jwt_two_part", "https://x.test/cb?jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJGYWtlVXNlcjQyIn0&next=/",
+     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJGYWtlVXNlcjQyIn0"),
 ]
 
 # (family, line): look-alikes of the families above, kept as they are
@@ -115,6 +139,34 @@ NEGATIVES = [
     # a connection string's template: its parts say where the values go
     ("conn_string", "Host=your_host; Port=5432; Database=your_database; Username=your_username; Password=your_password;"),
     ("conn_string", "Server=db;Database=app;User Id=${DB_USER};Password=${DB_PASS};"),
+    # third round: a Shopify-prefixed name with no digit, a Cloudflare prefix too short
+    ("widened_row", "shpat_accessTokenForThePublicShopifyApp"),
+    ("widened_row", "cfat_tooshort"),
+    # a comparison with no secret in it: a lexer's token, an empty or templated password, a token's type
+    ("comparison", 'if token == "EOF":'),
+    ("comparison", 'if (password == "") {'),
+    ("comparison", 'if (password == "${DB_PASSWORD}")'),
+    ("comparison", 'if token_type == "bearer":'),
+    ("comparison", 'if (key == "Enter") {'),
+    ("comparison", "assert password.equals(confirmPassword);"),
+    # a lexer's token compared with a literal (seen in real code: transformers, sympy, CodeMirror)
+    ("comparison", 'if mask_token != "None":'),
+    ("comparison", 'if token == "]]" and open_seq[-1] == "[":'),
+    ("comparison", 'if bpe_token == "\\u0120" and "[SPACE]" in self.encoder'),
+    ("comparison", "var n=e.sol()&&t.lastToken!=`\\\\`;"),
+    ("comparison", 'if (token.equals("<=")) {'),
+    ("comparison", 'if storage_key.device.type != "cpu":'),
+    ("constructor", 'std::string secret_name("db-password");'),
+    ("constructor", 'std::string token("EOF");'),
+    ("constructor", 'std::string password(buffer, len);'),
+    # a hash or a public value near a private key's name, a hash with no key's name, a longer hex run
+    ("hex_private_key", "the private key's SHA-256 fingerprint is 8f3a61c09be24d7715a0c3e98b4f26d1e07c5a93f2b81d64c0e7a35f9d12b84e"),
+    ("hex_private_key", "secret key derived, public address 0x3c9e07b5a1f24d8e6b0c97a3f5e21d48c6b09a7e3f15d2c84a6e0b97f3c5d21a"),
+    ("hex_private_key", "tx 0x3c9e07b5a1f24d8e6b0c97a3f5e21d48c6b09a7e3f15d2c84a6e0b97f3c5d21a signed"),
+    ("hex_private_key", "private key, then 66 digits: 033c9e07b5a1f24d8e6b0c97a3f5e21d48c6b09a7e3f15d2c84a6e0b97f3c5d21a"),
+    ("hex_private_key", "private key: 0000000000000000000000000000000000000000000000000000000000000000"),
+    # two base64 parts glued to a character no JWT holds: a fragment of something else
+    ("jwt_two_part", "blob = 'eyJhbGciOiJIUzI1NiJ9.eyJ5nzGXjcjJ2CaJVf8LF1cNVd07A?XSYHvHK1MQMuum'"),
 ]
 
 
