@@ -234,7 +234,8 @@ def intents(context: AssetExecutionContext, ledger: LedgerResource) -> Materiali
     deps=[intents],
     description="code_vector = embed(text without its imports, led by its symbols' names); with an LLM intent "
                 "(or LEDGER_EMBED_PROFILE=full, every chunk) design_vector = embed('[repo/layer] intent'); full "
-                "adds one symbol sentence per owned symbol. all-MiniLM-L6-v2 (offline), cached by (model, "
+                "adds one symbol sentence per owned symbol; joint reads a chunk's code and its symbols' heads in "
+                "one model input, a vector each. all-MiniLM-L6-v2 (offline), cached by (model, "
                 "normalised text hash): unchanged text is never embedded twice, and a run with nothing new to "
                 "embed never loads the model.",
 )

@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ledger_assets.encode.joint import encode_joint, torch_hidden
 from ledger_assets.store.settings import (EMBED_BACKENDS, EMBED_BATCH, EMBED_DIM, EMBED_MODEL, MALLOC_MMAP_THRESHOLD,
                                           LedgerSettings)
 from ledger_assets.store.db import insert_arrow, temp_keys
@@ -208,6 +209,21 @@ class Embedder:
             out /= np.clip(np.linalg.norm(out, axis=1, keepdims=True), 1e-12, None)
         return np.ascontiguousarray(out, dtype=np.float32)
 
+    def encode_joint(self, groups: Sequence[Sequence[str]]) -> tuple[list[np.ndarray], int]:
+        """One model pass per group of segments, a vector per segment (encode/joint.py: the `joint` profile);
+        and how many leads were encoded alone (they did not fit)."""
+        if not groups:
+            return [], 0
+        model = self.model
+        if effective_backend(self.device, self.backend) == "onnx":
+            # The int8 graph takes a 2-d mask only: every segment is read alone (each head one more input).
+            flat = self.encode([seg for group in groups for seg in group.segments])
+            bounds = np.cumsum([0, *(len(g.segments) for g in groups)])
+            return [flat[a:b] for a, b in zip(bounds[:-1], bounds[1:])], sum(len(g.segments) - 1 for g in groups)
+        self._set_threads()
+        return encode_joint(model, groups, self.batch_size, torch_hidden(model[0].auto_model, resolve_device(self.device)),
+                            self.encode)
+
 
 def embed_with_cache(
     embedder: Embedder,
@@ -222,30 +238,61 @@ def embed_with_cache(
     and each slice is written in its own short transaction, so other processes
     get the database between slices.
     """
-    if not texts_by_hash:
-        return 0
+    missing = _uncached(embedder, db, texts_by_hash)
+    for part in _slices(embedder, missing, chunk_size, progress):
+        _store(db, embedder.model_name, part, embedder.encode([texts_by_hash[h] for h in part]))
+    return len(missing)
+
+
+def embed_groups_with_cache(
+    embedder: Embedder,
+    db,
+    groups: dict[str, Sequence[str]],
+    progress: Callable[[int, int], None] | None = None,
+    chunk_size: int = 512,
+) -> tuple[int, int]:
+    """The same for joint groups (encode/joint.py): segment i of group `key` is stored under f"{key}:{i}", all
+    of a group's in one transaction. Returns (groups computed, leads that did not fit and were encoded alone):
+    each a model input."""
+    last = {f"{k}:{len(g.segments) - 1}": k for k, g in groups.items()}  # cached when its last segment is
+    missing = [last[h] for h in _uncached(embedder, db, last)]
+    alone = 0
+    for part in _slices(embedder, missing, chunk_size, progress):
+        arrays, n = embedder.encode_joint([groups[k] for k in part])
+        _store(db, embedder.model_name, [f"{k}:{j}" for k in part for j in range(len(groups[k].segments))],
+               np.concatenate(arrays))
+        alone += n
+    return len(missing), alone
+
+
+def _uncached(embedder: Embedder, db, keys) -> list[str]:
+    """The keys (text hashes) with no vector of this embedder's model yet, sorted."""
+    if not keys:
+        return []
     with db.connect() as con:
-        temp_keys(con, "want", texts_by_hash)
+        temp_keys(con, "want", keys)
         have = {r[0] for r in con.execute(
             "SELECT text_hash FROM embeddings JOIN want ON want.k = embeddings.text_hash WHERE model = ?",
             [embedder.model_name]).fetchall()}
-    missing = sorted(h for h in texts_by_hash if h not in have)
+    return sorted(k for k in keys if k not in have)
+
+
+def _slices(embedder: Embedder, keys: list[str], chunk_size: int, progress):
     # A slice smaller than a few model batches would cap the batch size the GPU sees.
     chunk_size = max(chunk_size, embedder.batch_size * 4)
-    done = 0
-    for i in range(0, len(missing), chunk_size):
-        part = missing[i:i + chunk_size]
-        vectors = embedder.encode([texts_by_hash[h] for h in part])
-        with db.transaction() as con:
-            insert_arrow(con, "embeddings", {
-                "model": [embedder.model_name] * len(part),
-                "text_hash": part,
-                "vector": _vector_array(vectors),
-            }, on_conflict="ON CONFLICT DO NOTHING")
-        done += len(part)
+    for i in range(0, len(keys), chunk_size):
+        yield keys[i:i + chunk_size]
         if progress:
-            progress(done, len(missing))
-    return len(missing)
+            progress(min(i + chunk_size, len(keys)), len(keys))
+
+
+def _store(db, model_name: str, hashes: list[str], vectors: np.ndarray) -> None:
+    with db.transaction() as con:
+        insert_arrow(con, "embeddings", {
+            "model": [model_name] * len(hashes),
+            "text_hash": hashes,
+            "vector": _vector_array(vectors),
+        }, on_conflict="ON CONFLICT DO NOTHING")
 
 
 def _vector_array(vectors: np.ndarray):

@@ -22,7 +22,8 @@ from chunkers.text import decode, line_count, BinaryContent
 
 from ledger_assets.encode.lexical import words
 from ledger_assets.store.ledger import Ledger
-from ledger_assets.encode.embedder import Embedder, embed_with_cache, normalize_text, text_hash
+from ledger_assets.encode.embedder import (Embedder, embed_groups_with_cache, embed_with_cache, normalize_text,
+                                          text_hash)
 from ledger_assets.ingest.checks import (CheckOutcome, check_idempotent, check_line_coverage,
                                          check_member_symbols)
 from ledger_assets.ingest.concepts import assign_concepts
@@ -31,7 +32,8 @@ from ledger_assets.ingest import promotion
 from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, pack_analysis, temp_keys
 from ledger_assets.intents.analysis import analyse_repo
 
-from ledger_assets.ingest.symbol_texts import file_symbol_texts
+from ledger_assets.encode.joint import Group, joint_key
+from ledger_assets.ingest.symbol_texts import file_symbol_code, file_symbol_texts
 
 
 def content_hash(text: str) -> str:
@@ -315,9 +317,9 @@ def design_text(repo_id: str, layer: str | None, intent: str | None) -> str:
 
 
 def embeds_design(profile: str, intent_source: str | None) -> bool:
-    """Does this chunk get a design vector? "full": every chunk. "lean": only an LLM intent; a keyless one is
-    made from the code's own names and declaration, which the code, sparse and name lanes see already."""
-    return profile != "lean" or intent_source == "llm"
+    """Does this chunk get a design vector? "full": every chunk. "lean" and "joint": only an LLM intent; a
+    keyless one is made from the code's own names and declaration, which the other lanes see already."""
+    return profile == "full" or intent_source == "llm"
 
 
 LEAN_LEAD_CHARS = 400
@@ -331,6 +333,23 @@ def lean_lead(intent: str | None, heads: list[str]) -> str:
     return " ".join(p for p in parts if p)[:LEAN_LEAD_CHARS]
 
 
+def _code_span(code: str, body: list[str]) -> tuple[int, int] | None:
+    """Where a symbol's declaration and first body lines (`symbol_code`) stand in the code text, [start, end)
+    in characters: what its `joint` head reads. None where the declaration is not found (it reads all)."""
+    if not body:
+        return None
+    lines = code.split("\n")
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln) + 1)
+    first = next((i for i, ln in enumerate(lines) if ln.strip() == body[0]), None)
+    if first is None:
+        return None
+    last = next((i for i in range(first, min(len(lines), first + 3 * len(body) + 2)) if lines[i].strip() == body[-1]),
+                min(len(lines) - 1, first + len(body) - 1))
+    return (starts[first], starts[last + 1] - 1)
+
+
 def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Embedder) -> EmbeddingReport:
     t0 = time.monotonic()
     with ledger.db.connect() as con:
@@ -342,26 +361,36 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     for row in rows:  # parsed once: the code text and the symbol sentences both read them
         row["symbols"] = json.loads(row["symbols"] or "[]")
     texts: dict[str, str] = {}
+    groups: dict[str, Group] = {}  # the joint profile's inputs (encode/joint.py)
     updates = []
     symbol_lines = 0
     profile = ledger.settings.embed_profile
     for _, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
         owned = file_symbol_texts(chunks) if profile == "full" else {}
-        heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
+        heads = file_symbol_texts(chunks, head_only=True) if profile != "full" else {}
+        sym_code = file_symbol_code(chunks) if profile == "joint" else {}
         for row in chunks:
             code_t = normalize_text(code_text(row["text"], row["symbols"]))
-            if not embeds_design(profile, row["intent_source"]):  # lean, keyless: the lead stands in for design
-                lead = lean_lead(row["intent"], heads.get(row["chunk_index"], []))
-                code_t = normalize_text(f"{lead}\n{code_t}") if lead else code_t
-            ch = text_hash(code_t)
-            texts[ch] = code_t
+            leads = heads.get(row["chunk_index"], [])
+            sym_hashes = []
+            if profile == "joint" and leads:  # one input: the code and its symbols' heads (encode/joint.py)
+                sees = [_code_span(code_t, body) for body in sym_code.get(row["chunk_index"], [])]
+                key = joint_key([*leads, code_t, json.dumps(sees)])
+                groups[key] = Group((*leads, code_t), tuple(sees))
+                sym_hashes = [f"{key}:{i}" for i in range(len(leads))]
+                ch = f"{key}:{len(leads)}"
+            else:
+                if profile == "lean" and not embeds_design(profile, row["intent_source"]):  # the lead stands in
+                    lead = lean_lead(row["intent"], leads)
+                    code_t = normalize_text(f"{lead}\n{code_t}") if lead else code_t
+                ch = text_hash(code_t)
+                texts[ch] = code_t
             dh = ""
             if embeds_design(profile, row["intent_source"]):
                 design_t = design_text(repo_id, row["layer"], row["intent"])
                 dh = text_hash(design_t)
                 texts[dh] = design_t
-            sym_hashes = []
             for sym_t in owned.get(row["chunk_index"], ()):
                 sh = text_hash(sym_t)
                 texts[sh] = sym_t
@@ -378,8 +407,12 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
         log.info(f"embedded {done}/{total} new texts")
 
     computed = embed_with_cache(embedder, ledger.db, texts, progress)
+    computed_groups, alone = embed_groups_with_cache(embedder, ledger.db, groups, progress)
+    computed += computed_groups + alone
     elapsed = time.monotonic() - t0
+    # A joint group is one input; its leads encoded alone (they did not fit) are counted when computed.
+    inputs = len(texts) + len(groups) + alone
     ledger.db.add_to_summary(run_id, repo_id, embeddings_computed=computed, elapsed_s=elapsed)
-    log.info(f"embeddings ({profile} profile): {len(texts)} distinct texts ({symbol_lines} symbol lines) for "
-             f"{len(rows)} chunks, {computed} computed, {len(texts) - computed} from cache")
-    return EmbeddingReport(len(rows), len(texts), computed, len(texts) - computed, elapsed)
+    log.info(f"embeddings ({profile} profile): {inputs} distinct model inputs ({symbol_lines} symbol vectors) for "
+             f"{len(rows)} chunks, {computed} computed, {inputs - computed} from cache")
+    return EmbeddingReport(len(rows), inputs, computed, inputs - computed, elapsed)

@@ -170,11 +170,7 @@ def symbol_text(symbol: dict, lines: list[str], head_only: bool = False) -> str:
     if parent and not parent.isdigit():
         head += f" of {words(parent) or parent}"
     window = lines[:40]
-    pattern = re.compile(rf"(?<!\w){re.escape(leaf)}(?!\w)") if leaf else None
-    at = next((i for i, ln in enumerate(window)
-               if ln.strip() and not _SKIP_LINE.match(ln) and pattern is not None and pattern.search(ln)), None)
-    if at is None:
-        at = next((i for i, ln in enumerate(window) if ln.strip() and not _SKIP_LINE.match(ln)), None)
+    at = _declaration_at(leaf, window)
     body = ""
     if at is not None:
         # The doc sits above the declaration, or (a docstring) right below it; never
@@ -186,7 +182,7 @@ def symbol_text(symbol: dict, lines: list[str], head_only: bool = False) -> str:
         doc = doc_comment("\n".join(near), window[at])
         if doc:
             head += ": " + doc.rstrip(".")
-        body = " ".join(ln.strip() for ln in lines[at:at + _BODY_LINES] if ln.strip() and not _SKIP_LINE.match(ln))
+        body = " ".join(_body_lines(lines, at))
     text = f"{head}. {body}" if body and not head_only else f"{head}."
     lead = gloss(kind, leaf)
     if lead:
@@ -194,8 +190,38 @@ def symbol_text(symbol: dict, lines: list[str], head_only: bool = False) -> str:
     return " ".join(text.split())[:MAX_SYMBOL_CHARS]
 
 
+def _declaration_at(leaf: str, window: list[str]) -> int | None:
+    """The line declaring the symbol: the first code line naming it, else the first code line."""
+    pattern = re.compile(rf"(?<!\w){re.escape(leaf)}(?!\w)") if leaf else None
+    at = next((i for i, ln in enumerate(window)
+               if ln.strip() and not _SKIP_LINE.match(ln) and pattern is not None and pattern.search(ln)), None)
+    if at is None:
+        at = next((i for i, ln in enumerate(window) if ln.strip() and not _SKIP_LINE.match(ln)), None)
+    return at
+
+
+def _body_lines(lines: list[str], at: int) -> list[str]:
+    """The declaration and the first body lines, stripped, comments and blanks left out."""
+    return [ln.strip() for ln in lines[at:at + _BODY_LINES] if ln.strip() and not _SKIP_LINE.match(ln)]
+
+
+def symbol_code(symbol: dict, lines: list[str]) -> list[str]:
+    """The lines a full symbol sentence quotes after its head (declaration and first body lines): what a
+    `joint` head reads in its chunk's code instead (encode/joint.py)."""
+    name = symbol.get("name", "")
+    at = _declaration_at(re.split(r"\.|::", name)[-1] or name, lines[:40])
+    return [] if at is None else _body_lines(lines, at)
+
+
 def file_symbol_texts(chunks: list[dict], head_only: bool = False) -> dict[int, list[str]]:
     """chunk_index -> the symbol sentences of the symbols it owns, for the chunks of one file."""
     by_index = {c["chunk_index"]: c for c in chunks}
     return {idx: [symbol_text(s, _source_lines(by_index[idx], s), head_only) for s in syms]
+            for idx, syms in owned_symbols(chunks).items()}
+
+
+def file_symbol_code(chunks: list[dict]) -> dict[int, list[list[str]]]:
+    """chunk_index -> `symbol_code` of each symbol it owns, in `file_symbol_texts`' order."""
+    by_index = {c["chunk_index"]: c for c in chunks}
+    return {idx: [symbol_code(s, _source_lines(by_index[idx], s)) for s in syms]
             for idx, syms in owned_symbols(chunks).items()}

@@ -92,10 +92,11 @@ EMBED_BACKEND = "torch"
 EMBED_BACKENDS = ("torch", "bf16", "onnx")
 # What an ingest embeds (ingest/pipeline.py embedding_stage): "full" (the default) embeds each chunk's code and
 # design texts and one sentence per symbol it owns (the symbol lane); "lean" (opt-in) embeds the code text, and
-# a design text only for an LLM intent: about a third of the texts, at a cost to chunk-level answers (see
-# docs/decisions.md for why it is not the default).
+# a design text only for an LLM intent: about a third of the texts, at a cost to chunk-level answers; "joint"
+# (opt-in) reads a chunk's code and its symbols' heads in one model input, a vector each (encode/joint.py), and
+# a design text only for an LLM intent (see docs/decisions.md for why neither is the default).
 EMBED_PROFILE = "full"
-EMBED_PROFILES = ("lean", "full")
+EMBED_PROFILES = ("lean", "full", "joint")
 
 
 class SettingsError(ValueError):
@@ -247,7 +248,9 @@ class LedgerSettings:
                                                 "(CPU opt-in: bfloat16 weights, for CPUs with AMX / AVX512-BF16)",
                                  choices=EMBED_BACKENDS, resource="")
     embed_profile: str = setting(EMBED_PROFILE, "`full`: each chunk's code and design texts and one sentence "
-                                                "per owned symbol (the symbol lane), 3-5 texts a chunk; `lean` "
+                                                "per owned symbol (the symbol lane), 3-5 texts a chunk; `joint` "
+                                                "(opt-in): one input a chunk, its code and its symbols' heads read "
+                                                "together, every lane but a keyless design vector; `lean` "
                                                 "(opt-in): the code text, design only for an LLM intent, 1 a chunk",
                                  choices=EMBED_PROFILES, resource="")
     lock_timeout_s: float = setting(120.0, "how long a process waits for the DuckDB file or the Qdrant folder",

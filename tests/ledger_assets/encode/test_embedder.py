@@ -10,6 +10,7 @@ import pytest
 from ledger_assets.ingest import pipeline
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import Embedder, embed_with_cache, fetch_vectors, normalize_text, text_hash
+from ledger_assets.encode.joint import Group
 from ledger_assets.store.settings import EMBED_DIM, EMBED_MODEL as EMBED_MODEL_NAME, LedgerSettings
 from tests.conftest import FIXTURES, ingest_core
 
@@ -151,6 +152,9 @@ def test_onnx_backend_builds_offline_and_agrees_with_torch(monkeypatch, embedder
     assert cos.min() >= 0.97, cos                                         # measured: 0.987 min, 0.993 mean
     assert (np.argmax(ours @ theirs.T, axis=1) == np.arange(len(TEXTS))).all()
     assert np.allclose(onnx.encode(TEXTS[::-1])[::-1], ours, atol=1e-5)  # order in = order out
+    # The joint profile on this backend: a lone segment is the text alone; a pair is close to each text alone.
+    (single, pair), _ = onnx.encode_joint([Group((TEXTS[0],)), Group((TEXTS[1], TEXTS[0]))])
+    assert float(single[0] @ ours[0]) > 0.9999 and float(pair[1] @ ours[0]) > 0.5
 
 
 def test_ingest_encodes_on_every_core_and_a_query_embedder_on_one(embedder):

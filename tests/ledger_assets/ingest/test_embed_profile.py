@@ -151,3 +151,23 @@ def test_lean_code_text_leads_with_the_intent_and_the_owned_symbols(git_repo, tm
                 "select chunk_index, code_hash from chunks where file_path = 'orders.py'").fetchall())
     owners = [i for i in hashes["lean"] if hashes["lean"][i] != hashes["full"][i]]
     assert owners, "no lean code text carried a lead"
+
+
+def test_joint_profile_reads_each_chunk_once_and_keeps_the_symbol_lane(git_repo, tmp_path, embedder):
+    """`joint`: one model input a chunk (its symbols' heads, then its code), a code vector and one symbol vector
+    per owned symbol pooled from it; a keyless intent gets no design vector; a re-run computes nothing."""
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "joint-home"), lock_timeout_s=60, embed_profile="joint"))
+    ledger.registry.add(_repo(git_repo).path, "shop")
+    ran = _ingest(ledger, embedder, "r1")
+    chunks, emb = ran["chunks"].total_chunks, ran["embeddings"]
+    assert chunks >= 3 and emb.embeddings_computed == chunks  # one input a chunk
+    points = _points(ledger)
+    assert len(points) == chunks
+    for p in points:
+        assert CODE_VECTOR in p.vector and DESIGN_VECTOR not in p.vector  # every intent here is keyless
+    owned = sum(len(p.vector.get(SYMBOL_VECTOR) or []) for p in points)
+    assert owned >= 6  # the same symbols as under full: OrderBook, its three methods, spread, post_entry, balance
+    with ledger.db.connect() as con:
+        rows = con.execute("select code_hash, symbol_hashes from chunks where symbol_hashes <> ''").fetchall()
+    assert rows and all(c.rsplit(":", 1)[0] == s[2:].split(":", 1)[0] for c, s in rows)  # one input's vectors
+    assert _ingest(ledger, embedder, "r2")["embeddings"].embeddings_computed == 0
