@@ -1,7 +1,7 @@
 """Where a full ingest of one repository spends its time and memory, stage by stage (issue 19).
 
     python benchmarks/ingest_scale.py REPO_PATH [--home DIR] [--id ID] [--device auto|cpu|cuda]
-                                      [--batch N] [--backend torch|bf16|onnx] [--profile lean|full] [--bare N]
+                                      [--batch N] [--backend torch|bf16|onnx] [--profile lean|full|joint] [--bare N]
 
 REPO_PATH (a git work tree or a plain folder) is ingested in place into a fresh
 LEDGER_HOME (--home: an empty or missing folder, kept afterwards; default a
@@ -47,6 +47,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from ledger_assets.encode.embedder import Embedder, load_model, normalize_text, resolve_device  # noqa: E402
+from ledger_assets.encode.joint import Group, assemble  # noqa: E402
 from ledger_assets.ingest.pipeline import code_text  # noqa: E402
 from ledger_assets.enrich.order import run_stages  # noqa: E402
 from ledger_assets.store.ledger import Ledger  # noqa: E402
@@ -89,10 +90,15 @@ class CountingEmbedder(Embedder):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.seen: list[str] = []
+        self.seen_groups: list[Group] = []  # the joint profile's inputs (encode/joint.py)
 
     def encode(self, texts):
         self.seen.extend(texts)
         return super().encode(texts)
+
+    def encode_joint(self, groups):
+        self.seen_groups.extend(groups)
+        return super().encode_joint(groups)
 
 
 @dataclass
@@ -103,8 +109,9 @@ class Row:
     note: str = ""
 
 
-def tokens_read(embedder: Embedder, texts: list[str]) -> tuple[int, int]:
-    """(wordpieces the model read, wordpieces before truncation), special tokens included."""
+def tokens_read(embedder: Embedder, texts: list[str], groups: list[Group] = ()) -> tuple[int, int]:
+    """(wordpieces the model read, wordpieces before truncation), special tokens included; a joint input
+    counts as encode/joint.py assembles it."""
     model = embedder.model
     limit = model.max_seq_length
     tok = model.tokenizer
@@ -113,6 +120,10 @@ def tokens_read(embedder: Embedder, texts: list[str]) -> tuple[int, int]:
         for ids in tok(texts[i:i + 512], add_special_tokens=True, truncation=False)["input_ids"]:
             full += len(ids)
             read += min(len(ids), limit)
+    for group in groups:
+        tokens = tok(list(group.segments), add_special_tokens=False)["input_ids"]
+        read += len(assemble(tokens, tok.cls_token_id, tok.sep_token_id, limit).ids)
+        full += sum(len(t) + 1 for t in tokens) + 1
     return read, full
 
 
@@ -195,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = [c for c in chunked.checks + pts.checks if not c.passed]
     sample = chunk_texts(ledger, rid, args.bare) if args.bare else []
     bare = bare_rate(device, batch, sample) if sample else 0.0
-    read, full = tokens_read(embedder, embedder.seen)
+    read, full = tokens_read(embedder, embedder.seen, embedder.seen_groups)
     n = max(1, chunked.total_chunks)
     import torch
 
