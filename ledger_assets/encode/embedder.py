@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ledger_assets.encode.joint import encode_joint, torch_hidden
+from ledger_assets.encode.joint import Group, encode_joint, torch_hidden
 from ledger_assets.store.settings import (EMBED_BACKENDS, EMBED_BATCH, EMBED_DIM, EMBED_MODEL, MALLOC_MMAP_THRESHOLD,
                                           LedgerSettings)
 from ledger_assets.store.db import insert_arrow, temp_keys
@@ -209,7 +209,7 @@ class Embedder:
             out /= np.clip(np.linalg.norm(out, axis=1, keepdims=True), 1e-12, None)
         return np.ascontiguousarray(out, dtype=np.float32)
 
-    def encode_joint(self, groups: Sequence[Sequence[str]]) -> tuple[list[np.ndarray], int]:
+    def encode_joint(self, groups: Sequence[Group]) -> tuple[list[np.ndarray], int]:
         """One model pass per group of segments, a vector per segment (encode/joint.py: the `joint` profile);
         and how many leads were encoded alone (they did not fit)."""
         if not groups:
@@ -247,7 +247,7 @@ def embed_with_cache(
 def embed_groups_with_cache(
     embedder: Embedder,
     db,
-    groups: dict[str, Sequence[str]],
+    groups: dict[str, Group],
     progress: Callable[[int, int], None] | None = None,
     chunk_size: int = 512,
 ) -> tuple[int, int]:

@@ -33,7 +33,7 @@ from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, 
 from ledger_assets.intents.analysis import analyse_repo
 
 from ledger_assets.encode.joint import Group, joint_key
-from ledger_assets.ingest.symbol_texts import file_symbol_code, file_symbol_texts
+from ledger_assets.ingest.symbol_texts import file_symbol_heads, file_symbol_texts
 
 
 def content_hash(text: str) -> str:
@@ -368,21 +368,21 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     for _, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
         owned = file_symbol_texts(chunks) if profile == "full" else {}
-        heads = file_symbol_texts(chunks, head_only=True) if profile != "full" else {}
-        sym_code = file_symbol_code(chunks) if profile == "joint" else {}
+        heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
+        joint = file_symbol_heads(chunks) if profile == "joint" else {}
         for row in chunks:
             code_t = normalize_text(code_text(row["text"], row["symbols"]))
-            leads = heads.get(row["chunk_index"], [])
             sym_hashes = []
-            if profile == "joint" and leads:  # one input: the code and its symbols' heads (encode/joint.py)
-                sees = [_code_span(code_t, body) for body in sym_code.get(row["chunk_index"], [])]
+            if row["chunk_index"] in joint:  # one input: the code and its symbols' heads (encode/joint.py)
+                leads = [head for head, _ in joint[row["chunk_index"]]]
+                sees = [_code_span(code_t, body) for _, body in joint[row["chunk_index"]]]
                 key = joint_key([*leads, code_t, json.dumps(sees)])
                 groups[key] = Group((*leads, code_t), tuple(sees))
                 sym_hashes = [f"{key}:{i}" for i in range(len(leads))]
                 ch = f"{key}:{len(leads)}"
             else:
                 if profile == "lean" and not embeds_design(profile, row["intent_source"]):  # the lead stands in
-                    lead = lean_lead(row["intent"], leads)
+                    lead = lean_lead(row["intent"], heads.get(row["chunk_index"], []))
                     code_t = normalize_text(f"{lead}\n{code_t}") if lead else code_t
                 ch = text_hash(code_t)
                 texts[ch] = code_t

@@ -220,8 +220,14 @@ def file_symbol_texts(chunks: list[dict], head_only: bool = False) -> dict[int, 
             for idx, syms in owned_symbols(chunks).items()}
 
 
-def file_symbol_code(chunks: list[dict]) -> dict[int, list[list[str]]]:
-    """chunk_index -> `symbol_code` of each symbol it owns, in `file_symbol_texts`' order."""
+def file_symbol_heads(chunks: list[dict]) -> dict[int, list[tuple[str, list[str]]]]:
+    """chunk_index -> (head sentence, `symbol_code`) of each symbol it owns: what a `joint` input reads."""
     by_index = {c["chunk_index"]: c for c in chunks}
-    return {idx: [symbol_code(s, _source_lines(by_index[idx], s)) for s in syms]
-            for idx, syms in owned_symbols(chunks).items()}
+    out = {}
+    for idx, syms in owned_symbols(chunks).items():
+        pairs = []
+        for s in syms:
+            lines = _source_lines(by_index[idx], s)
+            pairs.append((symbol_text(s, lines, head_only=True), symbol_code(s, lines)))
+        out[idx] = pairs
+    return out
