@@ -233,8 +233,8 @@ def intents(context: AssetExecutionContext, ledger: LedgerResource) -> Materiali
     kinds={"pytorch", "duckdb"},
     deps=[intents],
     description="code_vector = embed(text without its imports, led by its symbols' names); with an LLM intent "
-                "(or LEDGER_EMBED_PROFILE=full, every chunk) design_vector = embed('[repo/layer] intent'); full "
-                "adds one symbol sentence per owned symbol; joint reads a chunk's code and its symbols' heads in "
+                "(or LEDGER_EMBED_PROFILE=full, every chunk) design_vector = embed('[repo/layer] intent'); standard "
+                "(the default) and full add one symbol sentence per owned symbol; joint reads a chunk's code and its symbols' heads in "
                 "one model input, a vector each. all-MiniLM-L6-v2 (offline), cached by (model, "
                 "normalised text hash): unchanged text is never embedded twice, and a run with nothing new to "
                 "embed never loads the model.",
@@ -252,6 +252,7 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
         "texts_per_chunk": round(report.texts / max(report.chunks, 1), 2),  # what an ingest pays for (issue 30)
         "cache_hits": report.cache_hits,
         "model_loaded": model.model_used,
+        "embed_backend": model.backend,  # `auto` resolved: bf16 on a CPU with bfloat16 units, else torch
         "model_note": (f"loaded: {report.embeddings_computed} new texts to embed" if model.model_used else
                        f"not loaded: nothing new to embed, all {report.texts} texts from the cache"),
         "elapsed_s": round(report.elapsed_s, 3),

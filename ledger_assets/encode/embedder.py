@@ -7,6 +7,7 @@ per process.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -23,8 +24,9 @@ from ledger_assets.store.settings import (EMBED_BACKENDS, EMBED_BATCH, EMBED_DIM
 from ledger_assets.store.db import insert_arrow, temp_keys
 
 MODEL_NAME = EMBED_MODEL
-# "torch": fp32 on CPU (fp16 on CUDA, as ever). "bf16": the weights in bfloat16, a CPU opt-in for
-# processors with AMX / AVX512-BF16 (speed, cosine to torch's vectors, R@5: docs/decisions.md, "Embedding backend").
+# "torch": fp32 on CPU (fp16 on CUDA, as ever). "bf16": the weights in bfloat16, for processors with AMX /
+# AVX512-BF16, where "auto" (the default) picks it (speed, cosine to torch's vectors, retrieval: docs/decisions.md,
+# "Embedding backend").
 BACKENDS = EMBED_BACKENDS
 _MODELS: dict[tuple[str, str, str], object] = {}
 _LOCK = threading.Lock()
@@ -51,14 +53,33 @@ def resolve_device(preferred: str = "") -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
-def resolve_backend(preferred: str = "") -> str:
-    """The embedding backend: the one asked for, else the settings' `embed_backend` (LEDGER_EMBED_BACKEND)."""
+def resolve_backend(preferred: str = "", device: str = "") -> str:
+    """The embedding backend: the one asked for, else the settings' `embed_backend` (LEDGER_EMBED_BACKEND);
+    `auto` is bf16 on a CPU with bfloat16 units, else torch (fp16 on a GPU)."""
     if not preferred:
-        return LedgerSettings.from_env().embed_backend  # validated there: a bad value is a SettingsError
-    backend = preferred.strip().lower()
-    if backend not in BACKENDS:
-        raise ValueError(f"embedding backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    return backend
+        backend = LedgerSettings.from_env().embed_backend  # validated there: a bad value is a SettingsError
+    else:
+        backend = preferred.strip().lower()
+        if backend not in BACKENDS:
+            raise ValueError(f"embedding backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend != "auto":
+        return backend
+    on_cpu = resolve_device(device).startswith("cpu") if device else not _gpu_visible()
+    return "bf16" if on_cpu and cpu_has_bf16() else "torch"
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_has_bf16() -> bool:
+    """Does this CPU compute in bfloat16 natively (AMX or AVX512-BF16, Linux's /proc/cpuinfo flags)? Elsewhere
+    bf16 runs slower than fp32 (docs/decisions.md, "Embedding backend")."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return bool({"amx_bf16", "avx512_bf16"} & set(line.split()))
+    except OSError:
+        pass
+    return False
 
 
 def cpu_threads() -> int:
@@ -86,7 +107,7 @@ def bound_heap(threshold: int = MALLOC_MMAP_THRESHOLD) -> bool:
 
 def effective_backend(device: str, backend: str) -> str:
     """`onnx` runs on CPU only: on a GPU it is torch's fp16, as ever."""
-    backend = resolve_backend(backend)
+    backend = resolve_backend(backend, device)
     if backend != "onnx" or (not device and not _gpu_visible()):  # no torch import where no GPU can be
         return backend
     return "torch" if not resolve_device(device).startswith("cpu") else backend
@@ -166,7 +187,7 @@ class Embedder:
             raise ValueError("embed threads must be >= 0")
         self.device = device
         self.batch_size = batch_size
-        self.backend = resolve_backend(backend)
+        self.backend = resolve_backend(backend, device)
         self.threads = threads
         self.model_used = False  # set when this embedder first needs the model (a run with nothing to embed: never)
         self._model_name = ""

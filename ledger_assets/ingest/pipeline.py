@@ -317,8 +317,8 @@ def design_text(repo_id: str, layer: str | None, intent: str | None) -> str:
 
 
 def embeds_design(profile: str, intent_source: str | None) -> bool:
-    """Does this chunk get a design vector? "full": every chunk. "lean" and "joint": only an LLM intent; a
-    keyless one is made from the code's own names and declaration, which the other lanes see already."""
+    """Does this chunk get a design vector? "full": every chunk. The others: only an LLM intent; a keyless one
+    is made from the code's own names and declaration, which the other lanes see already (docs/decisions.md)."""
     return profile == "full" or intent_source == "llm"
 
 
@@ -367,7 +367,7 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     profile = ledger.settings.embed_profile
     for _, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
-        owned = file_symbol_texts(chunks) if profile == "full" else {}
+        owned = file_symbol_texts(chunks) if profile in ("standard", "full") else {}
         heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
         joint = file_symbol_heads(chunks) if profile == "joint" else {}
         for row in chunks:

@@ -371,10 +371,9 @@ def similar(ledger: Ledger, target: str, mode: str = "code", repo: str | None = 
         if me is None:
             raise ToolInputError(f"{target}: the chunk is not in the Qdrant collection yet; run `ledger ingest`")
         vector = me.vector.get(using) if isinstance(me.vector, dict) else me.vector
-        if vector is None:  # the lean embedding profile gives a keyless (heuristic) intent no design vector
-            raise ToolInputError(f"{target}: the chunk has no {mode} vector (its intent is keyless and the index was "
-                                 "built with LEDGER_EMBED_PROFILE=lean); use --mode code, or re-ingest with "
-                                 "LEDGER_EMBED_PROFILE=full")
+        if vector is None:  # only the full embedding profile gives a keyless (heuristic) intent a design vector
+            raise ToolInputError(f"{target}: the chunk has no {mode} vector (its intent is keyless: set GROQ_API_KEY "
+                                 "for LLM intents, or re-ingest with LEDGER_EMBED_PROFILE=full); use --mode code")
         res = c.query_points(ledger.qdrant.collection, query=vector, using=using, limit=k + SIMILAR_EXTRA, with_payload=True).points
         # Local mode filters in Python per point: over-fetch, then drop itself and non-latest points.
         res = [p for p in res if p.id != me.id and (p.payload or {}).get("is_latest", True)]

@@ -85,18 +85,20 @@ EMBED_BATCH = 16
 # A fixed glibc mmap threshold returns the embedding batches' attention buffers on free instead of
 # fragmenting the heap (0 leaves malloc as it is; Linux/glibc only); see docs/decisions.md.
 MALLOC_MMAP_THRESHOLD = 4 << 20
-# Embedding backends (encode/embedder.py): "torch" (the default: fp32 on CPU, fp16 on CUDA), "onnx" (opt-in:
-# int8 MiniLM on onnxruntime, built once from the bundled weights, CPU only; on a GPU it is torch's fp16) or
-# "bf16" (CPU: weights in bfloat16, for CPUs with AMX / AVX512-BF16); see docs/decisions.md.
-EMBED_BACKEND = "torch"
-EMBED_BACKENDS = ("torch", "bf16", "onnx")
-# What an ingest embeds (ingest/pipeline.py embedding_stage): "full" (the default) embeds each chunk's code and
-# design texts and one sentence per symbol it owns (the symbol lane); "lean" (opt-in) embeds the code text, and
-# a design text only for an LLM intent: about a third of the texts, at a cost to chunk-level answers; "joint"
-# (opt-in) reads a chunk's code and its symbols' heads in one model input, a vector each (encode/joint.py), and
-# a design text only for an LLM intent (see docs/decisions.md for why neither is the default).
-EMBED_PROFILE = "full"
-EMBED_PROFILES = ("lean", "full", "joint")
+# Embedding backends (encode/embedder.py): "auto" (the default: "bf16" on a CPU with bfloat16 units, AMX or
+# AVX512-BF16, else "torch"), "torch" (fp32 on CPU, fp16 on CUDA), "bf16" (CPU: the weights in bfloat16) or "onnx"
+# (opt-in: int8 MiniLM on onnxruntime, built once from the bundled weights, CPU only; on a GPU it is torch's fp16);
+# see docs/decisions.md.
+EMBED_BACKEND = "auto"
+EMBED_BACKENDS = ("auto", "torch", "bf16", "onnx")
+# What an ingest embeds (ingest/pipeline.py embedding_stage): "standard" (the default) embeds each chunk's code
+# text, one sentence per symbol it owns (the symbol lane) and a design text for an LLM intent only; "full" (opt-in)
+# adds a design vector for every chunk (a keyless intent's too: the index before issue 30's fifth round); "lean"
+# (opt-in) embeds the code text, and a design text only for an LLM intent: about a third of the texts, at a cost
+# to chunk-level answers; "joint" (opt-in) reads a chunk's code and its symbols' heads in one model input, a vector
+# each (encode/joint.py), and a design text only for an LLM intent (see docs/decisions.md for the figures).
+EMBED_PROFILE = "standard"
+EMBED_PROFILES = ("lean", "standard", "full", "joint")
 
 
 class SettingsError(ValueError):
@@ -243,15 +245,17 @@ class LedgerSettings:
                                resource="embedder.batch_size")
     embed_device: str = setting("", "`cuda` when present, else `cpu`",
                                 resource="embedder.device", unset="auto")
-    embed_backend: str = setting(EMBED_BACKEND, "`torch` (fp32 on CPU, fp16 on CUDA), `onnx` (opt-in: int8 "
-                                                "on CPU, about 3x torch's speed; torch fp16 on CUDA) or `bf16` "
-                                                "(CPU opt-in: bfloat16 weights, for CPUs with AMX / AVX512-BF16)",
+    embed_backend: str = setting(EMBED_BACKEND, "`auto` (bf16 on a CPU with bfloat16 units, AMX or AVX512-BF16: "
+                                                "about 1.4x fp32's speed; else torch), `torch` (fp32 on CPU, fp16 "
+                                                "on CUDA), `bf16` or `onnx` (opt-in: int8 on CPU, about 3x torch's "
+                                                "speed; torch fp16 on CUDA)",
                                  choices=EMBED_BACKENDS, resource="")
-    embed_profile: str = setting(EMBED_PROFILE, "`full`: each chunk's code and design texts and one sentence "
-                                                "per owned symbol (the symbol lane), 3-5 texts a chunk; `joint` "
-                                                "(opt-in): one input a chunk, its code and its symbols' heads read "
-                                                "together, every lane but a keyless design vector; `lean` "
-                                                "(opt-in): the code text, design only for an LLM intent, 1 a chunk",
+    embed_profile: str = setting(EMBED_PROFILE, "`standard`: each chunk's code text and one sentence per owned "
+                                                "symbol (the symbol lane), a design text for an LLM intent only; "
+                                                "`full` (opt-in): also a design vector for a keyless intent, 3-5 "
+                                                "texts a chunk; `joint` (opt-in): one input a chunk, its code and "
+                                                "its symbols' heads read together; `lean` (opt-in): the code text, "
+                                                "design only for an LLM intent, 1 a chunk",
                                  choices=EMBED_PROFILES, resource="")
     lock_timeout_s: float = setting(120.0, "how long a process waits for the DuckDB file or the Qdrant folder",
                                     bounds=(0, 86_400))

@@ -9,7 +9,9 @@ import pytest
 
 from ledger_assets.ingest import pipeline
 from ledger_assets.store.ledger import Ledger
-from ledger_assets.encode.embedder import Embedder, embed_with_cache, fetch_vectors, normalize_text, text_hash
+from ledger_assets.encode import embedder as embedder_module
+from ledger_assets.encode.embedder import (Embedder, cpu_has_bf16, embed_with_cache, fetch_vectors, normalize_text,
+                                          text_hash)
 from ledger_assets.encode.joint import Group
 from ledger_assets.store.settings import EMBED_DIM, EMBED_MODEL as EMBED_MODEL_NAME, LedgerSettings
 from tests.conftest import FIXTURES, ingest_core
@@ -19,10 +21,12 @@ CODE = "def rate_usage(records, prices):\n    return [prices[r['product']] for r
 
 def test_vectors_are_384_d_unit_length_and_deterministic(embedder):
     first = embedder.encode([CODE, "SELECT * FROM invoices"])
-    again = embedder.encode([CODE])
     assert first.shape == (2, EMBED_DIM) and first.dtype == np.float32
     assert np.allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-5)
-    assert np.allclose(first[0], again[0], atol=1e-5)
+    assert np.array_equal(first, embedder.encode([CODE, "SELECT * FROM invoices"]))
+    # Alone or padded in a batch: the same vector (bf16, the default where the CPU has the units, rounds a
+    # padded batch a little differently: cosine 0.99999, not bit-equal).
+    assert float(first[0] @ embedder.encode([CODE])[0]) > 0.9999
     assert float(first[0] @ first[1]) < 0.9           # different texts, different vectors
     assert embedder.encode([]).shape == (0, EMBED_DIM)
 
@@ -129,7 +133,18 @@ def test_backend_comes_from_the_environment_and_unknown_ones_are_refused(monkeyp
     with pytest.raises(ValueError, match="backend"):
         Embedder("cpu", backend="tensorrt")
     monkeypatch.delenv("LEDGER_EMBED_BACKEND")
-    assert Embedder("cpu").backend == LedgerSettings().embed_backend
+    assert LedgerSettings().embed_backend == "auto"
+    assert Embedder("cpu").backend == ("bf16" if cpu_has_bf16() else "torch")
+
+
+def test_auto_backend_is_bf16_only_on_a_cpu_with_bfloat16_units(monkeypatch):
+    flags = next((line.split() for line in open("/proc/cpuinfo") if line.startswith("flags")), [])
+    assert cpu_has_bf16() == bool({"amx_bf16", "avx512_bf16"} & set(flags))
+    assert Embedder("cpu", backend="auto").backend == ("bf16" if cpu_has_bf16() else "torch")
+    assert Embedder("cuda", backend="auto").backend == "torch"         # fp16 on a GPU, as ever
+    monkeypatch.setattr(embedder_module, "cpu_has_bf16", lambda: False)
+    assert Embedder("cpu", backend="auto").backend == "torch"          # bf16 would run slower than fp32 there
+    assert Embedder("cpu", backend="bf16").backend == "bf16"           # an explicit choice still wins
 
 
 def test_onnx_backend_builds_offline_and_agrees_with_torch(monkeypatch, embedder):

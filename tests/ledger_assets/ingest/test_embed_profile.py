@@ -1,5 +1,6 @@
 """The embedding profiles (settings.embed_profile, issue 30): "lean" embeds at most 1.5 texts a chunk,
-"full" keeps every lane; a run with nothing new to embed never loads the model. Real git repos, DuckDB,
+"standard" (the default) every lane but a keyless intent's design vector, "full" every lane; a run with nothing
+new to embed never loads the model. Real git repos, DuckDB,
 Qdrant local mode and the real model."""
 
 from __future__ import annotations
@@ -98,8 +99,8 @@ def test_lean_profile_embeds_at_most_1_5_texts_per_chunk(git_repo, tmp_path, emb
         similar(ledger, "orders.py:7", "design", k=2)
 
 
-def test_full_profile_stores_every_lane(git_repo, ledger, embedder):
-    assert ledger.settings.embed_profile == "full"  # the default
+def test_full_profile_stores_every_lane(git_repo, tmp_path, embedder):
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "full-home"), lock_timeout_s=60, embed_profile="full"))
     ledger.registry.add(_repo(git_repo).path, "shop")
     ran = _ingest(ledger, embedder, "r1")
     chunks, emb = ran["chunks"].total_chunks, ran["embeddings"]
@@ -111,6 +112,24 @@ def test_full_profile_stores_every_lane(git_repo, ledger, embedder):
     assert sum(SYMBOL_VECTOR in p.vector for p in points) >= 2  # the class and its methods own symbols
     owned = sum(len(p.vector.get(SYMBOL_VECTOR) or []) for p in points)
     assert owned >= 6  # OrderBook, its three methods, spread, post_entry, balance
+    assert [h.rank for h in similar(ledger, "orders.py:7", "design", k=2)] == [1, 2]
+
+
+def test_standard_profile_is_the_default_and_drops_only_the_keyless_design_vector(git_repo, ledger, embedder):
+    assert ledger.settings.embed_profile == "standard"  # the default
+    ledger.registry.add(_repo(git_repo).path, "shop")
+    ran = _ingest(ledger, embedder, "r1")
+    chunks, emb = ran["chunks"].total_chunks, ran["embeddings"]
+    points = _points(ledger)
+    assert len(points) == chunks
+    owned = sum(len(p.vector.get(SYMBOL_VECTOR) or []) for p in points)
+    assert owned >= 6  # the symbol lane as under full
+    assert emb.embeddings_computed == chunks + owned  # a code text and a sentence per owned symbol, no design text
+    for p in points:
+        assert {CODE_VECTOR, SPARSE_VECTOR} <= set(p.vector)
+        assert p.payload["intent_source"] == "heuristic" and DESIGN_VECTOR not in p.vector
+    with pytest.raises(ToolInputError, match="no design vector"):
+        similar(ledger, "orders.py:7", "design", k=2)
 
 
 def test_unchanged_rerun_does_not_load_the_model(git_repo, ledger, embedder):

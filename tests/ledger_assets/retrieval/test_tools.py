@@ -141,8 +141,10 @@ def test_symbol_lookup_exact_case_insensitive_and_qualified(ledger, registered, 
 
     hits = similar(ledger, "billing/invoices.py:7", "code", k=3)
     assert hits and all(h.payload["start_line"] != 1 or h.payload["file_path"] != "billing/invoices.py" for h in hits)
-    for mode in ("design", "quality"):
-        assert [h.rank for h in similar(ledger, "billing/invoices.py:7", mode, k=2)] == [1, 2]
+    assert [h.rank for h in similar(ledger, "billing/invoices.py:7", "quality", k=2)] == [1, 2]
+    # The default profile embeds a design text for an LLM intent only; these intents are keyless.
+    with pytest.raises(ToolInputError, match="no design vector .*LEDGER_EMBED_PROFILE=full"):
+        similar(ledger, "billing/invoices.py:7", "design", k=2)
     with pytest.raises(ToolInputError, match="FILE:LINE"):
         similar(ledger, "billing/invoices.py", "code")
     with pytest.raises(ToolInputError, match="no indexed chunk"):
