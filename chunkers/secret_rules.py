@@ -99,7 +99,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("vault_recovery", "hvr.", _tok(r"hvr\.", r"[A-Za-z0-9_-]{24,}", _ED)),
     ("terraform_cloud", ".atlasv1.", _B + r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}" + r"(?![A-Za-z0-9_=-])"),
     ("pulumi", "pul-", _tok(r"pul-", _HEX + "{40}")),
-    ("doppler", "dp.", _tok(r"dp\.(?:pt|st|sa|ct|scim|audit)\.", r"[A-Za-z0-9_-]{40,44}", _ED)),
+    # (an environment's name may come between: `dp.st.dev.…`)
+    ("doppler", "dp.", _tok(r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,32}\.)?", r"[A-Za-z0-9_-]{40,44}", _ED)),
     ("digitalocean", "dop_v1_|doo_v1_|dor_v1_", _tok(r"do[opr]_v1_", _HEX + "{64}")),
     ("heroku", "HRKU-", _tok(r"HRKU-", r"[A-Za-z0-9_-]{40,}", _ED)),
     ("fly_io", "FlyV1 ", r"FlyV1 (?P<s>fm\d_[A-Za-z0-9+/=_,-]{40,})"),
@@ -146,7 +147,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("onepassword_service_account", "ops_eyj", _tok(r"ops_eyJ", r"[A-Za-z0-9+/]{250,}={0,3}", r"(?![A-Za-z0-9+/=])")),
     ("onepassword_secret_key", "=A3-",
      _B + r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}" + _ED),
-    ("adobe_client_secret", "p8e-", _tok(r"p8e-", r"[A-Za-z0-9]{32}", _ED)),
+    ("adobe_client_secret", "p8e-", _tok(r"p8e-", r"(?=[A-Za-z0-9_-]{0,35}[0-9])[A-Za-z0-9_-]{32,36}", _ED)),
     ("easypost", "=EZAK|EZTK", _tok(r"EZ[AT]K", r"[A-Za-z0-9]{54}")),
     # an app access token, `app id|app secret`: the secret is the part after the bar
     ("facebook_app_token", ("~\\|(?<=[0-9]\\|)[A-Za-z0-9_-]{27}", "~%7[Cc](?<=[0-9]%7[Cc])[A-Za-z0-9_-]{27}"),
@@ -229,9 +230,49 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("hex_private_key_prose", "private key|private-key|privkey|priv key|secret key|signing key",
      r"(?i)\b(?:private|priv|secret|signing)[ -]?key\b(?:(?!hash|sha|digest|checksum|fingerprint|public|address)"
      r"[^\n]){0,48}?(?<![0-9a-f])(?:0x)?(?P<s>[0-9a-f]{64})(?![0-9a-z])"),
+    # ---- added after Nosey Parker's rule examples (a development corpus since issue 33's fourth round)
+    ("dependency_track", "odt_",
+     _tok(r"odt_", r"(?=[A-Za-z0-9]{0,39}[0-9])(?=[A-Za-z0-9]{0,39}[A-Z])[A-Za-z0-9]{32,40}")),
+    # a Twitch stream key: `live_`, the channel's number, 30 letters and digits
+    ("twitch_stream_key", "live_", _tok(r"live_\d{6,12}_", r"(?=[A-Za-z0-9]{0,29}[0-9])[A-Za-z0-9]{30}")),
+    # a TrueNAS API key: its number, `-`, 64 letters and digits of both cases (no hex digest has capitals)
+    ("truenas_api_key", ("~-[A-Za-z0-9]{64}(?![A-Za-z0-9])",),
+     r"(?<![\w.-])\d{1,5}-(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[A-Z])(?=[A-Za-z0-9]{0,63}[a-z])"
+     r"[A-Za-z0-9]{64}" + _ED),
+    ("pixie", "px-dep-|px-api-",
+     _tok(r"px-(?:dep|api)-", r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}", _ED)),
+    ("jina", "jina_", _tok(r"jina_", r"(?=[A-Za-z0-9]{0,69}[0-9])[A-Za-z0-9]{50,70}")),
+    ("new_relic_query_rest", "nriq-|nrra-",
+     _tok(r"NR(?:IQ|RA)-", r"(?=[A-Za-z0-9_-]{0,41}[0-9])[A-Za-z0-9_-]{32,42}", _ED)),
+    ("new_relic_license_key", "nral", _tok(r"", r"(?:eu01xx[a-f0-9]{30}|[a-f0-9]{36})NRAL")),
+    # Vault's service token of the newer, longer form under its legacy `s.` prefix
+    ("vault_service_long", ("~s\\.[A-Za-z0-9_-]{90}",),
+     r"(?<![\w.$/-])s\.(?=[A-Za-z0-9_-]{0,200}[0-9])(?=[A-Za-z0-9_-]{0,200}[A-Z])[A-Za-z0-9_-]{90,}(?![\w.-])"),
+    # a Vault unseal key (base64 of 32 bytes) after `Unseal Key 1:` or `vault operator unseal`
+    ("vault_unseal_key", "unseal",
+     r"(?i)\bunseal(?:[ _-]?key(?:[ _-]?\d+)?[ \t]*[:=]|[ \t])[ \t]*[\"']?(?P<s>[A-Za-z0-9+/]{43}[A-Za-z0-9+/=])"
+     r"(?![A-Za-z0-9+/=])"),
+    ("firecrawl", "fc-", _tok(r"fc-", _HEX + "{32}")),
+    ("stackhawk", "hawk.", _tok(r"hawk\.", r"[A-Za-z0-9_-]{20}\.[A-Za-z0-9_-]{20}", _ED)),
+    ("dropbox_short_lived", ("~sl\\.[A-Za-z0-9_-]{130}",),
+     r"(?<![\w.-])sl\.(?=[A-Za-z0-9_-]{0,60}[0-9])[A-Za-z0-9_-]{130,160}(?![\w-])"),
+    # a device's access token in a ThingsBoard-style URL path (`/api/v1/<token>/telemetry`)
+    ("iot_device_token_path", "/api/v1/",
+     r"/api/v1/(?P<s>(?=[A-Za-z0-9]{0,19}[0-9])(?=[A-Za-z0-9]{0,19}[a-z])[A-Za-z0-9]{20})"
+     r"/(?:telemetry|attributes|rpc|claim)\b"),
+    # password hashes (crypt(3): MD5, SHA-256, SHA-512, bcrypt; Cisco type 8 and 9) and Kerberos AS-REP hashes:
+    # an offline guess recovers the password. The `$id$` stays.
+    ("crypt_hash", "$1$|$5$|$6$",
+     r"(?<![\w$])\$(?:1\$(?P<s>[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22})"
+     r"|[56]\$(?:rounds=\d+\$)?(?P<s2>[./A-Za-z0-9]{1,16}\$(?:[./A-Za-z0-9]{86}|[./A-Za-z0-9]{43})))"
+     r"(?![./A-Za-z0-9])"),
+    ("bcrypt_hash", "$2a$|$2b$|$2x$|$2y$", r"(?<![\w$])\$2[abxy]\$\d{2}\$(?P<s>[./A-Za-z0-9]{53})(?![./A-Za-z0-9])"),
+    ("cisco_type8_hash", "$8$|$9$", r"(?<![\w$])\$[89]\$(?P<s>[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})(?![./A-Za-z0-9])"),
+    ("kerberos_asrep_hash", "$krb5asrep$",
+     r"\$krb5asrep\$\d+\$(?P<s>(?:[^$\s:]+:)?[0-9a-f]{32}\$[0-9a-f]{64,})"),
     # ---- chat, productivity, payments
     ("slack_app_level", "xapp-", _tok(r"xapp-\d-", r"[A-Z0-9]+-\d+-[a-z0-9]{32,}")),
-    ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{34}" + _ED),
+    ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{33,34}" + _ED),
     ("figma", "figd_", _tok(r"figd_", r"[A-Za-z0-9_-]{40}", _ED)),
     ("notion", "ntn_", _tok(r"ntn_", r"[0-9]{11}[A-Za-z0-9]{35}")),
     ("notion_legacy", "secret_", _tok(r"secret_", r"(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{43}")),
