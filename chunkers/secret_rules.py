@@ -110,7 +110,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("azure_sas_signature", "sig=|signature=", r"(?i)[?&;](?:sig|signature)=(?P<s>[A-Za-z0-9%+/=]{20,}(?<!%3D)(?:%3D){0,2})"),
     ("azure_function_key", "code=", r"azurewebsites\.net/api/[^\s?\"']*\?(?:[^\s\"'#]*&)?code=(?P<s>[A-Za-z0-9_%=-]{30,})"),
     ("azure_storage_key_assign", "accountkey",
-     r"(?i)AccountKey\s*=\s*(?P<s>[A-Za-z0-9+/]{80,88}={0,2})"),
+     r"(?i)AccountKey\s*=\s*(?P<s>[A-Za-z0-9+/]{40,88}={0,2})"),
     ("azure_devops_pat", "azure_devops|ado_pat|azdo", _B + r"[a-z0-9]{52}" + _E + r"|" + _B + r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + _E),
     ("google_oauth_client_secret", "GOCSPX-", _tok(r"GOCSPX-", r"[A-Za-z0-9_-]{28}", _ED)),
     ("google_oauth_refresh", "1//0", r"(?<![A-Za-z0-9/])1//0[A-Za-z0-9_-]{40,}" + _ED),
@@ -270,6 +270,17 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("cisco_type8_hash", "$8$|$9$", r"(?<![\w$])\$[89]\$(?P<s>[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})(?![./A-Za-z0-9])"),
     ("kerberos_asrep_hash", "$krb5asrep$",
      r"\$krb5asrep\$\d+\$(?P<s>(?:[^$\s:]+:)?[0-9a-f]{32}\$[0-9a-f]{64,})"),
+    # a password stated in prose, quoted (`The password is 'Secret123'`)
+    ("prose_password", "password is|password was|passphrase is",
+     r"(?i)\bpass(?:word|phrase)[ \t]+(?:is|was)[ \t]*:?[ \t]*(?P<q>[\"'`])(?P<s>[^\"'`\s][^\"'`\n]{3,63})(?P=q)"),
+    # credentials given to .NET's constructors: the password after the user name (and the LDAP path)
+    ("network_credential", "networkcredential",
+     r"\bNetworkCredential\([ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"(?P<s>[^\"\n]+)\""),
+    ("directory_entry", "directoryentry",
+     r"\bDirectoryEntry\([ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"(?P<s>[^\"\n]+)\""),
+    # a SonarQube token (40 hex) under `sonar.login` (a property, a `-D` flag, `$sonarLogin`)
+    ("sonarqube_login", "sonar.login|sonarlogin|sonar_login",
+     r"(?i)sonar[._]?login[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?(?P<s>[a-f0-9]{40})(?![a-f0-9])"),
     # ---- chat, productivity, payments
     ("slack_app_level", "xapp-", _tok(r"xapp-\d-", r"[A-Z0-9]+-\d+-[a-z0-9]{32,}")),
     ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{33,34}" + _ED),
@@ -341,6 +352,12 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("chpasswd", "chpasswd", r"echo\s+[\"']?[\w.-]+:(?P<s>[^\s\"'$]+)[\"']?\s*\|\s*(?:sudo\s+)?chpasswd"),
     ("net_user_password", "net user", r"(?i)\bnet user\s+[\w.$-]+\s+(?P<s>(?![/*])[^\s\"']+)\s+/add"),
     ("rabbitmq_add_user", "add_user", r"\brabbitmqctl\s+add_user\s+\S+\s+" + _ARG),
+    ("psexec_password", "psexec", r"(?i)\bpsexec(?:64)?(?:\.exe)?\b[^\n|;&]*?\s-p\s+" + _ARG),
+    # a secret-named field of a form given to curl (`curl -d access_token=…`, `--data "api_key=…&x=1"`)
+    ("form_data_secret", "-d |--data|--form|-f ",
+     r"(?i)(?<![\w-])(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form)(?:[ \t]+|=)[\"']?(?:[^\s\"'&]*&)*"
+     r"(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd|refresh[_-]?token|"
+     r"private[_-]?token|token|secret)=(?P<s>[^&\s\"'#<>`]{8,})"),
     ("mongo_uri_flag", "mongo", r"\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?\s-p\s+" + _ARG),
     # ---- credential files
     ("netrc", "password", r"(?im)^\s*machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(?P<s>\S+)"),
