@@ -1131,7 +1131,7 @@ _HOT_CONN = re.compile(r";[^;\n]*=")
 # on a whole file, not on a piece's text.
 _RULE_HOT_LINES = re.compile(f"(?:{_RULE_HOT.pattern})[^\\n]*")
 _CS_RULE_HOT_LINES = (re.compile(f"(?:{_CS_RULE_HOT.pattern})[^\\n]*"),
-                      *(re.compile(f"(?:{h.pattern})[^\\n]*") for _, h in _RE_HINT_ROWS))
+                      *(re.compile(f"(?:{p})[^\\n]*") for p in dict.fromkeys(h.pattern for _, h in _RE_HINT_ROWS)))
 _RULE_SCAN_SPLIT = 64_000
 _RULE_HOT_SCANS = tuple(
     re.compile(re.escape(first) + "(?:" + _trie([h[1:] for h in hints]) + ")[^\\n]*" if all(len(h) > 1 for h in hints)

@@ -246,7 +246,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
      _tok(r"NR(?:IQ|RA)-", r"(?=[A-Za-z0-9_-]{0,41}[0-9])[A-Za-z0-9_-]{32,42}", _ED)),
     ("new_relic_license_key", "nral", _tok(r"", r"(?:eu01xx[a-f0-9]{30}|[a-f0-9]{36})NRAL")),
     # Vault's service token of the newer, longer form under its legacy `s.` prefix
-    ("vault_service_long", ("~s\\.[A-Za-z0-9_-]{90}",),
+    ("vault_service_long", ("~sl?\\.[A-Za-z0-9_-]{90}",),
      r"(?<![\w.$/-])s\.(?=[A-Za-z0-9_-]{0,200}[0-9])(?=[A-Za-z0-9_-]{0,200}[A-Z])[A-Za-z0-9_-]{90,}(?![\w.-])"),
     # a Vault unseal key (base64 of 32 bytes) after `Unseal Key 1:` or `vault operator unseal`
     ("vault_unseal_key", "unseal",
@@ -254,7 +254,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"(?![A-Za-z0-9+/=])"),
     ("firecrawl", "fc-", _tok(r"fc-", _HEX + "{32}")),
     ("stackhawk", "hawk.", _tok(r"hawk\.", r"[A-Za-z0-9_-]{20}\.[A-Za-z0-9_-]{20}", _ED)),
-    ("dropbox_short_lived", ("~sl\\.[A-Za-z0-9_-]{130}",),
+    # (one hint with the long Vault token's: one scan for both)
+    ("dropbox_short_lived", ("~sl?\\.[A-Za-z0-9_-]{90}",),
      r"(?<![\w.-])sl\.(?=[A-Za-z0-9_-]{0,60}[0-9])[A-Za-z0-9_-]{130,160}(?![\w-])"),
     # a device's access token in a ThingsBoard-style URL path (`/api/v1/<token>/telemetry`)
     ("iot_device_token_path", "/api/v1/",
