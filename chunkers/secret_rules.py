@@ -282,6 +282,10 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # a SonarQube token (40 hex) under `sonar.login` (a property, a `-D` flag, `$sonarLogin`)
     ("sonarqube_login", "sonar.login|sonarlogin|sonar_login",
      r"(?i)sonar[._]?login[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?(?P<s>[a-f0-9]{40})(?![a-f0-9])"),
+    # an Android build's constant under a secret's name (`buildConfigField 'String', 'API_KEY', '"…"'`)
+    ("gradle_build_config_field", "buildconfigfield",
+     r"(?i)\bbuildConfigField\s*\(?\s*['\"]String['\"]\s*,\s*['\"][\w.]*(?:key|token|secret|passw(?:or)?d|pwd)[\w.]*['\"]"
+     r"\s*,\s*['\"]\\?\"(?P<s>[^\"'\\\n]+)\\?\"['\"]"),
     # ---- chat, productivity, payments
     ("slack_app_level", "xapp-", _tok(r"xapp-\d-", r"[A-Z0-9]+-\d+-[a-z0-9]{32,}")),
     ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{33,34}" + _ED),
