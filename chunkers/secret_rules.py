@@ -164,7 +164,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("twitter_bearer", "=AAAAAAAAAAAAAAAAAAAAA", _tok(r"A{22}", r"[A-Za-z0-9%]{80,120}")),
     # Vault's legacy service token: `s.` and 24 letters and digits of both cases (a bare `s.` is in every line:
     # the hint is the regex)
-    ("vault_legacy_service", "~s\\.[A-Za-z0-9]{24}(?![\\w.-])",
+    ("vault_legacy_service", ("~sl?\\.[A-Za-z0-9_-]{24}",),
      r"(?<![\w.$/-])s\.(?=[A-Za-z0-9]{0,23}[0-9])(?=[A-Za-z0-9]{0,23}[A-Z])(?=[A-Za-z0-9]{0,23}[a-z])"
      r"[A-Za-z0-9]{24}(?![\w.-])"),
     # a JWT without its signature (`alg: none`), or its header not JSON's `{"`
@@ -246,7 +246,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
      _tok(r"NR(?:IQ|RA)-", r"(?=[A-Za-z0-9_-]{0,41}[0-9])[A-Za-z0-9_-]{32,42}", _ED)),
     ("new_relic_license_key", "nral", _tok(r"", r"(?:eu01xx[a-f0-9]{30}|[a-f0-9]{36})NRAL")),
     # Vault's service token of the newer, longer form under its legacy `s.` prefix
-    ("vault_service_long", ("~sl?\\.[A-Za-z0-9_-]{90}",),
+    ("vault_service_long", ("~sl?\\.[A-Za-z0-9_-]{24}",),
      r"(?<![\w.$/-])s\.(?=[A-Za-z0-9_-]{0,200}[0-9])(?=[A-Za-z0-9_-]{0,200}[A-Z])[A-Za-z0-9_-]{90,}(?![\w.-])"),
     # a Vault unseal key (base64 of 32 bytes) after `Unseal Key 1:` or `vault operator unseal`
     ("vault_unseal_key", "unseal",
@@ -254,11 +254,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"(?![A-Za-z0-9+/=])"),
     ("firecrawl", "fc-", _tok(r"fc-", _HEX + "{32}")),
     ("stackhawk", "hawk.", _tok(r"hawk\.", r"[A-Za-z0-9_-]{20}\.[A-Za-z0-9_-]{20}", _ED)),
-    # (one hint with the long Vault token's: one scan for both)
-    ("dropbox_short_lived", ("~sl?\\.[A-Za-z0-9_-]{90}",),
+    # (one hint with the Vault tokens' rows: one scan for the three)
+    ("dropbox_short_lived", ("~sl?\\.[A-Za-z0-9_-]{24}",),
      r"(?<![\w.-])sl\.(?=[A-Za-z0-9_-]{0,60}[0-9])[A-Za-z0-9_-]{130,160}(?![\w-])"),
     # a device's access token in a ThingsBoard-style URL path (`/api/v1/<token>/telemetry`)
-    ("iot_device_token_path", "/api/v1/",
+    ("iot_device_token_path", "api/v1/",
      r"/api/v1/(?P<s>(?=[A-Za-z0-9]{0,19}[0-9])(?=[A-Za-z0-9]{0,19}[a-z])[A-Za-z0-9]{20})"
      r"/(?:telemetry|attributes|rpc|claim)\b"),
     # password hashes (crypt(3): MD5, SHA-256, SHA-512, bcrypt; Cisco type 8 and 9) and Kerberos AS-REP hashes:
@@ -359,7 +359,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("rabbitmq_add_user", "add_user", r"\brabbitmqctl\s+add_user\s+\S+\s+" + _ARG),
     ("psexec_password", "psexec", r"(?i)\bpsexec(?:64)?(?:\.exe)?\b[^\n|;&]*?\s-p\s+" + _ARG),
     # a secret-named field of a form given to curl (`curl -d access_token=…`, `--data "api_key=…&x=1"`)
-    ("form_data_secret", "-d |--data|--form|-f ",
+    # (hints that a line's secret word already brings to the scan: no new first character for the whole-text trie)
+    ("form_data_secret", "token=|key=|secret=|passw",
      r"(?i)(?<![\w-])(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form)(?:[ \t]+|=)[\"']?(?:[^\s\"'&]*&)*"
      r"(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd|refresh[_-]?token|"
      r"private[_-]?token|token|secret)=(?P<s>[^&\s\"'#<>`]{8,})"),
