@@ -387,7 +387,7 @@ _ENV_ASSIGN = re.compile(
 # A `.env` line under an environment variable's secret name, also commented out (`# SMTP_PASS=…`,
 # `REACT_APP_AUTH_PASS=…`): upper-case names only, an unquoted value of one word.
 _DOTENV_LINE = re.compile(
-    r"^(?P<lead>[ \t]*(?:#[ \t]*)?(?:export[ \t]+)?)(?P<name>[A-Z][A-Z0-9_]*)=(?P<value>[^\s\"'`$#{<][^\s\"'`]*)"
+    r"^(?P<lead>[ \t]*(?:#[ \t]*)?)(?P<name>[A-Z][A-Z0-9_]*)=(?P<value>[^\s\"'`$#{<][^\s\"'`]*)"
     r"(?P<tail>[ \t]*(?:[ \t]#.*)?)$")
 # Credentials given to a command: `curl -u user:password`, PowerShell's
 # `ConvertTo-SecureString "…" -AsPlainText`.
@@ -435,6 +435,10 @@ _CS_HINT_RULES: dict[str, list[int]] = {}
 _RE_HINT_ROWS = tuple((_i, re.compile(_h[1:])) for _i, (_, _hint, _) in enumerate(RULES)
                       for _h in _hint_literals(_hint) if _h.startswith("~"))
 _RE_HINT_ANY = re.compile("|".join(f"(?:{h.pattern})" for _, h in _RE_HINT_ROWS))
+# the same, one entry per distinct regex (rows may share one): (the regex, its rows)
+_RE_HINT_GROUPS: tuple[tuple[re.Pattern[str], tuple[int, ...]], ...] = tuple(
+    (re.compile(_p), tuple(_i for _i, _h in _RE_HINT_ROWS if _h.pattern == _p))
+    for _p in dict.fromkeys(_h.pattern for _, _h in _RE_HINT_ROWS))
 for _i, (_, _hint, _) in enumerate(RULES):
     for _h in _hint_literals(_hint):
         if _h.startswith("~"):
@@ -515,7 +519,7 @@ def _rules_for(line: str, low: str) -> list[int]:
     """The rows of the rule table whose hints a line (and its lowered copy) holds."""
     return sorted({i for hint in _RULE_HOT_ALL.findall(low) for i in _HINT_CLOSURE[hint]}
                   | {i for hint in _CS_RULE_HOT_ALL.findall(line) for i in _CS_HINT_CLOSURE[hint]}
-                  | {i for i, hint in _RE_HINT_ROWS if hint.search(line)})
+                  | {i for hint, rows in _RE_HINT_GROUPS if hint.search(line) for i in rows})
 
 
 def _apply_rules(line: str, low: str) -> str:
@@ -1060,8 +1064,6 @@ def _redact_line(line: str) -> str:
     if "=" in line and (secret or "_pass" in low) and (
             "-" in line or "export" in line or "ENV" in line or "ARG" in line):
         line = _ENV_ASSIGN.sub(_env_assign, line)
-    if "=" in line and (secret or "_pass" in low) and line.lstrip(" \t#")[:1].isupper():
-        line = _DOTENV_LINE.sub(_dotenv_line, line)
     if ("-u" in line or "--user" in line or "asplaintext" in low) and (":" in line or "asplaintext" in low):
         line = _COMMAND_CRED.sub(_command_cred, line)
     if "'" in line and ("identified" in low or "password" in low and ("with" in low or "," in line)):
@@ -1082,6 +1084,9 @@ def _redact_line(line: str) -> str:
         if "value" in low:
             for pattern in _XML_PAIRS:
                 line = pattern.sub(_xml_pair, line)
+    # (after _CONFIG_LINE, which takes a live `NAME=value` line whole)
+    if "=" in line and (secret or "_pass" in low) and line.lstrip(" \t#")[:1].isupper():
+        line = _DOTENV_LINE.sub(_dotenv_line, line)
     if ("key" in low or "token" in low or "_auth" in low or ".auth" in low or "login" in low) and (
             '"' in line or "'" in line or "`" in line):
         line = _WEAK_QUOTED.sub(_weak_quoted, line)
@@ -1131,7 +1136,7 @@ _HOT_CONN = re.compile(r";[^;\n]*=")
 # on a whole file, not on a piece's text.
 _RULE_HOT_LINES = re.compile(f"(?:{_RULE_HOT.pattern})[^\\n]*")
 _CS_RULE_HOT_LINES = (re.compile(f"(?:{_CS_RULE_HOT.pattern})[^\\n]*"),
-                      *(re.compile(f"(?:{p})[^\\n]*") for p in dict.fromkeys(h.pattern for _, h in _RE_HINT_ROWS)))
+                      *(re.compile(f"(?:{h.pattern})[^\\n]*") for h, _ in _RE_HINT_GROUPS))
 _RULE_SCAN_SPLIT = 64_000
 _RULE_HOT_SCANS = tuple(
     re.compile(re.escape(first) + "(?:" + _trie([h[1:] for h in hints]) + ")[^\\n]*" if all(len(h) > 1 for h in hints)
