@@ -6,7 +6,8 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
         --secretlint /work/.mirror/secretlint+secretlint/repo \\
         --detect-secrets /work/.mirror/Yelp+detect-secrets/repo \\
         --noseyparker /work/.mirror/praetorian-inc+noseyparker/repo \\
-        --kingfisher /work/.mirror/mongodb+kingfisher/repo [--show N] [--time DIR ...]
+        --kingfisher /work/.mirror/mongodb+kingfisher/repo \\
+        --whispers /work/.mirror/Skyscanner+whispers/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -27,9 +28,12 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
   is a secret, a snapshot without findings a false-positive case) and detect-secrets' plugin tests
   (`--detect-secrets`: parametrized lines with their verdicts); see secretlint_cases and
   detect_secrets_cases.
-- Nosey Parker and kingfisher (held out since the third round: no rule is written from them): the
-  `examples` and `negative_examples` of their rule files (`--noseyparker`, `--kingfisher`); see
-  noseyparker_cases.
+- Nosey Parker and kingfisher (held out in the third round: no rule written from them; Nosey Parker
+  is development since the fourth, kingfisher stays held out): the `examples` and
+  `negative_examples` of their rule files (`--noseyparker`, `--kingfisher`); see noseyparker_cases.
+- whispers (held out since the fourth round): the fixtures of Skyscanner's whispers
+  (`--whispers`), split by their compliant/noncompliant markers; see whispers_cases. Each
+  file is redacted whole; recall counts values, false positives count lines.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -668,6 +672,124 @@ def noseyparker_cases(root: Path, under: str = "crates/noseyparker/data/default/
     return tps, fps, skipped
 
 
+# ------------------------------------------------------------------- whispers ---
+_WH_MARK = re.compile(r"^[\W_]*(?:[\w:.-]+\s+id=\W*)?(non-?|in)?compliant\W*$", re.I)
+# whispers' own test: a value it finds holds "hardcoded" (or its base64 does)
+_WH_TOKEN = re.compile(r"[\w+/.?$-]*hardcoded[\w+/=.?$-]*", re.I)
+_WH_TAG = re.compile(r"</?[\w:.-]+")  # an XML tag's name is no value
+_WH_KEY = re.compile(r"""\s*["']?\s*:(?!//)""")  # a token followed by this is a key (`02_hardcoded_passwords:`)
+_WH_B64 = re.compile(r"(?<![\w+/])[A-Za-z0-9+/]{8,}={0,2}(?![\w+/=])")
+# found by whispers but no credential: file paths, credit card numbers, HTML comments; a Python 2 file
+_WH_SKIP = frozenset({"paths.yml", "creditcards.yml", "language.html", "language.py2"})
+
+
+def _wh_value(line: str, key: str) -> str | None:
+    """The value on `line` under `key` (`key: v`, `"key": "v"`, `<key>v</key>`, `key = v`), or None."""
+    m = re.search(r"(?<![\w-])" + re.escape(key) + r"""(?:"\s*:|\s*[:=]|>)\s*"?([^"<]*)""", line)
+    value = (m.group(1).strip().strip("'\\ ") if m else "")
+    return value or None
+
+
+def whispers_cases(root: Path):
+    """(files, skipped) from whispers' fixtures (tests/fixtures), the files its tests
+    (tests/unit/test_secrets.py: test_detection_by_value, test_detection_by_key) expect findings
+    or none in. A fixture is split by its marker lines (`# Compliant`, `noncompliant:`,
+    `<compliant>`, `[noncompliant]`, `--- COMPLIANT`...). A positive is each value of a noncompliant part
+    that holds "hardcoded" in any case (whispers' own test of what it finds) or whose base64 does, and,
+    for the files test_detection_by_key names, the value on the line of each named key; it is caught when
+    its line changed and the value is gone from it. A negative is each non-blank line of a compliant part
+    and every line of a file the tests expect no finding in; changed at all counts. Left out: paths,
+    credit card numbers and HTML comments (whispers reports them; they are no credentials), a value on a
+    line after its key's (skipped). Each file is redacted whole."""
+    import ast
+    import base64
+    names, read = repo_files(root, "tests")
+    tree = ast.parse(read("tests/unit/test_secrets.py"))
+    counts, by_key = {}, {}
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for dec in fn.decorator_list:
+            if isinstance(dec, ast.Call) and len(dec.args) == 2 and isinstance(dec.args[1], ast.List):
+                try:
+                    rows = ast.literal_eval(dec.args[1])
+                except ValueError:
+                    continue
+                if fn.name == "test_detection_by_value":
+                    counts.update({a: b for a, b in rows})
+                elif fn.name == "test_detection_by_key":
+                    by_key.update({a: b for a, b in rows})
+    files, skipped = [], 0
+    for src in sorted(set(counts) | set(by_key)):
+        if src.rsplit("/", 1)[-1] in _WH_SKIP or f"tests/fixtures/{src}" not in names:
+            continue
+        text = read(f"tests/fixtures/{src}")
+        lines = text.split("\n")
+        part, pos, neg = None, [], []  # pos: (line index, value); neg: line index
+        keys = list(by_key.get(src, []))
+        for i, line in enumerate(lines):
+            m = _WH_MARK.match(line.strip())
+            if m:
+                part = "neg" if not m.group(1) else "pos"
+                continue
+            if counts.get(src) == 0 or part == "neg":
+                if line.strip():
+                    neg.append(i)
+                continue
+            if part == "neg":
+                continue
+            if part is None and any(_WH_MARK.match(x.strip()) for x in lines):
+                continue  # before the first marker of a file that has them
+            bare = _WH_TAG.sub(lambda t: " " * len(t.group(0)), line)
+            found = [t.group(0) for t in _WH_TOKEN.finditer(bare) if not _WH_KEY.match(bare, t.end())]
+            for b in _WH_B64.finditer(line):
+                try:
+                    if b"hardcoded" in base64.b64decode(b.group(0), validate=True).lower():
+                        found.append(b.group(0))
+                except ValueError:
+                    pass
+            for key in keys:
+                if re.search(r"(?<![\w-])" + re.escape(key) + r"(?![\w-])", line):
+                    value = _wh_value(line, key)
+                    if value is None:
+                        skipped += 1
+                    elif value not in found:
+                        found.append(value)
+            pos += [(i, v) for v in dict.fromkeys(found)]
+        files.append((src, text, pos, neg))
+    return files, skipped
+
+
+def whispers_score(title: str, files, skipped: int, show: int) -> None:
+    import difflib
+    hit, n, missed, changed, m = 0, 0, [], [], 0
+    for src, text, pos, neg in files:
+        a, b = text.split("\n"), redact_text(text).split("\n")
+        out = {}  # input line -> its output text ("" when deleted; the block when lines were merged)
+        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+            if op != "equal":
+                block = "\n".join(b[j1:j2])
+                for i in range(i1, i2):
+                    out[i] = b[j1 + i - i1] if i2 - i1 == j2 - j1 else block
+        for i, value in pos:
+            n += 1
+            ok = i in out and value not in out[i]
+            hit += ok
+            if not ok:
+                missed.append((src, a[i].strip()))
+        m += len(neg)
+        changed += [(src, a[i].strip()) for i in neg if i in out]
+    print(f"{title}: cases skipped (value on a later line): {skipped}")
+    print(f"  recall, cases as written: {hit}/{n} = {hit / max(1, n):.1%}")
+    print(f"  negative lines changed: {len(changed)}/{m} = {len(changed) / max(1, m):.1%}")
+    if show:
+        for name, rows in (("missed (as written)", missed), ("negatives changed", changed)):
+            print(f"\n  -- {title}, {name}: {len(rows)}")
+            for row in rows[:show]:
+                print("    ", row[0], "|", row[1][:160])
+        print()
+
+
 # --------------------------------------------------------------------- scoring ---
 def score(title: str, tps, fps, skipped: int, show: int) -> None:
     written_hit, neutral_hit, neutral_n = 0, 0, 0
@@ -737,6 +859,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detect-secrets", dest="detect_secrets", type=Path, help="a detect-secrets checkout or bare mirror")
     ap.add_argument("--noseyparker", type=Path, help="a Nosey Parker checkout or bare mirror")
     ap.add_argument("--kingfisher", type=Path, help="a kingfisher checkout or bare mirror")
+    ap.add_argument("--whispers", type=Path, help="a whispers (Skyscanner) checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -755,9 +878,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.detect_secrets:
         score("detect-secrets (development)", *detect_secrets_cases(args.detect_secrets), args.show)
     if args.noseyparker:
-        score("noseyparker (held out)", *noseyparker_cases(args.noseyparker), args.show)
+        score("noseyparker (development)", *noseyparker_cases(args.noseyparker), args.show)
     if args.kingfisher:
         score("kingfisher (held out)", *noseyparker_cases(args.kingfisher, "data/rules"), args.show)
+    if args.whispers:
+        whispers_score("whispers (held out)", *whispers_cases(args.whispers), args.show)
     if args.time:
         timing(args.time)
     return 0

@@ -46,7 +46,7 @@ SECRET_SECTION = re.compile(r"(?i)(secret|password|connectionstring|credential)"
 _SECRET_CORE = (
     r"(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credentials?|creds|"
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|"
-    r"shared[_-]?access|storage|license|app)[_-]?key)"
+    r"shared[_-]?access|storage|license|app|preshared)[_-]?key)"
 )
 _CODE_SECRET_NAME = r"(?:[A-Za-z_$@][\w.$@-]*?)?" + _SECRET_CORE + r"[\w.$@-]*"
 
@@ -158,7 +158,10 @@ def _has_secret_word(text: str) -> bool:
     low = text.lower()
     return any(word in low for word in _SECRET_WORDS)
 # scheme://user:password@host
-_URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^\s:/@\"'<>]+):([^\s@/\"'<>]+)@")
+# (a password may hold `@` when another `@` follows before the path: `user:p@ss@host`)
+_URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^\s:/@\"'<>]+):((?:[^\s@/\"'<>]|@(?=[^\s/\"'<>,]*@))+)@")
+# the other hosts of a multi-host URI (`postgresql://u:p@h1:5432,u:p@h2:5433/db`)
+_URL_CRED_MORE = re.compile(r"(@[\w.\[\]-]+(?::\d+)?),([^\s:/@\"'<>,]+):([^\s@/\"'<>,]+)@")
 # An XML key/value pair whose key is secret-shaped, either order, other attributes between:
 # .NET's `<add key="ApiKey" value="…"/>`, `<add key="AzureAd:ClientSecret" …>`, `<setting
 # name="AuthToken" value="…">`. One branch per quote, so `value="ab'c"` is one value.
@@ -199,15 +202,20 @@ _NPMRC_CRED = re.compile(
 # A value that holds no secret whatever its name: a reference to where the
 # secret comes from, a placeholder, a phrase of words, an identifier naming a key.
 _REFERENCE_OR_PLACEHOLDER = re.compile(
-    r"(?i)^(?:\s*|.|<[^<>]*>|\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
+    r"(?i)^(?:\s*|.|<[^<>]*>|&lt;.*&gt;|\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
+    # a variable with a path after it (`$BASE_URL/reset`), a variable in shell quotes (`'$DB_PASSWORD'`),
+    # a bracketed phrase (`[Shared Access key goes here]`)
+    r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
     r"(?:process\.env|import\.meta\.env|os\.environ|env|environ|secrets|vars|config|settings|configuration)[.\[:].*|"
     r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-]here|change[_-]?me|replace[_-]?me|"
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|"
+    # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
+    r"(?:example|sample)[_-]?[a-z_-]*(?:key|token|password|passwd|secret)\d*|"
     # truncated or masked (`hf_...`, `sk-…`, `hf_***`), a sample's name (`my_secret_key`, `secret_value`)
     r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-])?"
     r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-]value)?|"
     # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
-    r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|urn:.*)$"
+    r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|[ua]rn:.*)$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
 # format hole.
@@ -301,13 +309,28 @@ _HASH_WORDS = frozenset("hash hashes hashed digest checksum checksums integrity 
 _HASH_VALUE = re.compile(r"[0-9a-fA-F]{16,}|[A-Za-z0-9+/]{16,}={0,2}")
 
 
+# A path, a URL's path or a route target of lowercase words (`/en/enterprise-server@3.0/auth`,
+# `cms/sites/passwords#update`, `/passwords/:id/edit`), a CSS selector (`#add-password`, `.btn-primary`).
+_WORD_PATH = re.compile(r"(?:\.{0,2}/|~/)?:?[a-z][a-z0-9]*(?:[-_.@#:]+[a-z0-9]+)*"
+                        r"(?:/:?[a-z0-9]+(?:[-_.@#:]+[a-z0-9]+)*)+/?|/[a-z][a-z0-9]*(?:[-_.@#:]+[a-z0-9]+)*/?")
+_SELECTOR = re.compile(r"[#.][a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+
+
+def _word_path(value: str) -> bool:
+    """A path or a selector made of words: every piece letters, maybe a short number after them."""
+    if not (_WORD_PATH.fullmatch(value) or _SELECTOR.fullmatch(value)):
+        return False
+    return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[-_.@#:/~]+", value) if p)
+
+
 def is_benign_value(value: str, name: str = "") -> bool:
     """A value no secret-shaped name makes secret: a reference, a placeholder, a
     phrase of words, an identifier naming a key, a public key, a hash (`name`:
     what holds the value)."""
     v = value.strip()
     return bool(_REFERENCE_OR_PLACEHOLDER.match(v)) or _is_phrase(v) or _names_a_key(v, name) or bool(
-        _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or (bool(name) and (
+        _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or _word_path(v) or (
+        bool(name) and (
             _other_reference(v, name) or _parser_token(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))))
 
@@ -347,7 +370,7 @@ _AUTH_HEADER = re.compile(
 )
 # A header with a secret's name given to curl (`-H "X-Api-Key: …"`, `--header "Api-Token: …"`).
 _HEADER_FLAG = re.compile(
-    r"(?<![\w-])(?:-H|--header)[ \t]+(?P<q>[\"'])[ \t]*(?P<name>[A-Za-z][\w-]*)[ \t]*:[ \t]*"
+    r"(?<![\w-])(?:-H|--header)(?:[ \t]+|=)(?P<q>[\"'])[ \t]*(?P<name>[A-Za-z][\w-]*)[ \t]*:[ \t]*"
     r"(?P<value>[^\s\"'][^\s\"']*)[ \t]*(?P=q)")
 # A secret-shaped variable given a value on a command line or in a Dockerfile:
 # `docker run -e DB_PASSWORD=…`, `--build-arg NPM_TOKEN=…`, `helm --set db.password=…`,
@@ -361,6 +384,11 @@ _ENV_ASSIGN = re.compile(
     r"(?:\\?(?P<q>[\"'])(?P<qv>[^\"'\n\\]*)\\?(?P=q)|(?P<v>[^\s\"'`;|&)\\]+))",
     re.M,
 )
+# A `.env` line under an environment variable's secret name, also commented out (`# SMTP_PASS=…`,
+# `REACT_APP_AUTH_PASS=…`): upper-case names only, an unquoted value of one word.
+_DOTENV_LINE = re.compile(
+    r"^(?P<lead>[ \t]*(?:#[ \t]*)?)(?P<name>[A-Z][A-Z0-9_]*)=(?P<value>[^\s\"'`$#{<][^\s\"'`]*)"
+    r"(?P<tail>[ \t]*(?:[ \t]#.*)?)$")
 # Credentials given to a command: `curl -u user:password`, PowerShell's
 # `ConvertTo-SecureString "…" -AsPlainText`.
 _COMMAND_CRED = re.compile(
@@ -407,6 +435,10 @@ _CS_HINT_RULES: dict[str, list[int]] = {}
 _RE_HINT_ROWS = tuple((_i, re.compile(_h[1:])) for _i, (_, _hint, _) in enumerate(RULES)
                       for _h in _hint_literals(_hint) if _h.startswith("~"))
 _RE_HINT_ANY = re.compile("|".join(f"(?:{h.pattern})" for _, h in _RE_HINT_ROWS))
+# the same, one entry per distinct regex (rows may share one): (the regex, its rows)
+_RE_HINT_GROUPS: tuple[tuple[re.Pattern[str], tuple[int, ...]], ...] = tuple(
+    (re.compile(_p), tuple(_i for _i, _h in _RE_HINT_ROWS if _h.pattern == _p))
+    for _p in dict.fromkeys(_h.pattern for _, _h in _RE_HINT_ROWS))
 for _i, (_, _hint, _) in enumerate(RULES):
     for _h in _hint_literals(_hint):
         if _h.startswith("~"):
@@ -487,7 +519,7 @@ def _rules_for(line: str, low: str) -> list[int]:
     """The rows of the rule table whose hints a line (and its lowered copy) holds."""
     return sorted({i for hint in _RULE_HOT_ALL.findall(low) for i in _HINT_CLOSURE[hint]}
                   | {i for hint in _CS_RULE_HOT_ALL.findall(line) for i in _CS_HINT_CLOSURE[hint]}
-                  | {i for i, hint in _RE_HINT_ROWS if hint.search(line)})
+                  | {i for hint, rows in _RE_HINT_GROUPS if hint.search(line) for i in rows})
 
 
 def _apply_rules(line: str, low: str) -> str:
@@ -555,6 +587,13 @@ def _in_create_secret(match: re.Match[str]) -> bool:
     text, at = match.string, match.start()
     start = max(text.rfind("\n", 0, at), text.rfind("\\n", 0, at))
     return "create secret" in text[start + 1:at].lower()
+
+
+def _dotenv_line(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    if REDACTED in value or not _env_secret_name(name) or _NOT_A_VALUE.search(value) or is_benign_value(value, name):
+        return match.group(0)
+    return _replace(match, "value")
 
 
 def _env_assign(match: re.Match[str]) -> str:
@@ -733,7 +772,7 @@ def may_hold_secret(text: str) -> bool:
 _STRONG_NAME = re.compile(
     r"secret|passw|pwd|passphrase|credential|creds|connectionstring|"
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|sharedaccess|storage|"
-    r"license|app|consumer|session|refresh|bearer|bot|deploy|service|admin|oauth|personal|webhook|github|gitlab|slack|"
+    r"license|app|preshared|consumer|session|refresh|bearer|bot|deploy|service|admin|oauth|personal|webhook|github|gitlab|slack|"
     r"npm|pypi|nuget|docker|registry|hmac|jwt|csrf|xsrf|cookie|encrypt|decrypt|cipher|aes|sas|id)(?:key|token)")
 _WEAK_WORDS = frozenset("key keys token tokens".split())
 
@@ -852,7 +891,8 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
 def _conn_part(m: re.Match[str]) -> str:
     value = m.group(3).strip()
     # a template's part (`Password=your_password`, `Pwd=${DB_PASS}`, `Password=xxxxxxxx`) says where one goes
-    if not value or _REFERENCE_OR_PLACEHOLDER.match(value) or _PLACEHOLDER_RUN.search(value):
+    if not value or _REFERENCE_OR_PLACEHOLDER.match(value) or _PLACEHOLDER_RUN.search(value) or (
+            _REFERENCE_OR_PLACEHOLDER.match(value.split()[0])):
         return m.group(0)
     return f"{m.group(1)}{m.group(2)}{REDACTED}"
 
@@ -861,9 +901,15 @@ def _conn_string(match: re.Match[str]) -> str:
     return _CONN_CRED.sub(_conn_part, match.group(0))
 
 
+# What follows a string that ends in a name and `=` or `: ` when it is a concatenation, not an assignment
+# (`"MasterUserPassword: " + getPassword()`, `'password = '.$p[…]`): an operator, then code.
+_CONCAT_VALUE = re.compile(r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_][\w.]*\s*[(\[])")
+
+
 def _quoted(match: re.Match[str]) -> str:
     value = match.group("value")
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
+            _CONCAT_VALUE.match(value)) or (
             is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value) or (
             match.group("op").strip() in _COMPARISONS and _lexer_comparison(value, match.group("name"))):
         return match.group(0)
@@ -871,9 +917,13 @@ def _quoted(match: re.Match[str]) -> str:
     return f"{match.group('name')}{match.group('op')}{match.group('pre') or ''}{q}{REDACTED}{q}"
 
 
+_ENCODINGS = frozenset("base64 base64url hex utf8 utf-8 utf16le utf-16le ucs2 ascii latin1 binary".split())
+
+
 def _quoted_call(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
-    if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name):
+    if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
+            value.lower() in _ENCODINGS):
         return match.group(0)
     return _replace(match, "value")
 
@@ -950,6 +1000,7 @@ def _cli_flag(match: re.Match[str]) -> str:
     value = match.group(group)
     if value == REDACTED or value.lower() in _PROSE_AFTER_FLAG or (
             group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
+            "onnection" in match.group("flag") and "=" in value) or (
             _PLACEHOLDER_RUN.search(value) or _TOKEN_PLACEHOLDER.search(value)) or (
             # a prefix before a placeholder (`--token=sha256~<token>`, `--key=ak_${KEY}`)
             group == "v" and match.string[match.end():match.end() + 1] in ("<", "{", "$")):
@@ -1020,6 +1071,8 @@ def _redact_line(line: str) -> str:
     # Cheap guards first: most code lines hold none of these.
     if "@" in line and "://" in line:
         line = _URL_CRED.sub(lambda m: f"{m.group(1)}{REDACTED}:{REDACTED}@", line)
+        if "," in line:
+            line = _URL_CRED_MORE.sub(lambda m: f"{m.group(1)},{REDACTED}:{REDACTED}@", line)
     if ";" in line and "=" in line and _CONN_HINT.search(line):
         line = _CONN_STRING.sub(_conn_string, line)
     if ("=" in line or ":" in line) and secret:
@@ -1031,6 +1084,9 @@ def _redact_line(line: str) -> str:
         if "value" in low:
             for pattern in _XML_PAIRS:
                 line = pattern.sub(_xml_pair, line)
+    # (after _CONFIG_LINE, which takes a live `NAME=value` line whole)
+    if "=" in line and (secret or "_pass" in low) and line.lstrip(" \t#")[:1].isupper():
+        line = _DOTENV_LINE.sub(_dotenv_line, line)
     if ("key" in low or "token" in low or "_auth" in low or ".auth" in low or "login" in low) and (
             '"' in line or "'" in line or "`" in line):
         line = _WEAK_QUOTED.sub(_weak_quoted, line)
@@ -1080,7 +1136,7 @@ _HOT_CONN = re.compile(r";[^;\n]*=")
 # on a whole file, not on a piece's text.
 _RULE_HOT_LINES = re.compile(f"(?:{_RULE_HOT.pattern})[^\\n]*")
 _CS_RULE_HOT_LINES = (re.compile(f"(?:{_CS_RULE_HOT.pattern})[^\\n]*"),
-                      *(re.compile(f"(?:{h.pattern})[^\\n]*") for _, h in _RE_HINT_ROWS))
+                      *(re.compile(f"(?:{h.pattern})[^\\n]*") for h, _ in _RE_HINT_GROUPS))
 _RULE_SCAN_SPLIT = 64_000
 _RULE_HOT_SCANS = tuple(
     re.compile(re.escape(first) + "(?:" + _trie([h[1:] for h in hints]) + ")[^\\n]*" if all(len(h) > 1 for h in hints)

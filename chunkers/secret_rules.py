@@ -99,7 +99,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("vault_recovery", "hvr.", _tok(r"hvr\.", r"[A-Za-z0-9_-]{24,}", _ED)),
     ("terraform_cloud", ".atlasv1.", _B + r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}" + r"(?![A-Za-z0-9_=-])"),
     ("pulumi", "pul-", _tok(r"pul-", _HEX + "{40}")),
-    ("doppler", "dp.", _tok(r"dp\.(?:pt|st|sa|ct|scim|audit)\.", r"[A-Za-z0-9_-]{40,44}", _ED)),
+    # (an environment's name may come between: `dp.st.dev.…`)
+    ("doppler", "dp.", _tok(r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,32}\.)?", r"[A-Za-z0-9_-]{40,44}", _ED)),
     ("digitalocean", "dop_v1_|doo_v1_|dor_v1_", _tok(r"do[opr]_v1_", _HEX + "{64}")),
     ("heroku", "HRKU-", _tok(r"HRKU-", r"[A-Za-z0-9_-]{40,}", _ED)),
     ("fly_io", "FlyV1 ", r"FlyV1 (?P<s>fm\d_[A-Za-z0-9+/=_,-]{40,})"),
@@ -109,7 +110,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("azure_sas_signature", "sig=|signature=", r"(?i)[?&;](?:sig|signature)=(?P<s>[A-Za-z0-9%+/=]{20,}(?<!%3D)(?:%3D){0,2})"),
     ("azure_function_key", "code=", r"azurewebsites\.net/api/[^\s?\"']*\?(?:[^\s\"'#]*&)?code=(?P<s>[A-Za-z0-9_%=-]{30,})"),
     ("azure_storage_key_assign", "accountkey",
-     r"(?i)AccountKey\s*=\s*(?P<s>[A-Za-z0-9+/]{80,88}={0,2})"),
+     r"(?i)AccountKey\s*=\s*(?P<s>[A-Za-z0-9+/]{40,88}={0,2})"),
     ("azure_devops_pat", "azure_devops|ado_pat|azdo", _B + r"[a-z0-9]{52}" + _E + r"|" + _B + r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + _E),
     ("google_oauth_client_secret", "GOCSPX-", _tok(r"GOCSPX-", r"[A-Za-z0-9_-]{28}", _ED)),
     ("google_oauth_refresh", "1//0", r"(?<![A-Za-z0-9/])1//0[A-Za-z0-9_-]{40,}" + _ED),
@@ -146,7 +147,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("onepassword_service_account", "ops_eyj", _tok(r"ops_eyJ", r"[A-Za-z0-9+/]{250,}={0,3}", r"(?![A-Za-z0-9+/=])")),
     ("onepassword_secret_key", "=A3-",
      _B + r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}" + _ED),
-    ("adobe_client_secret", "p8e-", _tok(r"p8e-", r"[A-Za-z0-9]{32}", _ED)),
+    ("adobe_client_secret", "p8e-", _tok(r"p8e-", r"(?=[A-Za-z0-9_-]{0,35}[0-9])[A-Za-z0-9_-]{32,36}", _ED)),
     ("easypost", "=EZAK|EZTK", _tok(r"EZ[AT]K", r"[A-Za-z0-9]{54}")),
     # an app access token, `app id|app secret`: the secret is the part after the bar
     ("facebook_app_token", ("~\\|(?<=[0-9]\\|)[A-Za-z0-9_-]{27}", "~%7[Cc](?<=[0-9]%7[Cc])[A-Za-z0-9_-]{27}"),
@@ -163,7 +164,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("twitter_bearer", "=AAAAAAAAAAAAAAAAAAAAA", _tok(r"A{22}", r"[A-Za-z0-9%]{80,120}")),
     # Vault's legacy service token: `s.` and 24 letters and digits of both cases (a bare `s.` is in every line:
     # the hint is the regex)
-    ("vault_legacy_service", "~s\\.[A-Za-z0-9]{24}(?![\\w.-])",
+    ("vault_legacy_service", ("~sl?\\.[A-Za-z0-9_-]{24}",),
      r"(?<![\w.$/-])s\.(?=[A-Za-z0-9]{0,23}[0-9])(?=[A-Za-z0-9]{0,23}[A-Z])(?=[A-Za-z0-9]{0,23}[a-z])"
      r"[A-Za-z0-9]{24}(?![\w.-])"),
     # a JWT without its signature (`alg: none`), or its header not JSON's `{"`
@@ -229,9 +230,68 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("hex_private_key_prose", "private key|private-key|privkey|priv key|secret key|signing key",
      r"(?i)\b(?:private|priv|secret|signing)[ -]?key\b(?:(?!hash|sha|digest|checksum|fingerprint|public|address)"
      r"[^\n]){0,48}?(?<![0-9a-f])(?:0x)?(?P<s>[0-9a-f]{64})(?![0-9a-z])"),
+    # ---- added after Nosey Parker's rule examples (a development corpus since issue 33's fourth round)
+    ("dependency_track", "odt_",
+     _tok(r"odt_", r"(?=[A-Za-z0-9]{0,39}[0-9])(?=[A-Za-z0-9]{0,39}[A-Z])[A-Za-z0-9]{32,40}")),
+    # a Twitch stream key: `live_`, the channel's number, 30 letters and digits
+    ("twitch_stream_key", "live_", _tok(r"live_\d{6,12}_", r"(?=[A-Za-z0-9]{0,29}[0-9])[A-Za-z0-9]{30}")),
+    # a TrueNAS API key: its number, `-`, 64 letters and digits of both cases (no hex digest has capitals)
+    ("truenas_api_key", ("~-[A-Za-z0-9]{64}(?![A-Za-z0-9])",),
+     r"(?<![\w.-])\d{1,5}-(?=[A-Za-z0-9]{0,63}[0-9])(?=[A-Za-z0-9]{0,63}[A-Z])(?=[A-Za-z0-9]{0,63}[a-z])"
+     r"[A-Za-z0-9]{64}" + _ED),
+    ("pixie", "px-dep-|px-api-",
+     _tok(r"px-(?:dep|api)-", r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}", _ED)),
+    ("jina", "jina_", _tok(r"jina_", r"(?=[A-Za-z0-9]{0,69}[0-9])[A-Za-z0-9]{50,70}")),
+    ("new_relic_query_rest", "nriq-|nrra-",
+     _tok(r"NR(?:IQ|RA)-", r"(?=[A-Za-z0-9_-]{0,41}[0-9])[A-Za-z0-9_-]{32,42}", _ED)),
+    ("new_relic_license_key", "nral", _tok(r"", r"(?:eu01xx[a-f0-9]{30}|[a-f0-9]{36})NRAL")),
+    # Vault's service token of the newer, longer form under its legacy `s.` prefix
+    ("vault_service_long", ("~sl?\\.[A-Za-z0-9_-]{24}",),
+     r"(?<![\w.$/-])s\.(?=[A-Za-z0-9_-]{0,200}[0-9])(?=[A-Za-z0-9_-]{0,200}[A-Z])[A-Za-z0-9_-]{90,}(?![\w.-])"),
+    # a Vault unseal key (base64 of 32 bytes) after `Unseal Key 1:` or `vault operator unseal`
+    ("vault_unseal_key", "unseal",
+     r"(?i)\bunseal(?:[ _-]?key(?:[ _-]?\d+)?[ \t]*[:=]|[ \t])[ \t]*[\"']?(?P<s>[A-Za-z0-9+/]{43}[A-Za-z0-9+/=])"
+     r"(?![A-Za-z0-9+/=])"),
+    ("firecrawl", "fc-", _tok(r"fc-", _HEX + "{32}")),
+    ("stackhawk", "hawk.", _tok(r"hawk\.", r"[A-Za-z0-9_-]{20}\.[A-Za-z0-9_-]{20}", _ED)),
+    # (one hint with the Vault tokens' rows: one scan for the three)
+    ("dropbox_short_lived", ("~sl?\\.[A-Za-z0-9_-]{24}",),
+     r"(?<![\w.-])sl\.(?=[A-Za-z0-9_-]{0,60}[0-9])[A-Za-z0-9_-]{130,160}(?![\w-])"),
+    # a device's access token in a ThingsBoard-style URL path (`/api/v1/<token>/telemetry`)
+    ("iot_device_token_path", "api/v1/",
+     r"/api/v1/(?P<s>(?=[A-Za-z0-9]{0,19}[0-9])(?=[A-Za-z0-9]{0,19}[a-z])[A-Za-z0-9]{20})"
+     r"/(?:telemetry|attributes|rpc|claim)\b"),
+    # password hashes (crypt(3): MD5, SHA-256, SHA-512, bcrypt; Cisco type 8 and 9) and Kerberos AS-REP hashes:
+    # an offline guess recovers the password. The `$id$` stays. (One hint regex for the four: one scan, and no `$`
+    # among the first characters of the literal hints' trie.)
+    ("crypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+     r"(?<![\w$])\$(?:1\$(?P<s>[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22})"
+     r"|[56]\$(?:rounds=\d+\$)?(?P<s2>[./A-Za-z0-9]{1,16}\$(?:[./A-Za-z0-9]{86}|[./A-Za-z0-9]{43})))"
+     r"(?![./A-Za-z0-9])"),
+    ("bcrypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+     r"(?<![\w$])\$2[abxy]\$\d{2}\$(?P<s>[./A-Za-z0-9]{53})(?![./A-Za-z0-9])"),
+    ("cisco_type8_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+     r"(?<![\w$])\$[89]\$(?P<s>[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})(?![./A-Za-z0-9])"),
+    ("kerberos_asrep_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+     r"\$krb5asrep\$\d+\$(?P<s>(?:[^$\s:]+:)?[0-9a-f]{32}\$[0-9a-f]{64,})"),
+    # a password stated in prose, quoted (`The password is 'Secret123'`)
+    ("prose_password", "password is|password was|passphrase is",
+     r"(?i)\bpass(?:word|phrase)[ \t]+(?:is|was)[ \t]*:?[ \t]*(?P<q>[\"'`])(?P<s>[^\"'`\s][^\"'`\n]{3,63})(?P=q)"),
+    # credentials given to .NET's constructors: the password after the user name (and the LDAP path)
+    ("network_credential", "networkcredential",
+     r"\bNetworkCredential\([ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"(?P<s>[^\"\n]+)\""),
+    ("directory_entry", "directoryentry",
+     r"\bDirectoryEntry\([ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"(?P<s>[^\"\n]+)\""),
+    # a SonarQube token (40 hex) under `sonar.login` (a property, a `-D` flag, `$sonarLogin`)
+    ("sonarqube_login", "sonar.login|sonarlogin|sonar_login",
+     r"(?i)sonar[._]?login[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?(?P<s>[a-f0-9]{40})(?![a-f0-9])"),
+    # an Android build's constant under a secret's name (`buildConfigField 'String', 'API_KEY', '"…"'`)
+    ("gradle_build_config_field", "buildconfigfield",
+     r"(?i)\bbuildConfigField\s*\(?\s*['\"]String['\"]\s*,\s*['\"][\w.]*(?:key|token|secret|passw(?:or)?d|pwd)[\w.]*['\"]"
+     r"\s*,\s*['\"]\\?\"(?P<s>[^\"'\\\n]+)\\?\"['\"]"),
     # ---- chat, productivity, payments
     ("slack_app_level", "xapp-", _tok(r"xapp-\d-", r"[A-Z0-9]+-\d+-[a-z0-9]{32,}")),
-    ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{34}" + _ED),
+    ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{33,34}" + _ED),
     ("figma", "figd_", _tok(r"figd_", r"[A-Za-z0-9_-]{40}", _ED)),
     ("notion", "ntn_", _tok(r"ntn_", r"[0-9]{11}[A-Za-z0-9]{35}")),
     ("notion_legacy", "secret_", _tok(r"secret_", r"(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{43}")),
@@ -300,6 +360,13 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("chpasswd", "chpasswd", r"echo\s+[\"']?[\w.-]+:(?P<s>[^\s\"'$]+)[\"']?\s*\|\s*(?:sudo\s+)?chpasswd"),
     ("net_user_password", "net user", r"(?i)\bnet user\s+[\w.$-]+\s+(?P<s>(?![/*])[^\s\"']+)\s+/add"),
     ("rabbitmq_add_user", "add_user", r"\brabbitmqctl\s+add_user\s+\S+\s+" + _ARG),
+    ("psexec_password", "psexec", r"(?i)\bpsexec(?:64)?(?:\.exe)?\b[^\n|;&]*?\s-p\s+" + _ARG),
+    # a secret-named field of a form given to curl (`curl -d access_token=…`, `--data "api_key=…&x=1"`)
+    # (hints that a line's secret word already brings to the scan: no new first character for the whole-text trie)
+    ("form_data_secret", "token=|key=|secret=|passw",
+     r"(?i)(?<![\w-])(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form)(?:[ \t]+|=)[\"']?(?:[^\s\"'&]*&)*"
+     r"(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd|refresh[_-]?token|"
+     r"private[_-]?token|token|secret)=(?P<s>[^&\s\"'#<>`]{8,})"),
     ("mongo_uri_flag", "mongo", r"\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?\s-p\s+" + _ARG),
     # ---- credential files
     ("netrc", "password", r"(?im)^\s*machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(?P<s>\S+)"),

@@ -21,7 +21,7 @@ from chunkers.redact import (
     _command_cred, _config_line, _conn_string, _env_assign, _has_secret_word, _npmrc, _quoted, _redact_line,
     _header_flag, _sql_password, _token, _xml_pair, redact_pieces, redact_text,
     _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call, _quoted_env,
-    _weak_quoted,
+    _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
@@ -129,6 +129,7 @@ def _redact_line_without_hints(line: str) -> str:
     line = _SQL_PASSWORD.sub(_sql_password, line)
     if "@" in line and "://" in line:
         line = _URL_CRED.sub(lambda m: f"{m.group(1)}{REDACTED}:{REDACTED}@", line)
+        line = _URL_CRED_MORE.sub(lambda m: f"{m.group(1)},{REDACTED}:{REDACTED}@", line)
     if ";" in line and "=" in line:
         line = _CONN_STRING.sub(_conn_string, line)
     if ("=" in line or ":" in line) and secret:
@@ -138,6 +139,8 @@ def _redact_line_without_hints(line: str) -> str:
             line = _CONFIG_LINE.sub(_config_line, line)
         for pattern in _XML_PAIRS:
             line = pattern.sub(_xml_pair, line)
+    if secret or "_pass" in line.lower():
+        line = _DOTENV_LINE.sub(_dotenv_line, line)
     line = _WEAK_QUOTED.sub(_weak_quoted, line)
     if secret:
         line = _C_DEFINE.sub(_quoted_call, _CALL_PAIR.sub(_quoted_call, line))
@@ -174,7 +177,9 @@ SHAPED = ['<add ', 'key=', 'value=', 'name=', '"ApiKey"', "'AzureAd:ClientSecret
           'mysql -p', 'sshpass -p ', '?sig=', 'PGPASSWORD=', 'gsk_', '#define ',
           # issue 33, second round: curl credentials and headers, Makefile operators, weak names, case-sensitive hints
           '-H "', 'X-Api-Key: ', 'Api-Token ', '-u ', ':', '?= ', '::= ', 'SONAR_LOGIN', 'user_auth', 'creds = ',
-          'sha256~', 'SK0123456789abcdef0123456789abcdef', '1234567890123456|', 's.', 'A3-']
+          'sha256~', 'SK0123456789abcdef0123456789abcdef', '1234567890123456|', 's.', 'A3-',
+          # fourth round: a commented `.env` line, a multi-host URI
+          '# ', 'SMTP_PASS=', 'pg://u:pw@h1:5432', ',u:pw@h2']
 
 
 @settings(max_examples=150, deadline=None)
