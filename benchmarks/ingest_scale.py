@@ -1,7 +1,7 @@
 """Where a full ingest of one repository spends its time and memory, stage by stage (issue 19).
 
     python benchmarks/ingest_scale.py REPO_PATH [--home DIR] [--id ID] [--device auto|cpu|cuda]
-                                      [--batch N] [--backend torch|bf16|onnx] [--profile lean|full|joint] [--bare N]
+                                      [--batch N] [--backend auto|torch|bf16|onnx] [--profile lean|standard|full|joint] [--bare N]
 
 REPO_PATH (a git work tree or a plain folder) is ingested in place into a fresh
 LEDGER_HOME (--home: an empty or missing folder, kept afterwards; default a
