@@ -261,18 +261,18 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("iot_device_token_path", "api/v1/",
      r"/api/v1/(?P<s>(?=[A-Za-z0-9]{0,19}[0-9])(?=[A-Za-z0-9]{0,19}[a-z])[A-Za-z0-9]{20})"
      r"/(?:telemetry|attributes|rpc|claim)\b"),
-    # password hashes (crypt(3): MD5, SHA-256, SHA-512, bcrypt; Cisco type 8 and 9) and Kerberos AS-REP hashes:
+    # password hashes (crypt(3): MD5, Apache's MD5 `$apr1$` (.htpasswd), SHA-256, SHA-512, bcrypt; Cisco type 8 and 9) and Kerberos AS-REP hashes:
     # an offline guess recovers the password. The `$id$` stays. (One hint regex for the four: one scan, and no `$`
     # among the first characters of the literal hints' trie.)
-    ("crypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
-     r"(?<![\w$])\$(?:1\$(?P<s>[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22})"
+    ("crypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
+     r"(?<![\w$])\$(?:(?:1|apr1)\$(?P<s>[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22})"
      r"|[56]\$(?:rounds=\d+\$)?(?P<s2>[./A-Za-z0-9]{1,16}\$(?:[./A-Za-z0-9]{86}|[./A-Za-z0-9]{43})))"
      r"(?![./A-Za-z0-9])"),
-    ("bcrypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+    ("bcrypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
      r"(?<![\w$])\$2[abxy]\$\d{2}\$(?P<s>[./A-Za-z0-9]{53})(?![./A-Za-z0-9])"),
-    ("cisco_type8_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+    ("cisco_type8_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
      r"(?<![\w$])\$[89]\$(?P<s>[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})(?![./A-Za-z0-9])"),
-    ("kerberos_asrep_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+    ("kerberos_asrep_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
      r"\$krb5asrep\$\d+\$(?P<s>(?:[^$\s:]+:)?[0-9a-f]{32}\$[0-9a-f]{64,})"),
     # a password stated in prose, quoted (`The password is 'Secret123'`)
     ("prose_password", "password is|password was|passphrase is",

@@ -35,6 +35,8 @@ KEPT = [
     "<password>password</password>",
     "<cache_key>users</cache_key>",
     "<tokenType>bearer</tokenType>",
+    # `$apr1$` without a hash after it
+    "sed -e 's/$apr1$/x/' .htpasswd",
 ]
 
 REDACTED_CASES = [
@@ -55,6 +57,8 @@ REDACTED_CASES = [
     ("  <apikey>YXNkZmZmZmZm_Hunt3r</apikey>", "YXNkZmZmZmZm_Hunt3r"),
     ("<ns:ClientSecret>Hunt3rPw9</ns:ClientSecret>", "Hunt3rPw9"),
     ("<cache_key>q8ZrT2vLx9WmP4kN7sYb</cache_key>", "q8ZrT2vLx9WmP4kN7sYb"),
+    # an .htpasswd line, Apache's MD5
+    ("admin:$apr1$Zq5kVrX1$Kq0yU7e8Xb1Ff2mNpQ3r4/", "Kq0yU7e8Xb1Ff2mNpQ3r4/"),
 ]
 
 
