@@ -205,7 +205,7 @@ _NPMRC_CRED = re.compile(
 # A value that holds no secret whatever its name: a reference to where the
 # secret comes from, a placeholder, a phrase of words, an identifier naming a key.
 _REFERENCE_OR_PLACEHOLDER = re.compile(
-    r"(?i)^(?:\s*|.|<[^<>]*>|&lt;.*&gt;|\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
+    r"(?i)^(?:\s*|.|<[^<>]*>|&lt;.*&gt;|\$\{.*\}|\$\(.*\)|\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
     # a variable with a path after it (`$BASE_URL/reset`), a variable in shell quotes (`'$DB_PASSWORD'`),
     # a bracketed phrase (`[Shared Access key goes here]`)
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
@@ -608,7 +608,9 @@ def _env_assign(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
     name = match.group("name")
-    if not value or value == REDACTED or _METAVAR.fullmatch(value) or is_benign_value(value, name):
+    if not value or value == REDACTED or _METAVAR.fullmatch(value) or is_benign_value(value, name) or (
+            # a template's opening, its hole past the blank (`ENV DRONE_TOKEN={{ DRONE_TOKEN }}`)
+            value.startswith(("{{", "{%", "${", "$("))):
         return match.group(0)
     if _env_secret_name(name) or ("from-literal" in match.group("head") and _in_create_secret(match)):
         return _replace(match, group)
@@ -1027,7 +1029,9 @@ def _xml_element(match: re.Match[str]) -> str:
     """Read as a parsed value is: any value under a secret's name (`password`), a random one under a name with
     "key" or "token" in it; never a placeholder, a reference, a type's name (`<Password>string</Password>`)."""
     name, value = match.group("tag").rsplit(":", 1)[-1], match.group("value")
-    tier = _name_tier(name)
+    words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    # a bare `<key>` is a dictionary's key (a plist's `<key>username</key>`); an id names a secret (`UserSecretsId`)
+    tier = 1 if words in (["key"], ["keys"]) else 0 if words and words[-1] in _ID_WORDS else _name_tier(name)
     if not tier or value == REDACTED or _NOT_A_VALUE.search(value) or is_benign_value(value, name) or (
             tier == 1 and not looks_random(value)):
         return match.group(0)

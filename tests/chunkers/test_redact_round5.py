@@ -35,6 +35,11 @@ KEPT = [
     "<password>password</password>",
     "<cache_key>users</cache_key>",
     "<tokenType>bearer</tokenType>",
+    # a dictionary's `<key>`, an id under a secret's name, an escaped variable, a template after ENV
+    "<key>username</key>",
+    "<UserSecretsId>79a3edd0-2092-40a2-a04d-dcb46d5ca9ed</UserSecretsId>",
+    "<db_password>$$password</db_password>",
+    "ENV DRONE_TOKEN={{ DRONE_TOKEN }}",
     # `$apr1$` without a hash after it
     "sed -e 's/$apr1$/x/' .htpasswd",
 ]
@@ -57,6 +62,8 @@ REDACTED_CASES = [
     ("  <apikey>YXNkZmZmZmZm_Hunt3r</apikey>", "YXNkZmZmZmZm_Hunt3r"),
     ("<ns:ClientSecret>Hunt3rPw9</ns:ClientSecret>", "Hunt3rPw9"),
     ("<cache_key>q8ZrT2vLx9WmP4kN7sYb</cache_key>", "q8ZrT2vLx9WmP4kN7sYb"),
+    ("<key>q8ZrT2vLx9WmP4kN7sYb</key>", "q8ZrT2vLx9WmP4kN7sYb"),
+    ("ENV DRONE_TOKEN=Hunt3rPw9", "Hunt3rPw9"),
     # an .htpasswd line, Apache's MD5
     ("admin:$apr1$Zq5kVrX1$Kq0yU7e8Xb1Ff2mNpQ3r4/", "Kq0yU7e8Xb1Ff2mNpQ3r4/"),
 ]
