@@ -64,6 +64,8 @@ REDACTED_CASES = [
     ("<cache_key>q8ZrT2vLx9WmP4kN7sYb</cache_key>", "q8ZrT2vLx9WmP4kN7sYb"),
     ("<key>q8ZrT2vLx9WmP4kN7sYb</key>", "q8ZrT2vLx9WmP4kN7sYb"),
     ("ENV DRONE_TOKEN=Hunt3rPw9", "Hunt3rPw9"),
+    # a connection string's password holding `&` before its `;`
+    ("Server=db;User ID=app;Password=Tr0ub4dor&3;Encrypt=True;", "&3"),
     # an .htpasswd line, Apache's MD5
     ("admin:$apr1$Zq5kVrX1$Kq0yU7e8Xb1Ff2mNpQ3r4/", "Kq0yU7e8Xb1Ff2mNpQ3r4/"),
 ]
