@@ -146,7 +146,7 @@ _NOT_A_VALUE = re.compile(
 # A connection string: at least two `;`-separated `name=value` parts (one
 # part alone is as likely a statement: `user = get_user();`).
 # (the `;` of `&amp;`, a URL's query written in XML or HTML, separates nothing; `Password=Tr0ub4dor&3;` ends at `;`)
-_CONN_PAIR = r"[ \t]*[A-Za-z][\w .]{0,40}=(?:[^;\n\"'<>&]|&(?!amp;))*"
+_CONN_PAIR = r"[ \t]*[A-Za-z][\w .]{0,40}=[^;\n\"'<>&]*(?:&(?!amp;)[^;\n\"'<>&]*)*"
 _CONN_STRING = re.compile(rf"(?:{_CONN_PAIR};)+{_CONN_PAIR};?")
 _CONN_CRED = re.compile(
     r"(?i)(^|;)([ \t]*(?:password|pwd|secret|user[ \t]*id|uid|user(?:name)?|"
