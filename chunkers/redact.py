@@ -130,8 +130,9 @@ _NOT_SECRET_NAME = re.compile(
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input)|"
     # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path)
     r"secrets?[_.-]?(name|ref|key[_.-]?ref|store|provider|arn|path|version|manager)s?(?![a-z])|"
-    # "secret" inside another word (`secretary`, `secretariat`)
-    r"secretar(y|ies|iat)|"
+    # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
+    # `secretary_password` are secrets' names)
+    r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
     r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z]))"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.

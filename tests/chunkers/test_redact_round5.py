@@ -66,6 +66,8 @@ REDACTED_CASES = [
     ("ENV DRONE_TOKEN=Hunt3rPw9", "Hunt3rPw9"),
     # a connection string's password holding `&` before its `;`
     ("Server=db;User ID=app;Password=Tr0ub4dor&3;Encrypt=True;", "&3"),
+    ('secretarySecret: "Hunt3rPw9"', "Hunt3rPw9"),
+    ('secretary_password = "Hunt3rPw9"', "Hunt3rPw9"),
     # an .htpasswd line, Apache's MD5
     ("admin:$apr1$Zq5kVrX1$Kq0yU7e8Xb1Ff2mNpQ3r4/", "Kq0yU7e8Xb1Ff2mNpQ3r4/"),
 ]
