@@ -130,6 +130,9 @@ _NOT_SECRET_NAME = re.compile(
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input)|"
     # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path)
     r"secrets?[_.-]?(name|ref|key[_.-]?ref|store|provider|arn|path|version|manager)s?(?![a-z])|"
+    # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
+    # `secretary_password` are secrets' names)
+    r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
     r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z]))"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.
@@ -143,7 +146,8 @@ _NOT_A_VALUE = re.compile(
 )
 # A connection string: at least two `;`-separated `name=value` parts (one
 # part alone is as likely a statement: `user = get_user();`).
-_CONN_PAIR = r"[ \t]*[A-Za-z][\w .]{0,40}=[^;\n\"'<>]*"
+# (the `;` of `&amp;`, a URL's query written in XML or HTML, separates nothing; `Password=Tr0ub4dor&3;` ends at `;`)
+_CONN_PAIR = r"[ \t]*[A-Za-z][\w .]{0,40}=[^;\n\"'<>&]*(?:&(?!amp;)[^;\n\"'<>&]*)*"
 _CONN_STRING = re.compile(rf"(?:{_CONN_PAIR};)+{_CONN_PAIR};?")
 _CONN_CRED = re.compile(
     r"(?i)(^|;)([ \t]*(?:password|pwd|secret|user[ \t]*id|uid|user(?:name)?|"
@@ -179,7 +183,7 @@ _PLACEHOLDER = re.compile(r"(?i)^(?:\$[({]|\{\{|#\{|%\w+%$|true$|false$)")
 # a quote: `x -token` alone is also code). A variable (`$KEY`, `%KEY%`, `$(Key)`), a redirect,
 # an ALL-CAPS metavar (`--token TEXT`) or a prose word ("the --password option") is not a value.
 _CLI_FLAG = re.compile(
-    r"(?i)(?P<flag>(?:(?<![\w-])--(?!no[_-])(?:[\w-]*[_-])?|(?<![^\s\"'])-[a-z]*)" + _SECRET_CORE + r")"
+    r"(?i)(?P<flag>(?:(?<![\w-])--(?!no[_-])(?:[\w-]*[_-])?(?:tls)?|(?<![^\s\"'])-[a-z]*)" + _SECRET_CORE + r")"
     r"(?P<op>[ \t]+|=)"
     r"(?:(?P<q>[\"'])(?P<qv>(?![$%{])[^\"'\n]+)(?P=q)|(?P<v>[\w./:@!][^\s\"'`<>;|&]*))"
 )
@@ -202,12 +206,17 @@ _NPMRC_CRED = re.compile(
 # A value that holds no secret whatever its name: a reference to where the
 # secret comes from, a placeholder, a phrase of words, an identifier naming a key.
 _REFERENCE_OR_PLACEHOLDER = re.compile(
-    r"(?i)^(?:\s*|.|<[^<>]*>|&lt;.*&gt;|\$\{.*\}|\$\(.*\)|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
+    r"(?i)^(?:\s*|.|<[^<>]*>|&lt;.*&gt;|\$\{.*\}|\$\(.*\)|\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
     # a variable with a path after it (`$BASE_URL/reset`), a variable in shell quotes (`'$DB_PASSWORD'`),
     # a bracketed phrase (`[Shared Access key goes here]`)
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
     r"(?:process\.env|import\.meta\.env|os\.environ|env|environ|secrets|vars|config|settings|configuration)[.\[:].*|"
     r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-]here|change[_-]?me|replace[_-]?me|"
+    # a single-brace template's hole of a name's letters (`{password}`, `{ DRONE_TOKEN }`; `{Zq5…}` is a
+    # braced value), a literal of no value (`"null"`),
+    # a CloudFormation reference (`!Ref DBPassword`, `!GetAtt Secret.Value`, `!Sub "${Pass}"`)
+    r"\{\s*[A-Za-z_][A-Za-z_.-]*\s*\}|null|none|nil|undefined|true|false|"
+    r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|"
     # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
     r"(?:example|sample)[_-]?[a-z_-]*(?:key|token|password|passwd|secret)\d*|"
@@ -393,7 +402,7 @@ _DOTENV_LINE = re.compile(
 # `ConvertTo-SecureString "…" -AsPlainText`.
 _COMMAND_CRED = re.compile(
     # each side quoted apart or together (`--user "id":"pw"`, `-u user:'pw'`), either side empty
-    r"(?:(?<![\w-])(?:-u|--user)[ \t]+\\?[\"']?(?P<user>[^\s:\"'$]*)[\"']?:[\"']?(?P<v>[^\s\"'$\\]*)"
+    r"(?:(?<![\w-])(?:-u|--user|--proxy-user)[ \t]+\\?[\"']?(?P<user>[^\s:\"'$]*)[\"']?:[\"']?(?P<v>[^\s\"'$\\]*)"
     r"|(?i:\bConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?(?P<q>[\"'])(?P<qv>[^\"'\n$]+)(?P=q)"
     r"(?=[ \t]+(?i:-AsPlainText)))"
 )
@@ -600,7 +609,9 @@ def _env_assign(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
     name = match.group("name")
-    if not value or value == REDACTED or _METAVAR.fullmatch(value) or is_benign_value(value, name):
+    if not value or value == REDACTED or _METAVAR.fullmatch(value) or is_benign_value(value, name) or (
+            # a template's opening, its hole past the blank (`ENV DRONE_TOKEN={{ DRONE_TOKEN }}`)
+            value.startswith(("{{", "{%", "${", "$("))):
         return match.group(0)
     if _env_secret_name(name) or ("from-literal" in match.group("head") and _in_create_secret(match)):
         return _replace(match, group)
@@ -760,9 +771,9 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 
 
 def may_hold_secret(text: str) -> bool:
-    """Can any free-text pattern match? Each needs an `=`, a `:` or a flag's `-`,
+    """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`)."""
-    return ("=" in text or ":" in text or "-" in text or "'" in text or _FORM_HINT.search(text) is not None
+    return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
             or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
             or _RE_HINT_ANY.search(text) is not None)
 
@@ -888,6 +899,17 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
     return redact_text(value)
 
 
+def _url_cred(m: re.Match[str]) -> str:
+    """`scheme://user:password@`, unless the password is a mask or a variable (`user:*****@`, `u:$password@`)."""
+    password = m.group(3)
+    if _URL_PASSWORD_HOLE.fullmatch(password):
+        return m.group(0)
+    return f"{m.group(1)}{REDACTED}:{REDACTED}@"
+
+
+_URL_PASSWORD_HOLE = re.compile(r"\*{3,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|<[^<>]*>")
+
+
 def _conn_part(m: re.Match[str]) -> str:
     value = m.group(3).strip()
     # a template's part (`Password=your_password`, `Pwd=${DB_PASS}`, `Password=xxxxxxxx`) says where one goes
@@ -995,10 +1017,34 @@ def _xml_pair(match: re.Match[str]) -> str:
     return _replace(match, group)
 
 
+# A URL is no password or token (its own credentials are _URL_CRED's).
+_URL_START = re.compile(r"[a-z][a-z0-9+.-]*://", re.I)
+_ASK_FLAG = re.compile(r"(?i)--(?:ask|prompt)[_-]")
+
+
+# An XML element's text under a secret's name (`<password>…</password>`, `<ns:ApiKey>…</ns:ApiKey>`).
+_XML_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z_][\w.:-]*)>(?P<value>[^<>\s]+)</(?P=tag)>")
+
+
+def _xml_element(match: re.Match[str]) -> str:
+    """Read as a parsed value is: any value under a secret's name (`password`), a random one under a name with
+    "key" or "token" in it; never a placeholder, a reference, a type's name (`<Password>string</Password>`)."""
+    name, value = match.group("tag").rsplit(":", 1)[-1], match.group("value")
+    words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    # a bare `<key>` is a dictionary's key (a plist's `<key>username</key>`); an id names a secret (`UserSecretsId`)
+    tier = 1 if words in (["key"], ["keys"]) else 0 if words and words[-1] in _ID_WORDS else _name_tier(name)
+    if not tier or value == REDACTED or _NOT_A_VALUE.search(value) or is_benign_value(value, name) or (
+            tier == 1 and not looks_random(value)):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 def _cli_flag(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
-    if value == REDACTED or value.lower() in _PROSE_AFTER_FLAG or (
+    if value == REDACTED or value.lower() in _PROSE_AFTER_FLAG or _URL_START.match(value) or (
+            # a flag that asks for the secret takes none (`wget --ask-password URL`)
+            _ASK_FLAG.search(match.group("flag"))) or (
             group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
             "onnection" in match.group("flag") and "=" in value) or (
             _PLACEHOLDER_RUN.search(value) or _TOKEN_PLACEHOLDER.search(value)) or (
@@ -1064,13 +1110,13 @@ def _redact_line(line: str) -> str:
     if "=" in line and (secret or "_pass" in low) and (
             "-" in line or "export" in line or "ENV" in line or "ARG" in line):
         line = _ENV_ASSIGN.sub(_env_assign, line)
-    if ("-u" in line or "--user" in line or "asplaintext" in low) and (":" in line or "asplaintext" in low):
+    if ("-u" in line or "--user" in line or "--proxy-user" in line or "asplaintext" in low) and (":" in line or "asplaintext" in low):
         line = _COMMAND_CRED.sub(_command_cred, line)
     if "'" in line and ("identified" in low or "password" in low and ("with" in low or "," in line)):
         line = _SQL_PASSWORD.sub(_sql_password, line)
     # Cheap guards first: most code lines hold none of these.
     if "@" in line and "://" in line:
-        line = _URL_CRED.sub(lambda m: f"{m.group(1)}{REDACTED}:{REDACTED}@", line)
+        line = _URL_CRED.sub(_url_cred, line)
         if "," in line:
             line = _URL_CRED_MORE.sub(lambda m: f"{m.group(1)},{REDACTED}:{REDACTED}@", line)
     if ";" in line and "=" in line and _CONN_HINT.search(line):
@@ -1084,6 +1130,8 @@ def _redact_line(line: str) -> str:
         if "value" in low:
             for pattern in _XML_PAIRS:
                 line = pattern.sub(_xml_pair, line)
+    if secret and "</" in line:
+        line = _XML_ELEMENT.sub(_xml_element, line)
     # (after _CONFIG_LINE, which takes a live `NAME=value` line whole)
     if "=" in line and (secret or "_pass" in low) and line.lstrip(" \t#")[:1].isupper():
         line = _DOTENV_LINE.sub(_dotenv_line, line)

@@ -261,18 +261,18 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("iot_device_token_path", "api/v1/",
      r"/api/v1/(?P<s>(?=[A-Za-z0-9]{0,19}[0-9])(?=[A-Za-z0-9]{0,19}[a-z])[A-Za-z0-9]{20})"
      r"/(?:telemetry|attributes|rpc|claim)\b"),
-    # password hashes (crypt(3): MD5, SHA-256, SHA-512, bcrypt; Cisco type 8 and 9) and Kerberos AS-REP hashes:
+    # password hashes (crypt(3): MD5, Apache's MD5 `$apr1$` (.htpasswd), SHA-256, SHA-512, bcrypt; Cisco type 8 and 9) and Kerberos AS-REP hashes:
     # an offline guess recovers the password. The `$id$` stays. (One hint regex for the four: one scan, and no `$`
     # among the first characters of the literal hints' trie.)
-    ("crypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
-     r"(?<![\w$])\$(?:1\$(?P<s>[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22})"
+    ("crypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
+     r"(?<![\w$])\$(?:(?:1|apr1)\$(?P<s>[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22})"
      r"|[56]\$(?:rounds=\d+\$)?(?P<s2>[./A-Za-z0-9]{1,16}\$(?:[./A-Za-z0-9]{86}|[./A-Za-z0-9]{43})))"
      r"(?![./A-Za-z0-9])"),
-    ("bcrypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+    ("bcrypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
      r"(?<![\w$])\$2[abxy]\$\d{2}\$(?P<s>[./A-Za-z0-9]{53})(?![./A-Za-z0-9])"),
-    ("cisco_type8_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+    ("cisco_type8_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
      r"(?<![\w$])\$[89]\$(?P<s>[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})(?![./A-Za-z0-9])"),
-    ("kerberos_asrep_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep)\\$",),
+    ("kerberos_asrep_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
      r"\$krb5asrep\$\d+\$(?P<s>(?:[^$\s:]+:)?[0-9a-f]{32}\$[0-9a-f]{64,})"),
     # a password stated in prose, quoted (`The password is 'Secret123'`)
     ("prose_password", "password is|password was|passphrase is",
@@ -335,8 +335,9 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"\b[A-Za-z][A-Za-z0-9+.-]*://(?P<s>(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{24,})@[\w.-]+"),
     ("url_password_only", "://:", r"\b[A-Za-z][A-Za-z0-9+.-]*://:(?P<s>[^\s@/\"'<>]+)@"),
     ("sentry_dsn", "sentry.io", r"https?://(?P<s>[a-f0-9]{32})(?::[a-f0-9]{32})?@[\w.-]*sentry\.io/"),
-    ("url_query_secret", "?api|&api|?access|&access|?auth|&auth|?client|&client|?secret|&secret|?passw|&passw|?pwd|&pwd|?private|&private|?refresh|&refresh|?token|&token",
-     r"(?i)[?&](?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|secret|password|passwd|pwd|"
+    ("url_query_secret", "?api|&api|?access|&access|?auth|&auth|?client|&client|?secret|&secret|?passw|&passw|?pwd|&pwd|?private|&private|?refresh|&refresh|?token|&token|?userpass|&userpass|&amp;",
+     # (`&amp;`: a query written in XML or HTML)
+     r"(?i)(?:[?&]|&amp;)(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|secret|password|passwd|pwd|userpass|"
      r"private[_-]?token|refresh[_-]?token|token)=(?P<s>[^&\s\"'#<>`]{8,})"),
     # ---- command-line passwords
     ("mysql_attached_password", "mysql|mariadb",

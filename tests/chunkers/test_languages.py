@@ -64,5 +64,6 @@ def test_read_span_hides_values_in_every_settings_file_of_the_table():
     for ext in (".fsproj", ".vbproj", ".nuspec", ".csproj"):
         lines = redact_span_text(f"src/Shop{ext}", text)
         assert lines[1] == f"  <Password>{REDACTED}</Password>" and lines[2] == "  <Name>Shop</Name>", ext
-    assert redact_span_text("src/Shop.txt", text)[1] == "  <Password>Sup3r-S3cret-Value!</Password>"
+    # plain text is read line by line: since the fifth round an XML element's text under a secret's name too
+    assert redact_span_text("src/Shop.txt", text)[1] == f"  <Password>{REDACTED}</Password>"
     assert redact_lines(text, settings=False) == redact_span_text("src/Shop.txt", text)
