@@ -19,8 +19,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ledger_assets.encode.joint import Group, encode_joint, torch_hidden
-from ledger_assets.store.settings import (EMBED_BACKENDS, EMBED_BATCH, EMBED_DIM, EMBED_MODEL, MALLOC_MMAP_THRESHOLD,
-                                          LedgerSettings)
+from ledger_assets.store.settings import (BF16_KERNEL_CACHE, EMBED_BACKENDS, EMBED_BATCH, EMBED_DIM, EMBED_MODEL,
+                                          MALLOC_MMAP_THRESHOLD, LedgerSettings)
 from ledger_assets.store.db import insert_arrow, temp_keys
 
 MODEL_NAME = EMBED_MODEL
@@ -158,6 +158,8 @@ def load_model(device: str = "", backend: str = ""):
             if backend == "bf16":
                 import torch
 
+                # before the first bf16 kernel is built: oneDNN reads it then (settings.BF16_KERNEL_CACHE)
+                os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", str(BF16_KERNEL_CACHE))
                 model.to(torch.bfloat16)
             elif device.startswith("cuda"):
                 model.half()

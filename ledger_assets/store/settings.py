@@ -85,6 +85,10 @@ EMBED_BATCH = 16
 # A fixed glibc mmap threshold returns the embedding batches' attention buffers on free instead of
 # fragmenting the heap (0 leaves malloc as it is; Linux/glibc only); see docs/decisions.md.
 MALLOC_MMAP_THRESHOLD = 4 << 20
+# oneDNN keeps a compiled bf16 kernel per input shape (1,024 by default): on this repository that was +300 MB at
+# the peak for no speed (ingest_scale.py: embeddings 93.0 s / 1,324 MB against 90.1 s / 1,130 MB at 64). Set for
+# the bf16 backend unless ONEDNN_PRIMITIVE_CACHE_CAPACITY is in the environment; see docs/decisions.md.
+BF16_KERNEL_CACHE = 64
 # Embedding backends (encode/embedder.py): "auto" (the default: "bf16" on a CPU with bfloat16 units, AMX or
 # AVX512-BF16, else "torch"), "torch" (fp32 on CPU, fp16 on CUDA), "bf16" (CPU: the weights in bfloat16) or "onnx"
 # (opt-in: int8 MiniLM on onnxruntime, built once from the bundled weights, CPU only; on a GPU it is torch's fp16);

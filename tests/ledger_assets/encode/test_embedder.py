@@ -137,6 +137,26 @@ def test_backend_comes_from_the_environment_and_unknown_ones_are_refused(monkeyp
     assert Embedder("cpu").backend == ("bf16" if cpu_has_bf16() else "torch")
 
 
+def test_bf16_bounds_onednn_kernel_cache_unless_the_environment_sets_it():
+    """oneDNN keeps a compiled bf16 kernel per input shape; the bf16 backend caps that cache (settings.
+    BF16_KERNEL_CACHE) before its first kernel, and leaves a value the user set alone. A fresh process each."""
+    import os
+    import subprocess
+    import sys
+
+    from ledger_assets.store.settings import BF16_KERNEL_CACHE
+
+    script = ("import os\nfrom ledger_assets.encode.embedder import Embedder\n"
+              "Embedder('cpu', backend='bf16').encode(['def f(): pass'])\n"
+              "print(os.environ.get('ONEDNN_PRIMITIVE_CACHE_CAPACITY'))\n")
+    env = {k: v for k, v in os.environ.items() if k != "ONEDNN_PRIMITIVE_CACHE_CAPACITY"}
+    for preset, want in ((None, str(BF16_KERNEL_CACHE)), ("512", "512")):
+        run_env = dict(env, HF_HUB_OFFLINE="1", **({"ONEDNN_PRIMITIVE_CACHE_CAPACITY": preset} if preset else {}))
+        out = subprocess.run([sys.executable, "-c", script], env=run_env, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert out.stdout.strip().splitlines()[-1] == want
+
+
 def test_auto_backend_is_bf16_only_on_a_cpu_with_bfloat16_units(monkeypatch):
     flags = next((line.split() for line in open("/proc/cpuinfo") if line.startswith("flags")), [])
     assert cpu_has_bf16() == bool({"amx_bf16", "avx512_bf16"} & set(flags))
