@@ -1222,7 +1222,10 @@ def _redact_line(line: str) -> str:
     if ";" in line and "=" in line and _CONN_HINT.search(line):
         line = _CONN_STRING.sub(_conn_string, line)
     multi = False
-    if secret and "," in line and "=" in line and _MULTI_ASSIGN.match(line):
+    # the new line-end rules below need a line ending in a quote, or in a run of 16 token characters
+    rs = line.rstrip(" \t\r;,")
+    tail = len(rs) >= 16 and _TOKEN_CHARS.fullmatch(rs, len(rs) - 16) is not None
+    if secret and rs[-1:] in ("'", '"') and "," in line and "=" in line and _MULTI_ASSIGN.match(line):
         # names and values paired by position: `password = "alice"` is no pair of `user, password = "alice", "…"`
         line, multi = _MULTI_ASSIGN.sub(_multi_assign, line, count=1), True
     if ("=" in line or ":" in line) and secret and not multi:
@@ -1242,14 +1245,15 @@ def _redact_line(line: str) -> str:
     if ("key" in low or "token" in low or "_auth" in low or ".auth" in low or "login" in low) and (
             '"' in line or "'" in line or "`" in line):
         line = _WEAK_QUOTED.sub(_weak_quoted, line)
-    if ("key" in low or "token" in low) and ("=" in line or ":" in line) and _WEAK_START.match(line):
+    if tail and ("key" in low or "token" in low) and ("=" in line or ":" in line) and _WEAK_START.match(line):
         line = _WEAK_UNQUOTED.sub(_weak_unquoted, line, count=1)
-    if secret and (" " in line or "\t" in line):
+    if tail and secret and (" " in line or "\t" in line):
         rs = line.rstrip()
         at = max(rs.rfind(" "), rs.rfind("\t"))
         if len(rs) - at > 16 and _TOKEN_CHARS.fullmatch(rs, at + 1):
             line = _LABELLED.sub(_labelled, line, count=1) if _LABELLED.match(line) else line
-    if secret and "value" in low and ("key" in low or "name" in low):
+    if secret and ('value"' in low or "value'" in low or "value:" in low or "value=" in low) and (
+            "key" in low or "name" in low) and ('"' in line or "'" in line):
         line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)
     if secret and ("(" in line and "," in line):
         line = _CALL_PAIR.sub(_quoted_call, line)
