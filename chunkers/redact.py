@@ -1015,7 +1015,7 @@ def _weak_unquoted(match: re.Match[str]) -> str:
 # name (`primary key <sha256>` is a digest); never under a public key's or a hash's name.
 _LABELLED = re.compile(
     r"(?i)(?P<lead>[ \t]*(?:(?:#|//|--|\*|-)[ \t]*)?)(?P<name>(?:[A-Za-z][\w.-]*[ \t]+){0,3}(?:[A-Za-z][\w.-]*?)?"
-    r"(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>[ \t]+)(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*\r?)$"
+    r"(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>[ \t]*[=:][ \t]*|[ \t]+)(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*\r?)$"
 )
 # A database's or a dictionary's key, a public one, a digest's: no secret under such a name whatever its value.
 _LABEL_NOT = frozenset("public pub publishable sort primary foreign partition cache lookup row index hash hashed checksum "
