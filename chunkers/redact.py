@@ -393,6 +393,11 @@ _ENV_ASSIGN = re.compile(
     r"(?:\\?(?P<q>[\"'])(?P<qv>[^\"'\n\\]*)\\?(?P=q)|(?P<v>[^\s\"'`;|&)\\]+))",
     re.M,
 )
+# A Dockerfile's older `ENV NAME value` (no `=`): one value to the line's end, read as _ENV_ASSIGN's.
+_DOCKER_ENV_SPACE = re.compile(
+    r"^(?P<head>[ \t]*ENV[ \t]+(?P<name>[A-Za-z_][\w.-]*)[ \t]+)"
+    r"(?:(?P<q>[\"'])(?P<qv>[^\"'\n\\]*)(?P=q)|(?P<v>[^\s\"'`;|&)\\=]+))[ \t]*\r?$"
+)
 # A `.env` line under an environment variable's secret name, also commented out (`# SMTP_PASS=…`,
 # `REACT_APP_AUTH_PASS=…`): upper-case names only, an unquoted value of one word.
 _DOTENV_LINE = re.compile(
@@ -1210,6 +1215,8 @@ def _redact_line(line: str) -> str:
     if "=" in line and (secret or "_pass" in low) and (
             "-" in line or "export" in line or "ENV" in line or "ARG" in line):
         line = _ENV_ASSIGN.sub(_env_assign, line)
+    if "ENV" in line and (secret or "_pass" in low) and line.lstrip().startswith("ENV"):
+        line = _DOCKER_ENV_SPACE.sub(_env_assign, line)
     if ("-u" in line or "--user" in line or "--proxy-user" in line or "asplaintext" in low) and (":" in line or "asplaintext" in low):
         line = _COMMAND_CRED.sub(_command_cred, line)
     if "'" in line and ("identified" in low or "password" in low and ("with" in low or "," in line)):

@@ -24,6 +24,15 @@ KEPT = [
     # a multiple assignment: the secret-named value is a variable, or no name is a secret's
     'user, password := "alice", os.Getenv("PW")',
     'name, token_type = "x", "bearer"',
+    # a label ending in `=`/`:` before a value that is no generated one, a database's key
+    "the sort key: userName_createdAt_2024x",
+    ":param token: the_token_to_use_here",
+    "partition key = Mq8ZrT2vLx9WmP4kN7sYbQ",
+    # Dockerfile's `ENV NAME value`: a URL, a file's path, a variable, a template
+    "ENV TOKEN_URL https://example.com/token",
+    "ENV PASSWORD_FILE /run/secrets/db_password",
+    "ENV API_KEY $API_KEY",
+    "ENV DRONE_TOKEN {{ DRONE_TOKEN }}",
     # kingfisher's forms: near misses
     "see na1.example.com for the region",
     "ion_channel_open_probability_for_tests",
@@ -45,6 +54,10 @@ REDACTED_CASES = [
     ("{name: 'API_TOKEN', value: 'Zq5kVrX1n8tA'}", "Zq5kVrX1n8tA"),
     ('const dbPassword, apiToken string = "Hunt3rPw9", "Zq5kVrX1n8tA"', "Zq5kVrX1n8tA"),
     ('user, password := "alice", "Hunt3rPw9"', "Hunt3rPw9"),
+    ("confluent secret=Zq5kVrX1n8tAq8ZrT2vLx9Wm", "Zq5kVrX1n8tAq8ZrT2vLx9Wm"),
+    ("ngrok authtoken: 2Ot3hdNCKF3JRJDCioqNV2J0PPc_6th2CSUm9KsjfXdtRDvzT", "2Ot3hdNCKF3JRJDCioqNV2J0PPc_6th2CSUm9KsjfXdtRDvzT"),
+    ("ENV DRONE_TOKEN YXNkZmZmZmZm_Hunt3r", "YXNkZmZmZmZm_Hunt3r"),
+    ('ENV DB_PASSWORD "Hunt3rPw9"', "Hunt3rPw9"),
     # kingfisher's forms
     ("na1.NOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+ABCDEFGHIJKL",
      "NOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
