@@ -795,8 +795,9 @@ def _sg_patterns(rule) -> list[re.Pattern[str]]:
 def semgrep_cases(root: Path, under: str = "generic/secrets"):
     """(files, skipped) from semgrep-rules' secret rules' test files (generic/secrets/security/*,
     generic/secrets/gitleaks/*: a rule's `.yaml` beside a test file of the same stem). A line that a
-    `ruleid:` annotation is about is a positive; its secret is the last group (no URI's host) of the
-    first of the rule's `pattern-regex`es that matches the line, else that whole match; it is caught
+    `ruleid:` annotation is about is a positive; its secret is the named group, else the last group of 12 or
+    more characters (no URI's host), of the first of the rule's `pattern-regex`es that matches the line, else
+    that whole match; it is caught
     when its line changed and the secret is gone from it (when no regex matches the line alone, as for
     a block, the line changed is enough). A line that an `ok:` annotation is about is a negative:
     changed at all counts. Left out: rules that find ids or public keys (`*-client-id`, `aws-account-id`,
@@ -844,9 +845,13 @@ def semgrep_cases(root: Path, under: str = "generic/secrets"):
                     for pat in _sg_patterns(rules.get(rid, {})):
                         hit = pat.search(line)
                         if hit:
+                            # a named group (`(?<SECRET>…)`), else the last group long enough to be a secret
+                            # (not `(https?://)` or `(services|workflows)`), else the whole match
+                            named = [hit.group(g) for g in pat.groupindex if hit.group(g)]
                             groups = [hit.group(j) for j in range(1, (pat.groups or 0) + 1)
-                                      if hit.group(j) and line[hit.start(j) - 1:hit.start(j)] != "@"]
-                            secret = groups[-1] if groups else hit.group(0)
+                                      if hit.group(j) and len(hit.group(j)) >= 12
+                                      and line[hit.start(j) - 1:hit.start(j)] != "@"]
+                            secret = named[-1] if named else groups[-1] if groups else hit.group(0)
                             break
                     pos.append((i, secret))
                 pending = []
