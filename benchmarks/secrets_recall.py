@@ -1,4 +1,4 @@
-"""Recall and false positives of chunkers.redact on the test cases of six secret
+"""Recall and false positives of chunkers.redact on the test cases of eight secret
 scanners, read from their checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
@@ -7,7 +7,8 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
         --detect-secrets /work/.mirror/Yelp+detect-secrets/repo \\
         --noseyparker /work/.mirror/praetorian-inc+noseyparker/repo \\
         --kingfisher /work/.mirror/mongodb+kingfisher/repo \\
-        --whispers /work/.mirror/Skyscanner+whispers/repo [--show N] [--time DIR ...]
+        --whispers /work/.mirror/Skyscanner+whispers/repo \\
+        --semgrep /work/.mirror/semgrep+semgrep-rules/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -29,11 +30,14 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
   (`--detect-secrets`: parametrized lines with their verdicts); see secretlint_cases and
   detect_secrets_cases.
 - Nosey Parker and kingfisher (held out in the third round: no rule written from them; Nosey Parker
-  is development since the fourth, kingfisher stays held out): the `examples` and
+  is development since the fourth, kingfisher since the sixth): the `examples` and
   `negative_examples` of their rule files (`--noseyparker`, `--kingfisher`); see noseyparker_cases.
 - whispers (held out in the fourth round, development since the fifth): the fixtures of Skyscanner's whispers
   (`--whispers`), split by their compliant/noncompliant markers; see whispers_cases. Each
   file is redacted whole; recall counts values, false positives count lines.
+- semgrep-rules (held out from issue 33's sixth round: no rule written from it): the test files of its
+  secret rules (`--semgrep`, generic/secrets), each line a `ruleid:` or `ok:` annotation is about; see
+  semgrep_cases. Scored like whispers: each file redacted whole, positives by value, negatives by line.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -760,7 +764,104 @@ def whispers_cases(root: Path):
     return files, skipped
 
 
-def whispers_score(title: str, files, skipped: int, show: int) -> None:
+# -------------------------------------------------------------------- semgrep ---
+# semgrep's test annotations: a comment `ruleid: <id>` (a finding expected) or `ok: <id>` (none expected) on
+# the line before the code line it is about, or after code on that line.
+_SG_ANNOT = re.compile(r"(?:#|//|<!--|/\*)\s*(todoruleid|ruleid|todook|ok)\s*:\s*([\w.,\s-]+?)\s*(?:-->|\*/)?\s*$")
+# rules that find what is no secret (an id, a public key): neither positives nor negatives. A key *id* of
+# AWS or Alibaba stays a positive, as it is in gitleaks' corpus.
+_SG_NOT_SECRET = re.compile(r"client-id|account-id|access-id|api-id|pub-key|pub-api-key|public-key")
+
+
+def _sg_patterns(rule) -> list[re.Pattern[str]]:
+    """Every `pattern-regex` of a semgrep rule (at any depth), in Python's syntax where it compiles."""
+    found = []
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "pattern-regex" and isinstance(v, str):
+                    pat = _np_pattern(re.sub(r"\(\?<(?![=!])", "(?P<", v.strip()))
+                    if pat is not None:
+                        found.append(pat)
+                else:
+                    walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(rule)
+    return found
+
+
+def semgrep_cases(root: Path, under: str = "generic/secrets"):
+    """(files, skipped) from semgrep-rules' secret rules' test files (generic/secrets/security/*,
+    generic/secrets/gitleaks/*: a rule's `.yaml` beside a test file of the same stem). A line that a
+    `ruleid:` annotation is about is a positive; its secret is the named group, else the last group of 12 or
+    more characters (no URI's host), of the first of the rule's `pattern-regex`es that matches the line, else
+    that whole match; it is caught
+    when its line changed and the secret is gone from it (when no regex matches the line alone, as for
+    a block, the line changed is enough). A line that an `ok:` annotation is about is a negative:
+    changed at all counts. Left out: rules that find ids or public keys (`*-client-id`, `aws-account-id`,
+    `*-pub-key`...), `todoruleid`/`todook` lines (semgrep's known misses). Each file is redacted whole."""
+    import yaml
+    names, read = repo_files(root, under)
+    stems = {}
+    for n in names:
+        stem, _, ext = n.rpartition(".")
+        stems.setdefault(stem, []).append(n)
+    files, skipped = [], 0
+    for stem, group in sorted(stems.items()):
+        rule_file = [n for n in group if n.endswith((".yaml", ".yml"))]
+        tests = [n for n in group if not n.endswith((".yaml", ".yml"))]
+        if not rule_file or not tests:
+            continue
+        try:
+            rules = {str(r.get("id")): r for r in (yaml.safe_load(read(rule_file[0])) or {}).get("rules") or []}
+        except yaml.YAMLError:
+            skipped += 1
+            continue
+        for name in tests:
+            text = read(name)
+            lines = text.split("\n")
+            pos, neg, pending = [], [], []
+            for i, line in enumerate(lines):
+                m = _SG_ANNOT.search(line)
+                code = line[:m.start()].strip() if m else line.strip()
+                if m:
+                    marks = [(m.group(1), r.strip()) for r in m.group(2).split(",") if r.strip()]
+                    if not code:
+                        pending += marks
+                        continue
+                else:
+                    marks = []
+                if not code:
+                    continue
+                for kind, rid in pending + marks:
+                    if kind.startswith("todo") or _SG_NOT_SECRET.search(rid):
+                        continue
+                    if kind == "ok":
+                        neg.append(i)
+                        continue
+                    secret = None
+                    for pat in _sg_patterns(rules.get(rid, {})):
+                        hit = pat.search(line)
+                        if hit:
+                            # a named group (`(?<SECRET>…)`), else the last group long enough to be a secret
+                            # (not `(https?://)` or `(services|workflows)`), else the whole match
+                            named = [hit.group(g) for g in pat.groupindex if hit.group(g)]
+                            groups = [hit.group(j) for j in range(1, (pat.groups or 0) + 1)
+                                      if hit.group(j) and len(hit.group(j)) >= 12
+                                      and line[hit.start(j) - 1:hit.start(j)] != "@"]
+                            secret = named[-1] if named else groups[-1] if groups else hit.group(0)
+                            break
+                    pos.append((i, secret))
+                pending = []
+            if pos or neg:
+                files.append((name.split("/", 2)[-1], text, sorted(set(pos)), sorted(set(neg))))
+    return files, skipped
+
+
+def whispers_score(title: str, files, skipped: int, show: int,
+                   skipped_what: str = "value on a later line") -> None:
     import difflib
     hit, n, missed, changed, m = 0, 0, [], [], 0
     for src, text, pos, neg in files:
@@ -773,13 +874,13 @@ def whispers_score(title: str, files, skipped: int, show: int) -> None:
                     out[i] = b[j1 + i - i1] if i2 - i1 == j2 - j1 else block
         for i, value in pos:
             n += 1
-            ok = i in out and value not in out[i]
+            ok = i in out and (value is None or value not in out[i])
             hit += ok
             if not ok:
                 missed.append((src, a[i].strip()))
         m += len(neg)
         changed += [(src, a[i].strip()) for i in neg if i in out]
-    print(f"{title}: cases skipped (value on a later line): {skipped}")
+    print(f"{title}: cases skipped ({skipped_what}): {skipped}")
     print(f"  recall, cases as written: {hit}/{n} = {hit / max(1, n):.1%}")
     print(f"  negative lines changed: {len(changed)}/{m} = {len(changed) / max(1, m):.1%}")
     if show:
@@ -860,6 +961,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--noseyparker", type=Path, help="a Nosey Parker checkout or bare mirror")
     ap.add_argument("--kingfisher", type=Path, help="a kingfisher checkout or bare mirror")
     ap.add_argument("--whispers", type=Path, help="a whispers (Skyscanner) checkout or bare mirror")
+    ap.add_argument("--semgrep", type=Path, help="a semgrep-rules checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -880,9 +982,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.noseyparker:
         score("noseyparker (development)", *noseyparker_cases(args.noseyparker), args.show)
     if args.kingfisher:
-        score("kingfisher (held out)", *noseyparker_cases(args.kingfisher, "data/rules"), args.show)
+        score("kingfisher (development)", *noseyparker_cases(args.kingfisher, "data/rules"), args.show)
     if args.whispers:
         whispers_score("whispers (development)", *whispers_cases(args.whispers), args.show)
+    if args.semgrep:
+        whispers_score("semgrep-rules (held out)", *semgrep_cases(args.semgrep), args.show, "rule file unreadable")
     if args.time:
         timing(args.time)
     return 0

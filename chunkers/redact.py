@@ -393,6 +393,11 @@ _ENV_ASSIGN = re.compile(
     r"(?:\\?(?P<q>[\"'])(?P<qv>[^\"'\n\\]*)\\?(?P=q)|(?P<v>[^\s\"'`;|&)\\]+))",
     re.M,
 )
+# A Dockerfile's older `ENV NAME value` (no `=`): one value to the line's end, read as _ENV_ASSIGN's.
+_DOCKER_ENV_SPACE = re.compile(
+    r"^(?P<head>[ \t]*ENV[ \t]+(?P<name>[A-Za-z_][\w.-]*)[ \t]+)"
+    r"(?:(?P<q>[\"'])(?P<qv>[^\"'\n\\]*)(?P=q)|(?P<v>[^\s\"'`;|&)\\=]+))[ \t]*\r?$"
+)
 # A `.env` line under an environment variable's secret name, also commented out (`# SMTP_PASS=…`,
 # `REACT_APP_AUTH_PASS=…`): upper-case names only, an unquoted value of one word.
 _DOTENV_LINE = re.compile(
@@ -775,7 +780,11 @@ def may_hold_secret(text: str) -> bool:
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`)."""
     return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
             or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
-            or _RE_HINT_ANY.search(text) is not None)
+            or _RE_HINT_ANY.search(text) is not None or _LABEL_HINT.search(text) is not None)
+
+
+# What a _LABELLED line holds when it has no `=`, `:` or `-`: a secret's word, blanks, a long value.
+_LABEL_HINT = re.compile(r"(?i)(?:secret|token|key|passw(?:or)?d|pwd)[ \t]+[A-Za-z0-9+/=_.~]{16}")
 
 
 # A name whose value is a secret whatever it looks like: a secret word, or "key"/"token" with a
@@ -928,8 +937,16 @@ def _conn_string(match: re.Match[str]) -> str:
 _CONCAT_VALUE = re.compile(r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_][\w.]*\s*[(\[])")
 
 
+# The names before the last of a multiple assignment (`user, password := "alice", …`): the literal after the
+# operator is the first name's, not the last's.
+_MULTI_HEAD = re.compile(r"[ \t]*(?:(?:const|var|let)[ \t]+)?[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*,[ \t]*")
+
+
 def _quoted(match: re.Match[str]) -> str:
     value = match.group("value")
+    if match.group("op").strip() in ("=", ":=") and match.string[match.end():].lstrip().startswith(",") and (
+            _MULTI_HEAD.fullmatch(match.string, 0, match.start())):
+        return match.group(0)
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
             _CONCAT_VALUE.match(value)) or (
             is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value) or (
@@ -976,6 +993,94 @@ def _quoted_env(match: re.Match[str]) -> str:
             is_benign_value(value, name)):
         return match.group(0)
     return _replace(match, "value")
+
+
+# A weak name's unquoted value, alone on its line (`klipfolio_key=…`, `box-key = …`, YAML's `aws_key: …`): a
+# secret only when the value looks generated, as for _WEAK_QUOTED (never a uuid here: `cache_key: <uuid>`).
+_WEAK_START = re.compile(r"[ \t]*(?:export[ \t]+|-[ \t]+)?[\"']?[A-Za-z_$][\w$.-]*[\"']?[ \t]*[=:]")
+_WEAK_UNQUOTED = re.compile(
+    r"(?P<lead>[ \t]*(?:export[ \t]+|-[ \t]+)?[\"']?)(?P<name>[A-Za-z_$][\w$.-]*?(?:[a-z0-9](?:Key|Token|KEY|TOKEN)"
+    r"|[_.-](?:KEY|TOKEN|key|token|Key|Token)))(?P<op>[\"']?[ \t]*(?:=|:)[ \t]*)"
+    r"(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*,?[ \t]*\r?)$"
+)
+
+
+def _weak_unquoted(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    if REDACTED in value or _name_tier(name) == 0 or _hash_name(name) or _UUID.fullmatch(value) or not _LABEL_NOT.isdisjoint(
+            w.lower() for w in _IDENT_WORDS.findall(name)) or (
+            not looks_random(value)) or is_benign_value(value, name):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+# A value under a secret's label on a line of its own, no `=` or `:` between (`Slack token
+# 4b9c…`, `API key: …` aside, a note's `boxSECRET 3f9…`, `PRIVATE TOKEN …`): up to four words of label, the
+# last ending in a secret's word, then the value, generated-looking, last on the line. Hex only under a secret's
+# name (`primary key <sha256>` is a digest); never under a public key's or a hash's name.
+_LABELLED = re.compile(
+    r"(?i)(?P<lead>[ \t]*(?:(?:#|//|--|\*|-)[ \t]*)?)(?P<name>(?:[A-Za-z][\w.-]*[ \t]+){0,3}(?:[A-Za-z][\w.-]*?)?"
+    r"(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>[ \t]*[=:][ \t]*|[ \t]+)(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*\r?)$"
+)
+# A database's or a dictionary's key, a public one, a digest's: no secret under such a name whatever its value.
+_LABEL_NOT = frozenset("public pub publishable sort primary foreign partition cache lookup row index hash hashed checksum "
+                       "digest sha md5 fingerprint commit id uuid".split())
+
+
+def _labelled(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    words = {w.lower() for w in _IDENT_WORDS.findall(name)}
+    tier = _name_tier(name.split()[-1]) if name.split() else 0
+    if REDACTED in value or tier == 0 or words & _LABEL_NOT or _NOT_SECRET_NAME.search(name) or (
+            not looks_random(value)) or is_benign_value(value, name) or (
+            _HEX_ONLY.fullmatch(value) and _name_tier(name) < 2) or not re.search(r"[0-9]", value):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+# A pair whose name and value are apart (`{"key": "password", "value": "…"}`, `{name: "API_TOKEN", value: "…"}`):
+# a secret's name in the name's field makes the value field's literal a secret.
+_NAME_VALUE_PAIR = re.compile(
+    r"(?i)(?P<kq>[\"']?)\b(?:key|name)(?P=kq)[ \t]*[:=][ \t]*(?P<nq>[\"'])(?P<name>[^\"'\n]{1,80})(?P=nq)[ \t]*,[ \t]*"
+    r"(?P<vq>[\"']?)value(?P=vq)[ \t]*[:=][ \t]*(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
+)
+
+
+def _name_value_pair(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    if not value or REDACTED in value or _NOT_SECRET_NAME.search(name) or _name_tier(
+            re.split(r"[.:/]", name)[-1]) != 2 or is_benign_value(value, name):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+# A multiple assignment of literals (Go's `const a, b string = "…", "…"`, `a, b := "…", "…"`, Python's
+# `user, password = "…", "…"`): names and values paired by position.
+_STR_LIT = r'"(?:\\.|[^"\\\n])*"' + r"|'(?:\\.|[^'\\\n])*'"
+_MULTI_ASSIGN = re.compile(
+    r"^(?P<lead>[ \t]*(?:(?:const|var|let)[ \t]+)?)(?P<names>[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)+)"
+    r"(?P<type>[ \t]+[\w.\[\]*]+)?(?P<op>[ \t]*:?=[ \t]*)"
+    r"(?P<values>(?:" + _STR_LIT + r")(?:[ \t]*,[ \t]*(?:" + _STR_LIT + r"))+)(?P<end>[ \t]*;?[ \t]*\r?)$"
+)
+_STR_LIT_ONE = re.compile(_STR_LIT)
+
+
+def _multi_assign(match: re.Match[str]) -> str:
+    names = [n.strip() for n in match.group("names").split(",")]
+    lits = _STR_LIT_ONE.findall(match.group("values"))
+    if len(names) != len(lits):
+        return match.group(0)
+    out, changed = [], False
+    for name, lit in zip(names, lits):
+        value = lit[1:-1]
+        if value and REDACTED not in value and _name_tier(name) == 2 and not _NOT_SECRET_NAME.search(name) and not (
+                is_benign_value(value, name)):
+            lit, changed = f"{lit[0]}{REDACTED}{lit[0]}", True
+        out.append(lit)
+    if not changed:
+        return match.group(0)
+    return (f"{match.group('lead')}{match.group('names')}{match.group('type') or ''}{match.group('op')}"
+            f"{', '.join(out)}{match.group('end')}")
 
 
 # A name (`api_key = self.api_key`, `token = token_or_none`): code, unless it looks generated.
@@ -1110,6 +1215,8 @@ def _redact_line(line: str) -> str:
     if "=" in line and (secret or "_pass" in low) and (
             "-" in line or "export" in line or "ENV" in line or "ARG" in line):
         line = _ENV_ASSIGN.sub(_env_assign, line)
+    if "ENV" in line and (secret or "_pass" in low) and line.lstrip().startswith("ENV"):
+        line = _DOCKER_ENV_SPACE.sub(_env_assign, line)
     if ("-u" in line or "--user" in line or "--proxy-user" in line or "asplaintext" in low) and (":" in line or "asplaintext" in low):
         line = _COMMAND_CRED.sub(_command_cred, line)
     if "'" in line and ("identified" in low or "password" in low and ("with" in low or "," in line)):
@@ -1121,7 +1228,14 @@ def _redact_line(line: str) -> str:
             line = _URL_CRED_MORE.sub(lambda m: f"{m.group(1)},{REDACTED}:{REDACTED}@", line)
     if ";" in line and "=" in line and _CONN_HINT.search(line):
         line = _CONN_STRING.sub(_conn_string, line)
-    if ("=" in line or ":" in line) and secret:
+    multi = False
+    # the new line-end rules below need a line ending in a quote, or in a run of 16 token characters
+    rs = line.rstrip(" \t\r;,")
+    tail = len(rs) >= 16 and _TOKEN_CHARS.fullmatch(rs, len(rs) - 16) is not None
+    if secret and rs[-1:] in ("'", '"') and "," in line and "=" in line and _MULTI_ASSIGN.match(line):
+        # names and values paired by position: `password = "alice"` is no pair of `user, password = "alice", "…"`
+        line, multi = _MULTI_ASSIGN.sub(_multi_assign, line, count=1), True
+    if ("=" in line or ":" in line) and secret and not multi:
         if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
                 "{" in line or _QUOTED_NEED.search(line)):  # `{`: an accessor list may sit in between
             line = _QUOTED_ASSIGN.sub(_quoted, line)
@@ -1138,6 +1252,16 @@ def _redact_line(line: str) -> str:
     if ("key" in low or "token" in low or "_auth" in low or ".auth" in low or "login" in low) and (
             '"' in line or "'" in line or "`" in line):
         line = _WEAK_QUOTED.sub(_weak_quoted, line)
+    if tail and ("key" in low or "token" in low) and ("=" in line or ":" in line) and _WEAK_START.match(line):
+        line = _WEAK_UNQUOTED.sub(_weak_unquoted, line, count=1)
+    if tail and secret and (" " in line or "\t" in line):
+        rs = line.rstrip()
+        at = max(rs.rfind(" "), rs.rfind("\t"))
+        if len(rs) - at > 16 and _TOKEN_CHARS.fullmatch(rs, at + 1):
+            line = _LABELLED.sub(_labelled, line, count=1) if _LABELLED.match(line) else line
+    if secret and ('value"' in low or "value'" in low or "value:" in low or "value=" in low) and (
+            "key" in low or "name" in low) and ('"' in line or "'" in line):
+        line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)
     if secret and ("(" in line and "," in line):
         line = _CALL_PAIR.sub(_quoted_call, line)
     if secret and "define" in low and '"' in line:

@@ -41,14 +41,14 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("openai_legacy", "T3BlbkFJ",
      _tok(r"sk-", r"(?:(?:proj|svcacct|service)-[A-Za-z0-9_-]+|[A-Za-z0-9]{20})T3BlbkFJ[A-Za-z0-9_-]{20,}", _ED)),
     ("openai_style_key", "sk-", _B + r"sk-(?:[a-z]{2,8}-)?(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{32,}" + _ED),
-    ("anthropic", "sk-ant-", _tok(r"sk-ant-(?:api|admin|oat|sid)\d{2}-", r"[A-Za-z0-9_-]{40,}", _ED)),
+    ("anthropic", "sk-ant-", _tok(r"sk-ant-(?:api|admin|oat|sid)\d{2,3}-", r"[A-Za-z0-9_-]{40,}", _ED)),
     ("openrouter", "sk-or-v1-", _tok(r"sk-or-v1-", _HEX + "{64}")),
     ("groq", "gsk_", _tok(r"gsk_", r"[A-Za-z0-9]{40,60}")),
     ("huggingface", "hf_", _tok(r"hf_", r"(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{30,40}")),
     ("huggingface_org", "api_org_", _tok(r"api_org_", r"[A-Za-z0-9]{30,40}")),
     ("replicate", "r8_", _tok(r"r8_", r"[A-Za-z0-9]{37,40}")),
     ("perplexity", "pplx-", _tok(r"pplx-", r"[A-Za-z0-9]{40,56}")),
-    ("xai", "xai-", _tok(r"xai-", r"[A-Za-z0-9]{70,90}")),
+    ("xai", "xai-", _tok(r"xai-", r"(?=[A-Za-z0-9_]{0,89}[0-9])[A-Za-z0-9_]{70,90}")),
     ("fireworks", "fw_", _tok(r"fw_", r"[A-Za-z0-9]{20,40}")),
     ("langsmith", "lsv2_", _tok(r"lsv2_(?:pt|sk)_", _HEX + r"{32}_" + _HEX + r"{10}")),
     ("cerebras", "csk-", _tok(r"csk-", r"[a-z0-9]{40,56}")),
@@ -91,7 +91,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("gitlab_cicd_job", "glcbt-", _tok(r"glcbt-", r"[A-Za-z0-9_-]{20,}", _ED)),
     ("bitbucket_app_password", "ATBB", _tok(r"ATBB", r"[A-Za-z0-9_=.-]{28,}", _ED)),
     ("atlassian_api_token", "ATATT", _tok(r"ATATT", r"[A-Za-z0-9_=.-]{60,}", _ED)),
-    ("circleci_personal", "CCIPAT_", _tok(r"CCIPAT_", r"[A-Za-z0-9]{22}_" + _HEX + "{40}")),
+    ("circleci_personal", "CCIPAT_", _tok(r"CCIPAT_", r"[A-Za-z0-9]{20,26}_[a-z0-9]{40}")),
     ("buildkite", "bkua_", _tok(r"bkua_", r"[a-z0-9]{40}")),
     # ---- cloud and infrastructure
     ("vault_service", "hvs.", _tok(r"hvs\.", r"[A-Za-z0-9_-]{24,}", _ED)),
@@ -141,7 +141,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("harness", "pat.|sat.", _tok(r"(?:pat|sat)\.", r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}")),
     ("infracost", "ico-", r"(?<![A-Za-z0-9_.-])ico-[A-Za-z0-9]{32}" + _E),  # not a file's `.ico-<hash>.png`
     ("stripe_prod", "k_prod_", _tok(r"[rs]k_prod_", r"[A-Za-z0-9]{20,}")),
-    ("sourcegraph", "sgp_", _tok(r"sgp_(?:[a-fA-F0-9]{16}_|local_)?", r"[a-fA-F0-9]{40}")),
+    ("sourcegraph", "sgp_", _tok(r"sgp_(?:[a-fA-F0-9]{16}_)?(?:local_)?", r"[a-fA-F0-9]{40}")),
     ("facebook_page_token", "eaa", _tok(r"EAA[A-Z]", r"[A-Za-z0-9]{100,}")),
     # ---- added after gitleaks' rule tests (the development corpus; benchmarks/secrets_recall.py)
     ("onepassword_service_account", "ops_eyj", _tok(r"ops_eyJ", r"[A-Za-z0-9+/]{250,}={0,3}", r"(?![A-Za-z0-9+/=])")),
@@ -289,6 +289,18 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("gradle_build_config_field", "buildconfigfield",
      r"(?i)\bbuildConfigField\s*\(?\s*['\"]String['\"]\s*,\s*['\"][\w.]*(?:key|token|secret|passw(?:or)?d|pwd)[\w.]*['\"]"
      r"\s*,\s*['\"]\\?\"(?P<s>[^\"'\\\n]+)\\?\"['\"]"),
+    # ---- added after kingfisher's rule examples (a development corpus since issue 33's sixth round)
+    # FullStory's API key: a region, `.`, base64 of 80 or more
+    ("fullstory", "na1.|eu1.",
+     r"(?<![\w.])(?:na|eu)1\.(?=[A-Za-z0-9+/]{0,40}[0-9])(?=[A-Za-z0-9+/]{0,40}[A-Z])[A-Za-z0-9+/]{80,}={0,2}"
+     r"(?![A-Za-z0-9+/=])"),
+    ("ionic", ("~ion_[A-Za-z0-9]{42}",), _tok(r"ion_", _MIX + r"[A-Za-z0-9]{42}")),
+    # a MongoDB Atlas service account's secret
+    ("mongodb_service_account", "mdb_sa_sk_", _tok(r"mdb_sa_sk_", r"[A-Za-z0-9_-]{40}", _ED)),
+    # PubNub's publish and subscribe keys: `pub-c-`/`sub-c-` and a uuid's shape
+    ("pubnub", "pub-c-|sub-c-", _tok(r"(?:pub|sub)-c-", r"[a-z0-9]{8}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{12}", _ED)),
+    # a Voiceflow API key: `VF.DM.`/`VF.WS.`, 24 hex, `.`, 16 letters and digits
+    ("voiceflow", "=VF.DM.|VF.WS.", _tok(r"VF\.(?:DM|WS)\.", _HEX + r"{24}\.[A-Za-z0-9]{16}")),
     # ---- chat, productivity, payments
     ("slack_app_level", "xapp-", _tok(r"xapp-\d-", r"[A-Z0-9]+-\d+-[a-z0-9]{32,}")),
     ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{33,34}" + _ED),
@@ -309,7 +321,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("flutterwave", "FLWSECK", _tok(r"FLWSECK(?:_TEST)?-", r"[a-z0-9]{32}-X")),
     ("facebook_access", "EAACEdEose0cBA", _tok(r"EAACEdEose0cBA", r"[A-Za-z0-9]{20,}")),
     ("shippo", "shippo_", _tok(r"shippo_(?:live|test)_", _HEX + "{40}")),
-    ("typeform", "tfp_", _tok(r"tfp_", r"[A-Za-z0-9_.=-]{59}", _ED)),
+    ("typeform", "tfp_", _tok(r"tfp_", r"(?=[A-Za-z0-9_.=-]{0,63}[0-9])[A-Za-z0-9_.=-]{40,64}", _ED)),
     ("contentful", "CFPAT-", _tok(r"CFPAT-", r"[A-Za-z0-9_=-]{43}", _ED)),
     ("mapbox_secret", "sk.eyj", _tok(r"sk\.eyJ", r"[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{20,}", _ED)),
     ("prefect", "pnu_", _tok(r"pnu_", r"[A-Za-z0-9]{36}")),
