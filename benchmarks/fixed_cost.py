@@ -1,7 +1,7 @@
 """The fixed cost of a run through Dagster (issue 30): a first `ledger ingest` of a small repo, a re-run at the
 same HEAD, and `ledger status`, each in a process of its own as a person runs them.
 
-    python benchmarks/fixed_cost.py [REPO] [--home DIR] [--profile lean|standard|full|joint] [--backend auto|torch|bf16|onnx]
+    python benchmarks/fixed_cost.py [REPO] [--home DIR] [--profile lean|pooled|standard|full|joint] [--backend auto|torch|bf16|onnx]
                                     [--status-runs N]
 
 REPO: a git work tree (default: a temporary git repo of five files of this project's `encode/` and

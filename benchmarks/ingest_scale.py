@@ -1,7 +1,7 @@
 """Where a full ingest of one repository spends its time and memory, stage by stage (issue 19).
 
     python benchmarks/ingest_scale.py REPO_PATH [--home DIR] [--id ID] [--device auto|cpu|cuda]
-                                      [--batch N] [--backend auto|torch|bf16|onnx] [--profile lean|standard|full|joint] [--bare N]
+                                      [--batch N] [--backend auto|torch|bf16|onnx] [--profile lean|pooled|standard|full|joint] [--bare N]
 
 REPO_PATH (a git work tree or a plain folder) is ingested in place into a fresh
 LEDGER_HOME (--home: an empty or missing folder, kept afterwards; default a
@@ -226,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         if r.stage == "embeddings":
             note = (f"{emb.texts} distinct texts ({emb.texts / n:.2f}/chunk), {emb.embeddings_computed} embedded "
                     f"({emb.embeddings_computed / r.seconds:.1f} texts/s), {read / n:.0f} tokens/chunk read "
-                    f"({full / n:.0f} before the {embedder.model.max_seq_length}-token cut)")
+                    f"({full / n:.0f} before the {embedder.model.max_seq_length}-token cut)"
+                    + (f", {emb.pooled} code vectors pooled from symbol vectors" if emb.pooled else ""))
         elif r.stage.startswith("qdrant_points"):
             note = f"{pts.written} points written of {pts.points_total}"
         elif r.stage.startswith("chunks"):

@@ -234,7 +234,8 @@ def intents(context: AssetExecutionContext, ledger: LedgerResource) -> Materiali
     deps=[intents],
     description="code_vector = embed(text without its imports, led by its symbols' names); with an LLM intent "
                 "(or LEDGER_EMBED_PROFILE=full, every chunk) design_vector = embed('[repo/layer] intent'); standard "
-                "(the default) and full add one symbol sentence per owned symbol; joint reads a chunk's code and its symbols' heads in "
+                "(the default), pooled and full add one symbol sentence per owned symbol, and pooled takes a chunk's "
+                "code_vector as their mean where they quote half its code or more; joint reads a chunk's code and its symbols' heads in "
                 "one model input, a vector each. all-MiniLM-L6-v2 (offline), cached by (model, "
                 "normalised text hash): unchanged text is never embedded twice, and a run with nothing new to "
                 "embed never loads the model.",
@@ -251,6 +252,7 @@ def embeddings(context: AssetExecutionContext, ledger: LedgerResource, embedder:
         "embeddings_computed": report.embeddings_computed,
         "texts_per_chunk": round(report.texts / max(report.chunks, 1), 2),  # what an ingest pays for (issue 30)
         "cache_hits": report.cache_hits,
+        "code_vectors_pooled": report.pooled,  # the mean of the chunk's symbol vectors: no model input (pooled)
         "model_loaded": model.model_used,
         "embed_backend": model.backend,  # `auto` resolved: bf16 on a CPU with bfloat16 units, else torch
         "model_note": (f"loaded: {report.embeddings_computed} new texts to embed" if model.model_used else

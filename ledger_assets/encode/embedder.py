@@ -288,6 +288,24 @@ def embed_groups_with_cache(
     return len(missing), alone
 
 
+def pool_with_cache(embedder: Embedder, db, pools: dict[str, list[str]], chunk_size: int = 2048) -> int:
+    """Store under each key of `pools` the normalised mean of its parts' cached vectors (the `pooled` profile's
+    code vector of a chunk: the mean of its symbol vectors). No model input: the model is not loaded. Returns
+    how many were made."""
+    missing = _uncached(embedder, db, pools)
+    for i in range(0, len(missing), chunk_size):
+        part = missing[i:i + chunk_size]
+        parts = fetch_vectors(db, embedder.model_name, sorted({h for k in part for h in pools[k]}))
+        lost = sorted({h for k in part for h in pools[k] if h not in parts})
+        if lost:
+            raise RuntimeError(f"{len(lost)} symbol vectors missing from the cache to pool (first {lost[0]}): "
+                               "the embedding stage stores them before pooling")
+        means = np.stack([np.mean([parts[h] for h in pools[k]], axis=0) for k in part])
+        means /= np.clip(np.linalg.norm(means, axis=1, keepdims=True), 1e-12, None)
+        _store(db, embedder.model_name, part, means)
+    return len(missing)
+
+
 def _uncached(embedder: Embedder, db, keys) -> list[str]:
     """The keys (text hashes) with no vector of this embedder's model yet, sorted."""
     if not keys:

@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from chunkers import ChunkOptions, chunk_file_result, rechunk_key
+from chunkers.model import TRANSFORMED_TYPES
 from chunkers.text import decode, line_count, BinaryContent
 
 from ledger_assets.encode.lexical import words
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.encode.embedder import (Embedder, embed_groups_with_cache, embed_with_cache, normalize_text,
-                                          text_hash)
+                                          pool_with_cache, text_hash)
 from ledger_assets.ingest.checks import (CheckOutcome, check_idempotent, check_line_coverage,
                                          check_member_symbols)
 from ledger_assets.ingest.concepts import assign_concepts
@@ -33,7 +34,7 @@ from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, 
 from ledger_assets.intents.analysis import analyse_repo
 
 from ledger_assets.encode.joint import Group, joint_key
-from ledger_assets.ingest.symbol_texts import file_symbol_heads, file_symbol_texts
+from ledger_assets.ingest.symbol_texts import file_symbol_heads, file_symbol_texts, owned_symbols, quoted_share
 
 
 def content_hash(text: str) -> str:
@@ -288,6 +289,7 @@ class EmbeddingReport:
     embeddings_computed: int
     cache_hits: int
     elapsed_s: float
+    pooled: int = 0  # code vectors made from the chunk's symbol vectors (the `pooled` profile), no model input
 
 
 _IMPORT_LINE = re.compile(r"^(?:using\s+[\w.=\s]+;|import\s|from\s+\S+\s+import\s|#include\s|package\s)")
@@ -320,6 +322,34 @@ def embeds_design(profile: str, intent_source: str | None) -> bool:
     """Does this chunk get a design vector? "full": every chunk. The others: only an LLM intent; a keyless one
     is made from the code's own names and declaration, which the other lanes see already (docs/decisions.md)."""
     return profile == "full" or intent_source == "llm"
+
+
+# Symbol kinds that head a section of prose, settings or an API description rather than declare code: such a
+# chunk's words are its content, so under `pooled` its code vector stays the embedding of its own text.
+SECTION_KINDS = frozenset({"md_heading", "config_section", "openapi_operation", "openapi_operation_id",
+                           "openapi_schema"})
+POOL_PREFIX = "pool:"
+
+
+# Under `pooled`, a chunk's code vector is its symbol vectors' mean only where their sentences quote at least this
+# share of its code lines: where they read less (a long function), its own text is embedded, which reads up to
+# 256 tokens of it (docs/decisions.md, the sixth round).
+POOL_MIN_QUOTED = 0.5
+
+
+def pools_code(profile: str, chunk: dict, symbols: list[dict]) -> bool:
+    """Is this chunk's code vector the mean of its symbol vectors (the `pooled` profile)? Only for verbatim code
+    owning declarations (`symbols`: those it owns) whose sentences quote at least POOL_MIN_QUOTED of its code
+    lines; a chunk owning none (the rest of a long method, a script), a long body, or a section of prose or
+    settings embeds its own code text."""
+    return (profile == "pooled" and bool(symbols) and chunk.get("chunk_type") not in TRANSFORMED_TYPES
+            and not {s.get("kind", "") for s in symbols} & SECTION_KINDS
+            and quoted_share(chunk, symbols) >= POOL_MIN_QUOTED)
+
+
+def pool_key(symbol_hashes: list[str]) -> str:
+    """The cache key of a pooled code vector: its parts' hashes, in order (a changed sentence is a new key)."""
+    return POOL_PREFIX + text_hash("\x1e".join(symbol_hashes))
 
 
 LEAN_LEAD_CHARS = 400
@@ -362,12 +392,14 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
         row["symbols"] = json.loads(row["symbols"] or "[]")
     texts: dict[str, str] = {}
     groups: dict[str, Group] = {}  # the joint profile's inputs (encode/joint.py)
+    pools: dict[str, list[str]] = {}  # the pooled profile's code vectors: key -> the symbol hashes it averages
     updates = []
     symbol_lines = 0
     profile = ledger.settings.embed_profile
     for _, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
-        owned = file_symbol_texts(chunks) if profile in ("standard", "full") else {}
+        owned = file_symbol_texts(chunks) if profile in ("standard", "full", "pooled") else {}
+        owners = owned_symbols(chunks) if profile == "pooled" else {}
         heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
         joint = file_symbol_heads(chunks) if profile == "joint" else {}
         for row in chunks:
@@ -384,8 +416,10 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
                 if profile == "lean" and not embeds_design(profile, row["intent_source"]):  # the lead stands in
                     lead = lean_lead(row["intent"], heads.get(row["chunk_index"], []))
                     code_t = normalize_text(f"{lead}\n{code_t}") if lead else code_t
-                ch = text_hash(code_t)
-                texts[ch] = code_t
+                ch = ""
+                if not pools_code(profile, row, owners.get(row["chunk_index"], [])):
+                    ch = text_hash(code_t)
+                    texts[ch] = code_t
             dh = ""
             if embeds_design(profile, row["intent_source"]):
                 design_t = design_text(repo_id, row["layer"], row["intent"])
@@ -395,6 +429,9 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
                 sh = text_hash(sym_t)
                 texts[sh] = sym_t
                 sym_hashes.append(sh)
+            if not ch:  # pooled: the code vector is the mean of the symbol vectors just listed
+                ch = pool_key(sym_hashes)
+                pools[ch] = sym_hashes
             symbol_lines += len(sym_hashes)
             sh_json = json.dumps(sym_hashes) if sym_hashes else ""
             if (ch, dh, sh_json) != (row["code_hash"], row["design_hash"] or "", row["symbol_hashes"] or ""):
@@ -409,10 +446,12 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     computed = embed_with_cache(embedder, ledger.db, texts, progress)
     computed_groups, alone = embed_groups_with_cache(embedder, ledger.db, groups, progress)
     computed += computed_groups + alone
+    pooled = pool_with_cache(embedder, ledger.db, pools)  # after the symbol vectors it averages; no model input
     elapsed = time.monotonic() - t0
     # A joint group is one input; its leads encoded alone (they did not fit) are counted when computed.
     inputs = len(texts) + len(groups) + alone
     ledger.db.add_to_summary(run_id, repo_id, embeddings_computed=computed, elapsed_s=elapsed)
     log.info(f"embeddings ({profile} profile): {inputs} distinct model inputs ({symbol_lines} symbol vectors) for "
-             f"{len(rows)} chunks, {computed} computed, {inputs - computed} from cache")
-    return EmbeddingReport(len(rows), inputs, computed, inputs - computed, elapsed)
+             f"{len(rows)} chunks, {computed} computed, {inputs - computed} from cache"
+             + (f"; {len(pools)} code vectors pooled from symbol vectors ({pooled} new)" if pools else ""))
+    return EmbeddingReport(len(rows), inputs, computed, inputs - computed, elapsed, pooled=len(pools))

@@ -205,6 +205,32 @@ def _body_lines(lines: list[str], at: int) -> list[str]:
     return [ln.strip() for ln in lines[at:at + _BODY_LINES] if ln.strip() and not _SKIP_LINE.match(ln)]
 
 
+def quoted_share(chunk: dict, symbols: list[dict]) -> float:
+    """The share of a chunk's code lines (not blank, not a comment or an attribute) that its symbols' sentences
+    quote (each a declaration and its first body lines, as `symbol_text` reads them): how much of the chunk the
+    symbol lane already reads. 0.0 where the body is not verbatim source."""
+    if chunk.get("chunk_type") in TRANSFORMED_TYPES:
+        return 0.0
+    text, header = chunk.get("text") or "", chunk.get("header") or ""
+    lines = (text[len(header):] if header and text.startswith(header) else text).split("\n")
+    if len(lines) != chunk["end_line"] - chunk["start_line"] + 1:
+        return 0.0
+    code = {i for i, ln in enumerate(lines) if ln.strip() and not _SKIP_LINE.match(ln)}
+    quoted: set[int] = set()
+    for s in symbols:
+        lo = max(s.get("start_line") or 0, chunk["start_line"]) - chunk["start_line"]
+        hi = min(s.get("end_line") or 0, chunk["end_line"]) - chunk["start_line"]
+        if lo > hi:
+            continue
+        name = s.get("name", "")
+        window = lines[lo:hi + 1][:40]
+        at = _declaration_at(re.split(r"\.|::", name)[-1] or name, window)
+        if at is not None:
+            quoted.update(lo + at + k for k, ln in enumerate(window[at:at + _BODY_LINES])
+                          if ln.strip() and not _SKIP_LINE.match(ln))
+    return len(quoted & code) / len(code) if code else 1.0
+
+
 def symbol_code(symbol: dict, lines: list[str]) -> list[str]:
     """The lines a full symbol sentence quotes after its head (declaration and first body lines): what a
     `joint` head reads in its chunk's code instead (encode/joint.py)."""

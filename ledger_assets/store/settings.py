@@ -96,13 +96,15 @@ BF16_KERNEL_CACHE = 64
 EMBED_BACKEND = "auto"
 EMBED_BACKENDS = ("auto", "torch", "bf16", "onnx")
 # What an ingest embeds (ingest/pipeline.py embedding_stage): "standard" (the default) embeds each chunk's code
-# text, one sentence per symbol it owns (the symbol lane) and a design text for an LLM intent only; "full" (opt-in)
+# text, one sentence per symbol it owns (the symbol lane) and a design text for an LLM intent only; "pooled"
+# (opt-in) takes the code vector of a chunk whose symbol sentences quote at least half its code lines as their
+# mean instead of embedding its text (prose, settings and long bodies keep theirs); "full" (opt-in)
 # adds a design vector for every chunk (a keyless intent's too: the index before issue 30's fifth round); "lean"
 # (opt-in) embeds the code text, and a design text only for an LLM intent: about a third of the texts, at a cost
 # to chunk-level answers; "joint" (opt-in) reads a chunk's code and its symbols' heads in one model input, a vector
 # each (encode/joint.py), and a design text only for an LLM intent (see docs/decisions.md for the figures).
 EMBED_PROFILE = "standard"
-EMBED_PROFILES = ("lean", "standard", "full", "joint")
+EMBED_PROFILES = ("lean", "pooled", "standard", "full", "joint")
 
 
 class SettingsError(ValueError):
@@ -256,6 +258,8 @@ class LedgerSettings:
                                  choices=EMBED_BACKENDS, resource="")
     embed_profile: str = setting(EMBED_PROFILE, "`standard`: each chunk's code text and one sentence per owned "
                                                 "symbol (the symbol lane), a design text for an LLM intent only; "
+                                                "`pooled` (opt-in): a chunk's code vector the mean of its symbol "
+                                                "vectors where their sentences quote half its code lines or more; "
                                                 "`full` (opt-in): also a design vector for a keyless intent, 3-5 "
                                                 "texts a chunk; `joint` (opt-in): one input a chunk, its code and "
                                                 "its symbols' heads read together; `lean` (opt-in): the code text, "

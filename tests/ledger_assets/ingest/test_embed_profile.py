@@ -1,6 +1,6 @@
 """The embedding profiles (settings.embed_profile, issue 30): "lean" embeds at most 1.5 texts a chunk,
-"standard" (the default) every lane but a keyless intent's design vector, "full" every lane; a run with nothing
-new to embed never loads the model. Real git repos, DuckDB,
+"standard" (the default) every lane but a keyless intent's design vector, "pooled" the same with a chunk's code
+vector the mean of its symbol vectors where their sentences quote most of it, "full" every lane; a run with nothing new to embed never loads the model. Real git repos, DuckDB,
 Qdrant local mode and the real model."""
 
 from __future__ import annotations
@@ -130,6 +130,63 @@ def test_standard_profile_is_the_default_and_drops_only_the_keyless_design_vecto
         assert p.payload["intent_source"] == "heuristic" and DESIGN_VECTOR not in p.vector
     with pytest.raises(ToolInputError, match="no design vector"):
         similar(ledger, "orders.py:7", "design", k=2)
+
+
+README_MD = """# Shop
+
+## Settlement
+
+Trades settle two business days after the trade date; the clearing house nets each member's
+positions first.
+"""
+
+
+REPORT_PY = "def monthly_report(entries: list[dict]) -> dict:\n" + "".join(
+    f"    total_{i} = sum(e['amount'] for e in entries if e['month'] == {i})\n" for i in range(1, 13)) + (
+    "    return {i: locals()[f'total_{i}'] for i in range(1, 13)}\n")
+
+
+def test_pooled_profile_pools_code_vectors_from_symbol_vectors(git_repo, tmp_path, embedder):
+    """`pooled`: a chunk of code whose symbols' sentences quote most of it embeds only those sentences, and its
+    code vector is their normalised mean; a long body, a chunk owning none and a markdown section embed their own
+    text; a re-run pools nothing."""
+    import numpy as np
+
+    from ledger_assets.encode.embedder import fetch_vectors
+
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "pooled-home"), lock_timeout_s=60, embed_profile="pooled"))
+    git_repo.write("README.md", README_MD)
+    git_repo.write("report.py", REPORT_PY)  # 14 code lines, of which its sentence quotes 6
+    ledger.registry.add(_repo(git_repo).path, "shop")
+    ran = _ingest(ledger, embedder, "r1")
+    chunks, emb = ran["chunks"].total_chunks, ran["embeddings"]
+    with ledger.db.connect() as con:
+        rows = con.execute("select file_path, chunk_index, chunk_type, code_hash, symbol_hashes from chunks "
+                           "order by file_path, chunk_index").fetchall()
+    pooled = [r for r in rows if r[3].startswith("pool:")]
+    own_text = [r for r in rows if not r[3].startswith("pool:")]
+    assert pooled and emb.pooled == len(pooled)
+    assert {r[0] for r in own_text} >= {"README.md", "report.py"}  # prose and a long body keep their own text
+    assert {r[0] for r in pooled} >= {"orders.py", "ledger.py"}  # short functions and methods are pooled
+    assert all(r[4] for r in own_text if r[0] == "report.py")  # though it owns a symbol sentence
+    owned = sum(len(__import__("json").loads(r[4] or "[]")) for r in rows)
+    assert emb.embeddings_computed == owned + len(own_text)  # no code text for a pooled chunk
+    assert emb.embeddings_computed < chunks + owned  # what `standard` embeds
+    points = {(p.payload["file_path"], p.payload["chunk_index"]): p for p in _points(ledger)}
+    assert len(points) == chunks
+    model = embedder.model_name
+    for path, idx, _, code_hash, sym_json in pooled:
+        vec = np.asarray(points[(path, idx)].vector[CODE_VECTOR])
+        parts = fetch_vectors(ledger.db, model, __import__("json").loads(sym_json))
+        mean = np.mean(list(parts.values()), axis=0)
+        assert float(vec @ (mean / np.linalg.norm(mean))) > 0.999
+        assert DESIGN_VECTOR not in points[(path, idx)].vector  # keyless intents: no design vector
+    assert [h.rank for h in similar(ledger, "orders.py:7", "code", k=2)] == [1, 2]
+    again = _ingest(ledger, embedder, "r2")["embeddings"]
+    assert again.embeddings_computed == 0 and again.pooled == len(pooled)
+    with ledger.db.connect() as con:
+        assert con.execute("select count(*) from embeddings where text_hash like 'pool:%'").fetchone()[0] == len(
+            {r[3] for r in pooled})  # each pooled vector stored once
 
 
 def test_unchanged_rerun_does_not_load_the_model(git_repo, ledger, embedder):
