@@ -234,7 +234,7 @@ def intents(context: AssetExecutionContext, ledger: LedgerResource) -> Materiali
     deps=[intents],
     description="code_vector = embed(text without its imports, led by its symbols' names); with an LLM intent "
                 "(or LEDGER_EMBED_PROFILE=full, every chunk) design_vector = embed('[repo/layer] intent'); standard "
-                "(the default), pooled and full add one symbol sentence per owned symbol, and pooled takes a chunk's "
+                ", pooled (the default) and full add one symbol sentence per owned symbol, and pooled takes a chunk's "
                 "code_vector as their mean where they quote half its code or more; joint reads a chunk's code and its symbols' heads in "
                 "one model input, a vector each. all-MiniLM-L6-v2 (offline), cached by (model, "
                 "normalised text hash): unchanged text is never embedded twice, and a run with nothing new to "

@@ -95,15 +95,16 @@ BF16_KERNEL_CACHE = 64
 # see docs/decisions.md.
 EMBED_BACKEND = "auto"
 EMBED_BACKENDS = ("auto", "torch", "bf16", "onnx")
-# What an ingest embeds (ingest/pipeline.py embedding_stage): "standard" (the default) embeds each chunk's code
-# text, one sentence per symbol it owns (the symbol lane) and a design text for an LLM intent only; "pooled"
-# (opt-in) takes the code vector of a chunk whose symbol sentences quote at least half its code lines as their
-# mean instead of embedding its text (prose, settings and long bodies keep theirs); "full" (opt-in)
+# What an ingest embeds (ingest/pipeline.py embedding_stage): "pooled" (the default) embeds one sentence per symbol
+# a chunk owns (the symbol lane), a design text for an LLM intent only, and each chunk's code text except where
+# its symbol sentences quote at least half its code lines: there the code vector is their mean (prose, settings
+# and long bodies keep their text); "standard" (opt-in, the default before issue 30's sixth round) embeds every
+# chunk's code text; "full" (opt-in)
 # adds a design vector for every chunk (a keyless intent's too: the index before issue 30's fifth round); "lean"
 # (opt-in) embeds the code text, and a design text only for an LLM intent: about a third of the texts, at a cost
 # to chunk-level answers; "joint" (opt-in) reads a chunk's code and its symbols' heads in one model input, a vector
 # each (encode/joint.py), and a design text only for an LLM intent (see docs/decisions.md for the figures).
-EMBED_PROFILE = "standard"
+EMBED_PROFILE = "pooled"
 EMBED_PROFILES = ("lean", "pooled", "standard", "full", "joint")
 
 
@@ -256,10 +257,10 @@ class LedgerSettings:
                                                 "on CUDA), `bf16` or `onnx` (opt-in: int8 on CPU, about 3x torch's "
                                                 "speed; torch fp16 on CUDA)",
                                  choices=EMBED_BACKENDS, resource="")
-    embed_profile: str = setting(EMBED_PROFILE, "`standard`: each chunk's code text and one sentence per owned "
-                                                "symbol (the symbol lane), a design text for an LLM intent only; "
-                                                "`pooled` (opt-in): a chunk's code vector the mean of its symbol "
-                                                "vectors where their sentences quote half its code lines or more; "
+    embed_profile: str = setting(EMBED_PROFILE, "`pooled`: one sentence per owned symbol (the symbol lane), a "
+                                                "chunk's code text, or its symbol vectors' mean where their sentences "
+                                                "quote half its code lines or more, a design text for an LLM intent "
+                                                "only; `standard` (opt-in): every chunk's code text; "
                                                 "`full` (opt-in): also a design vector for a keyless intent, 3-5 "
                                                 "texts a chunk; `joint` (opt-in): one input a chunk, its code and "
                                                 "its symbols' heads read together; `lean` (opt-in): the code text, "

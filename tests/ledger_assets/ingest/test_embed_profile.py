@@ -1,6 +1,7 @@
 """The embedding profiles (settings.embed_profile, issue 30): "lean" embeds at most 1.5 texts a chunk,
-"standard" (the default) every lane but a keyless intent's design vector, "pooled" the same with a chunk's code
-vector the mean of its symbol vectors where their sentences quote most of it, "full" every lane; a run with nothing new to embed never loads the model. Real git repos, DuckDB,
+"pooled" (the default) every lane but a keyless intent's design vector, a chunk's code vector the mean of its
+symbol vectors where their sentences quote most of it, "standard" the same with every code text embedded, "full"
+every lane; a run with nothing new to embed never loads the model. Real git repos, DuckDB,
 Qdrant local mode and the real model."""
 
 from __future__ import annotations
@@ -115,8 +116,8 @@ def test_full_profile_stores_every_lane(git_repo, tmp_path, embedder):
     assert [h.rank for h in similar(ledger, "orders.py:7", "design", k=2)] == [1, 2]
 
 
-def test_standard_profile_is_the_default_and_drops_only_the_keyless_design_vector(git_repo, ledger, embedder):
-    assert ledger.settings.embed_profile == "standard"  # the default
+def test_standard_profile_drops_only_the_keyless_design_vector(git_repo, tmp_path, embedder):
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "std-home"), lock_timeout_s=60, embed_profile="standard"))
     ledger.registry.add(_repo(git_repo).path, "shop")
     ran = _ingest(ledger, embedder, "r1")
     chunks, emb = ran["chunks"].total_chunks, ran["embeddings"]
@@ -146,7 +147,7 @@ REPORT_PY = "def monthly_report(entries: list[dict]) -> dict:\n" + "".join(
     "    return {i: locals()[f'total_{i}'] for i in range(1, 13)}\n")
 
 
-def test_pooled_profile_pools_code_vectors_from_symbol_vectors(git_repo, tmp_path, embedder):
+def test_pooled_profile_is_the_default_and_pools_code_vectors_from_symbol_vectors(git_repo, ledger, embedder):
     """`pooled`: a chunk of code whose symbols' sentences quote most of it embeds only those sentences, and its
     code vector is their normalised mean; a long body, a chunk owning none and a markdown section embed their own
     text; a re-run pools nothing."""
@@ -154,7 +155,7 @@ def test_pooled_profile_pools_code_vectors_from_symbol_vectors(git_repo, tmp_pat
 
     from ledger_assets.encode.embedder import fetch_vectors
 
-    ledger = Ledger(LedgerSettings(home=str(tmp_path / "pooled-home"), lock_timeout_s=60, embed_profile="pooled"))
+    assert ledger.settings.embed_profile == "pooled"  # the default
     git_repo.write("README.md", README_MD)
     git_repo.write("report.py", REPORT_PY)  # 14 code lines, of which its sentence quotes 6
     ledger.registry.add(_repo(git_repo).path, "shop")
