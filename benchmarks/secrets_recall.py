@@ -815,7 +815,8 @@ def semgrep_cases(root: Path, under: str = "generic/secrets"):
         if not rule_file or not tests:
             continue
         try:
-            rules = {str(r.get("id")): r for r in (yaml.safe_load(read(rule_file[0])) or {}).get("rules") or []}
+            rules = {str(r.get("id")): _sg_patterns(r)
+                     for r in (yaml.safe_load(read(rule_file[0])) or {}).get("rules") or []}
         except yaml.YAMLError:
             skipped += 1
             continue
@@ -842,7 +843,7 @@ def semgrep_cases(root: Path, under: str = "generic/secrets"):
                         neg.append(i)
                         continue
                     secret = None
-                    for pat in _sg_patterns(rules.get(rid, {})):
+                    for pat in rules.get(rid, ()):  # the rule's patterns, compiled once a file
                         hit = pat.search(line)
                         if hit:
                             # a named group (`(?<SECRET>…)`), else the last group long enough to be a secret

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from chunkers import ChunkOptions, chunk_file_result, rechunk_key
-from chunkers.model import TRANSFORMED_TYPES
 from chunkers.text import decode, line_count, BinaryContent
 
 from ledger_assets.encode.lexical import words
@@ -342,9 +341,8 @@ def pools_code(profile: str, chunk: dict, symbols: list[dict]) -> bool:
     owning declarations (`symbols`: those it owns) whose sentences quote at least POOL_MIN_QUOTED of its code
     lines; a chunk owning none (the rest of a long method, a script), a long body, or a section of prose or
     settings embeds its own code text."""
-    return (profile == "pooled" and bool(symbols) and chunk.get("chunk_type") not in TRANSFORMED_TYPES
-            and not {s.get("kind", "") for s in symbols} & SECTION_KINDS
-            and quoted_share(chunk, symbols) >= POOL_MIN_QUOTED)
+    return (profile == "pooled" and bool(symbols) and not {s.get("kind", "") for s in symbols} & SECTION_KINDS
+            and quoted_share(chunk, symbols) >= POOL_MIN_QUOTED)  # 0.0 for a transformed (not verbatim) body
 
 
 def pool_key(symbol_hashes: list[str]) -> str:
@@ -398,8 +396,8 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     profile = ledger.settings.embed_profile
     for _, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
-        owned = file_symbol_texts(chunks) if profile in ("standard", "full", "pooled") else {}
-        owners = owned_symbols(chunks) if profile == "pooled" else {}
+        owners = owned_symbols(chunks) if profile in ("standard", "full", "pooled") else {}
+        owned = file_symbol_texts(chunks, owned=owners) if owners else {}
         heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
         joint = file_symbol_heads(chunks) if profile == "joint" else {}
         for row in chunks:

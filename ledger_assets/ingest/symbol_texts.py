@@ -66,14 +66,20 @@ def owned_symbols(chunks: Iterable[dict]) -> dict[int, list[dict]]:
     return out
 
 
-def _source_lines(chunk: dict, symbol: dict) -> list[str]:
-    """The symbol's own lines when the chunk's body is verbatim source, else []."""
+def _verbatim_lines(chunk: dict) -> list[str] | None:
+    """The chunk's body lines, one per source line, when its body is verbatim source, else None."""
     if chunk.get("chunk_type") in TRANSFORMED_TYPES:
-        return []
+        return None
     text, header = chunk.get("text") or "", chunk.get("header") or ""
     body = text[len(header):] if header and text.startswith(header) else text
     lines = body.split("\n")
-    if len(lines) != chunk["end_line"] - chunk["start_line"] + 1:
+    return lines if len(lines) == chunk["end_line"] - chunk["start_line"] + 1 else None
+
+
+def _source_lines(chunk: dict, symbol: dict) -> list[str]:
+    """The symbol's own lines when the chunk's body is verbatim source, else []."""
+    lines = _verbatim_lines(chunk)
+    if lines is None:
         return []
     lo = max(symbol.get("start_line", 0), chunk["start_line"]) - chunk["start_line"]
     hi = min(symbol.get("end_line", 0), chunk["end_line"]) - chunk["start_line"]
@@ -209,11 +215,8 @@ def quoted_share(chunk: dict, symbols: list[dict]) -> float:
     """The share of a chunk's code lines (not blank, not a comment or an attribute) that its symbols' sentences
     quote (each a declaration and its first body lines, as `symbol_text` reads them): how much of the chunk the
     symbol lane already reads. 0.0 where the body is not verbatim source."""
-    if chunk.get("chunk_type") in TRANSFORMED_TYPES:
-        return 0.0
-    text, header = chunk.get("text") or "", chunk.get("header") or ""
-    lines = (text[len(header):] if header and text.startswith(header) else text).split("\n")
-    if len(lines) != chunk["end_line"] - chunk["start_line"] + 1:
+    lines = _verbatim_lines(chunk)
+    if lines is None:
         return 0.0
     code = {i for i, ln in enumerate(lines) if ln.strip() and not _SKIP_LINE.match(ln)}
     quoted: set[int] = set()
@@ -222,9 +225,8 @@ def quoted_share(chunk: dict, symbols: list[dict]) -> float:
         hi = min(s.get("end_line") or 0, chunk["end_line"]) - chunk["start_line"]
         if lo > hi:
             continue
-        name = s.get("name", "")
         window = lines[lo:hi + 1][:40]
-        at = _declaration_at(re.split(r"\.|::", name)[-1] or name, window)
+        at = _symbol_declaration(s, window)
         if at is not None:
             quoted.update(lo + at + k for k, ln in enumerate(window[at:at + _BODY_LINES])
                           if ln.strip() and not _SKIP_LINE.match(ln))
@@ -234,16 +236,24 @@ def quoted_share(chunk: dict, symbols: list[dict]) -> float:
 def symbol_code(symbol: dict, lines: list[str]) -> list[str]:
     """The lines a full symbol sentence quotes after its head (declaration and first body lines): what a
     `joint` head reads in its chunk's code instead (encode/joint.py)."""
-    name = symbol.get("name", "")
-    at = _declaration_at(re.split(r"\.|::", name)[-1] or name, lines[:40])
+    at = _symbol_declaration(symbol, lines[:40])
     return [] if at is None else _body_lines(lines, at)
 
 
-def file_symbol_texts(chunks: list[dict], head_only: bool = False) -> dict[int, list[str]]:
-    """chunk_index -> the symbol sentences of the symbols it owns, for the chunks of one file."""
+def _symbol_declaration(symbol: dict, window: list[str]) -> int | None:
+    """Where in `window` the symbol is declared (`_declaration_at` of its leaf name)."""
+    name = symbol.get("name", "")
+    return _declaration_at(re.split(r"\.|::", name)[-1] or name, window)
+
+
+def file_symbol_texts(chunks: list[dict], head_only: bool = False,
+                      owned: dict[int, list[dict]] | None = None) -> dict[int, list[str]]:
+    """chunk_index -> the symbol sentences of the symbols it owns, for the chunks of one file (`owned`: their
+    `owned_symbols`, when the caller has it already)."""
     by_index = {c["chunk_index"]: c for c in chunks}
+    owned = owned_symbols(chunks) if owned is None else owned
     return {idx: [symbol_text(s, _source_lines(by_index[idx], s), head_only) for s in syms]
-            for idx, syms in owned_symbols(chunks).items()}
+            for idx, syms in owned.items()}
 
 
 def file_symbol_heads(chunks: list[dict]) -> dict[int, list[tuple[str, list[str]]]]:
