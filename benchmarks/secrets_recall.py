@@ -798,12 +798,35 @@ def _sg_patterns(rule) -> list[re.Pattern[str]]:
     return found
 
 
+_SG_PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[`'\"]?,?\s*$")
+
+
+def _sg_pem_body(lines: list[str], i: int) -> list[tuple[int, str]]:
+    """(line, text) of each body line of the private key whose BEGIN line is lines[i] (armour headers such as
+    `Version: …` and the blank line after them skipped; up to END, a blank line or 200 lines)."""
+    out, headers = [], False
+    for j in range(i + 1, min(len(lines), i + 201)):
+        text = lines[j].strip().strip("`'\",")
+        if "-----END " in text:
+            break
+        if not out and re.match(r"[\w-]+: ", text):
+            headers = True
+            continue
+        if not text:
+            if headers and not out:
+                continue
+            break
+        out.append((j, text))
+    return out or [(i, None)]
+
+
 def semgrep_cases(root: Path, under: str = "generic/secrets"):
     """(files, skipped) from semgrep-rules' secret rules' test files (generic/secrets/security/*,
     generic/secrets/gitleaks/*: a rule's `.yaml` beside a test file of the same stem). A line that a
     `ruleid:` annotation is about is a positive; its secret is the named group, else the last group of 12 or
     more characters (no URI's host), of the first of the rule's `pattern-regex`es that matches the line, else
-    that whole match; it is caught
+    that whole match; on a private key's BEGIN line (since the seventh round) the secret is the first line of
+    the key's body below it (see _sg_pem_body), as trivy and gitleaks count a key; it is caught
     when its line changed and the secret is gone from it (when no regex matches the line alone, as for
     a block, the line changed is enough). A line that an `ok:` annotation is about is a negative:
     changed at all counts. Left out: rules that find ids or public keys (`*-client-id`, `aws-account-id`,
@@ -860,6 +883,11 @@ def semgrep_cases(root: Path, under: str = "generic/secrets"):
                                       and line[hit.start(j) - 1:hit.start(j)] != "@"]
                             secret = named[-1] if named else groups[-1] if groups else hit.group(0)
                             break
+                    if _SG_PEM_BEGIN.search(code) and (secret is None or "BEGIN" in secret):
+                        # a private key's header: the key is the body below it (found by a block rule, or by a
+                        # regex of the header alone); one case a key, its first body line
+                        pos += _sg_pem_body(lines, i)[:1]
+                        continue
                     pos.append((i, secret))
                 pending = []
             if pos or neg:
