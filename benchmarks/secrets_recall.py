@@ -1,4 +1,4 @@
-"""Recall and false positives of chunkers.redact on the test cases of eight secret
+"""Recall and false positives of chunkers.redact on the test cases of ten secret
 scanners, read from their checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
@@ -8,7 +8,9 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
         --noseyparker /work/.mirror/praetorian-inc+noseyparker/repo \\
         --kingfisher /work/.mirror/mongodb+kingfisher/repo \\
         --whispers /work/.mirror/Skyscanner+whispers/repo \\
-        --semgrep /work/.mirror/semgrep+semgrep-rules/repo [--show N] [--time DIR ...]
+        --semgrep /work/.mirror/semgrep+semgrep-rules/repo \\
+        --trivy /work/.mirror/aquasecurity+trivy/repo \\
+        --ripsecrets /work/.mirror/sirwart+ripsecrets/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -35,9 +37,13 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
 - whispers (held out in the fourth round, development since the fifth): the fixtures of Skyscanner's whispers
   (`--whispers`), split by their compliant/noncompliant markers; see whispers_cases. Each
   file is redacted whole; recall counts values, false positives count lines.
-- semgrep-rules (held out from issue 33's sixth round: no rule written from it): the test files of its
+- semgrep-rules (held out in issue 33's sixth round, development since the seventh): the test files of its
   secret rules (`--semgrep`, generic/secrets), each line a `ruleid:` or `ok:` annotation is about; see
   semgrep_cases. Scored like whispers: each file redacted whole, positives by value, negatives by line.
+- trivy and ripsecrets (held out from the seventh round: no rule written from them): trivy's secret scanner
+  tests (`--trivy`: pkg/fanal/secret/testdata inputs with the findings scanner_test.go expects; see
+  trivy_cases) and ripsecrets' fixtures (`--ripsecrets`: test/one_per_line, one_per_file, none; see
+  ripsecrets_cases). Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -792,12 +798,35 @@ def _sg_patterns(rule) -> list[re.Pattern[str]]:
     return found
 
 
+_SG_PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[`'\"]?,?\s*$")
+
+
+def _sg_pem_body(lines: list[str], i: int) -> list[tuple[int, str]]:
+    """(line, text) of each body line of the private key whose BEGIN line is lines[i] (armour headers such as
+    `Version: …` and the blank line after them skipped; up to END, a blank line or 200 lines)."""
+    out, headers = [], False
+    for j in range(i + 1, min(len(lines), i + 201)):
+        text = lines[j].strip().strip("`'\",")
+        if "-----END " in text:
+            break
+        if not out and re.match(r"[\w-]+: ", text):
+            headers = True
+            continue
+        if not text:
+            if headers and not out:
+                continue
+            break
+        out.append((j, text))
+    return out or [(i, None)]
+
+
 def semgrep_cases(root: Path, under: str = "generic/secrets"):
     """(files, skipped) from semgrep-rules' secret rules' test files (generic/secrets/security/*,
     generic/secrets/gitleaks/*: a rule's `.yaml` beside a test file of the same stem). A line that a
     `ruleid:` annotation is about is a positive; its secret is the named group, else the last group of 12 or
     more characters (no URI's host), of the first of the rule's `pattern-regex`es that matches the line, else
-    that whole match; it is caught
+    that whole match; on a private key's BEGIN line (since the seventh round) the secret is the first line of
+    the key's body below it (see _sg_pem_body), as trivy and gitleaks count a key; it is caught
     when its line changed and the secret is gone from it (when no regex matches the line alone, as for
     a block, the line changed is enough). A line that an `ok:` annotation is about is a negative:
     changed at all counts. Left out: rules that find ids or public keys (`*-client-id`, `aws-account-id`,
@@ -854,10 +883,179 @@ def semgrep_cases(root: Path, under: str = "generic/secrets"):
                                       and line[hit.start(j) - 1:hit.start(j)] != "@"]
                             secret = named[-1] if named else groups[-1] if groups else hit.group(0)
                             break
+                    if _SG_PEM_BEGIN.search(code) and (secret is None or "BEGIN" in secret):
+                        # a private key's header: the key is the body below it (found by a block rule, or by a
+                        # regex of the header alone); one case a key, its first body line
+                        pos += _sg_pem_body(lines, i)[:1]
+                        continue
                     pos.append((i, secret))
                 pending = []
             if pos or neg:
                 files.append((name.split("/", 2)[-1], text, sorted(set(pos)), sorted(set(neg))))
+    return files, skipped
+
+
+# ---------------------------------------------------------------------- trivy ---
+# Test cases whose expectations hold for trivy's built-in rules: skip-test.yaml only turns the `tests` allow rule
+# off; config.yaml adds one custom rule (rule1, `secret="…"`), whose findings are left out.
+_TV_CONFIGS = ("skip-test.yaml", "config.yaml")
+# inputs whose expected "no finding" comes from a built-in allow rule on the file's *path*, not from its content
+_TV_PATH_ALLOWED = {"example-secret.txt": "examples", "secret.md": "markdown"}
+_TV_BUILTIN = re.compile(r'ID:\s*"([\w.-]+)"')
+
+
+def _go_fields(body: str) -> dict[str, str]:
+    """The top-level `Key: value` fields of a Go composite literal's body."""
+    out = {}
+    for part in split_top(body):
+        k, sep, v = part.partition(":")
+        if sep and re.fullmatch(r"\w+", k.strip()):
+            out[k.strip()] = v.strip()
+    return out
+
+
+def _go_block(src: str, i: int) -> str:
+    """The body of the Go composite literal whose `{` is src[i]."""
+    return src[i + 1:statement_end(src, i + 1, "")]
+
+
+def _tv_string(expr: str, env: dict[str, str]) -> str:
+    """A Go string expression of trivy's test: literals, `strings.Repeat("*", n)` and names of such, joined
+    by `+`; "" for anything else."""
+    out = []
+    for part in split_top(expr, "+"):
+        rep = re.fullmatch(r'strings\.Repeat\(\s*("(?:[^"\\]|\\.)*")\s*,\s*(\d+)\s*\)', part)
+        if part[:1] in "\"`":
+            out.append(go_string(part))
+        elif rep:
+            out.append(go_string(rep.group(1)) * int(rep.group(2)))
+        elif part in env:
+            out.append(env[part])
+        else:
+            return ""
+    return "".join(out)
+
+
+def _tv_finding(body: str, env: dict[str, str]) -> dict:
+    f = _go_fields(body)
+    return {"rule_id": _tv_string(f.get("RuleID", ""), env),
+            "start": int(f.get("StartLine", "0")), "end": int(f.get("EndLine", "0")),
+            "match": _tv_string(f.get("Match", '""'), env)}
+
+
+def _tv_secrets(match: str, line: str) -> list[str] | None:
+    """The masked runs of trivy's Match (`KEY=****…`), read back from the file's line; None when the
+    Match cannot be placed on the line."""
+    parts = re.split(r"(\*+)", match)
+    if len(parts) < 2:
+        return None
+    pat = "".join(f"(.{{{len(p)}}})" if p.startswith("*") else re.escape(p) for p in parts)
+    hit = re.search(pat, line)
+    return [g.strip("\"'") for g in hit.groups() if g.strip("\"'")] if hit else None
+
+
+def trivy_cases(root: Path, under: str = "pkg/fanal/secret"):
+    """(files, skipped) from trivy's secret scanner tests (pkg/fanal/secret/scanner_test.go,
+    TestSecretScanner, and its testdata/ inputs). Read: the table entries run with skip-test.yaml (the
+    built-in rules, the `tests` path allow rule off) or config.yaml (the same plus a custom rule `rule1`);
+    a file counts when such an entry scans it, with the union of those entries' expected findings.
+    An input for which such an entry expects a custom rule's finding is left out whole (secret.txt, where
+    `credentials: { … password: "123456789" }` is silent under config.yaml but a finding under another custom
+    config). A positive is each expected finding of a built-in rule: on its StartLine the secret is each run of `*`
+    in its Match (placed on the line: the other characters as they are, each `*` one character; when the
+    Match cannot be placed, the line changed counts), on each further line up to EndLine (a PEM body) the
+    line's text. A negative is every non-blank line no expected finding touches, and not a `-----BEGIN`/
+    `-----END` line framing a finding (those belong to the key block trivy reports by its body): changed at
+    all counts. Left out: inputs only scanned with other configs (multi-line.txt: its expectations depend on
+    custom rules, keywords, allow and exclude rules); inputs whose expected silence is a built-in allow rule on the path
+    (example-secret.txt: `examples`, secret.md: `markdown`); TestSecretScannerWithStreaming (inputs built
+    in code from the same keys). Each file is redacted whole."""
+    names, read = repo_files(root, under)
+    src = read(f"{under}/scanner_test.go")
+    start = src.index("func TestSecretScanner(")
+    stop = src.find("\nfunc ", start + 10)
+    src = src[start:stop if stop > 0 else len(src)]
+    builtin = set(_TV_BUILTIN.findall(read(f"{under}/builtin-rules.go")))
+    env = {m.group(1): _tv_string(m.group(2), {})
+           for m in re.finditer(r'(\w+)\s*:=\s*(strings\.Repeat\([^)\n]*\)|"(?:[^"\\\n]|\\.)*")', src)}
+    named = {m.group(1): _tv_finding(_go_block(src, m.end() - 1), env)
+             for m in re.finditer(r"(\w+)\s*:=\s*types\.SecretFinding\{", src)}
+    # findings built by the test's helper `openAIFinding(ruleID, title, severity, length)`: line 1, all masked
+    named.update({m.group(1): {"rule_id": m.group(2), "start": 1, "end": 1, "match": "*" * int(m.group(3))}
+                  for m in re.finditer(r'(\w+)\s*:=\s*\w+Finding\("([\w.-]+)",\s*"[^"]*",\s*"[^"]*",\s*(\d+)\)', src)})
+    table_at = src.index("tests := []struct")
+    table_at = src.index("}{", table_at) + 1
+    by_file: dict[str, list[dict]] = {}
+    for entry in split_top(_go_block(src, table_at)):
+        f = _go_fields(entry.strip()[1:-1])
+        lits = lambda expr: [go_string(x) for x in re.findall(r'"(?:[^"\\]|\\.)*"|`[^`]*`', expr)]
+        config = (lits(f.get("configPath", "")) or [""])[-1]
+        path = "/".join(lits(f.get("inputFilePath", "")))
+        if config not in _TV_CONFIGS or not path:
+            continue
+        found = by_file.setdefault(path.rsplit("/", 1)[-1], [])
+        want = f.get("want", "")
+        at = want.find("Findings:")
+        if at >= 0:
+            body = _go_block(want, want.index("{", want.index("SecretFinding", at)))
+            for item in split_top(body):
+                found.append(_tv_finding(_go_block(item, 0), env) if item.startswith("{") else named[item])
+    files, skipped = [], 0
+    for base, found in sorted(by_file.items()):
+        if (base in _TV_PATH_ALLOWED or f"{under}/testdata/{base}" not in names
+                or any(fd["rule_id"] not in builtin for fd in found)):
+            skipped += 1
+            continue
+        text = read(f"{under}/testdata/{base}")
+        lines = text.split("\n")
+        pos, touched = [], set()
+        for fd in found:
+            rows = range(fd["start"] - 1, fd["end"])
+            touched.update(rows)
+            if fd["rule_id"] not in builtin:
+                continue  # a custom rule's finding: neither positive nor negative
+            secrets = _tv_secrets(fd["match"], lines[fd["start"] - 1])
+            if secrets is None:
+                pos.append((fd["start"] - 1, None))
+            else:
+                pos += [(fd["start"] - 1, s) for s in secrets]
+            pos += [(i, lines[i].strip()) for i in rows[1:] if lines[i].strip()]
+        frame = {i for fd in found for i in (fd["start"] - 2, fd["end"])
+                 if 0 <= i < len(lines) and re.match(r"\s*-----(BEGIN|END) ", lines[i])}
+        neg = [i for i, line in enumerate(lines) if line.strip() and i not in touched and i not in frame]
+        files.append((base, text, sorted(set(pos), key=lambda p: (p[0], p[1] or "")), neg))
+    return files, skipped
+
+
+# ----------------------------------------------------------------- ripsecrets ---
+def ripsecrets_cases(root: Path):
+    """(files, skipped) from ripsecrets' test fixtures (test/: its tests expect one finding a line in
+    test/one_per_line/*, one a file in test/one_per_file/*, none in test/none). A positive is each non-blank
+    line of one_per_line (its secret unknown: the line changed counts) and each one_per_file file (some line
+    changed counts: its one line index is -1, see ripsecrets_score). A negative is each non-blank line of
+    test/none, except lines kept only by an allow list, not by their form (`pragma: allowlist secret`, a
+    string of .secretsignore's [secrets]); changed at all counts."""
+    names, read = repo_files(root, "test")
+    ignore = read(".secretsignore").split("[secrets]", 1)
+    allowed = [x.strip() for x in (ignore[1] if len(ignore) > 1 else "").split("\n") if x.strip()]
+    files, skipped = [], 0
+    for name in names:
+        text = read(name)
+        lines = text.split("\n")
+        if name.startswith("test/one_per_line/"):
+            files.append((name, text, [(i, None) for i, x in enumerate(lines) if x.strip()], []))
+        elif name.startswith("test/one_per_file/"):
+            files.append((name, text, [(-1, None)], []))
+        elif name == "test/none":
+            neg = []
+            for i, x in enumerate(lines):
+                if not x.strip():
+                    continue
+                if "allowlist secret" in x or any(a in x for a in allowed):
+                    skipped += 1
+                else:
+                    neg.append(i)
+            files.append((name, text, [], neg))
     return files, skipped
 
 
@@ -875,10 +1073,11 @@ def whispers_score(title: str, files, skipped: int, show: int,
                     out[i] = b[j1 + i - i1] if i2 - i1 == j2 - j1 else block
         for i, value in pos:
             n += 1
-            ok = i in out and (value is None or value not in out[i])
+            # i == -1: a file's one secret at an unknown line (ripsecrets' one_per_file): any line changed
+            ok = bool(out) if i < 0 else i in out and (value is None or value not in out[i])
             hit += ok
             if not ok:
-                missed.append((src, a[i].strip()))
+                missed.append((src, a[i].strip() if i >= 0 else "(the whole file)"))
         m += len(neg)
         changed += [(src, a[i].strip()) for i in neg if i in out]
     print(f"{title}: cases skipped ({skipped_what}): {skipped}")
@@ -963,6 +1162,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kingfisher", type=Path, help="a kingfisher checkout or bare mirror")
     ap.add_argument("--whispers", type=Path, help="a whispers (Skyscanner) checkout or bare mirror")
     ap.add_argument("--semgrep", type=Path, help="a semgrep-rules checkout or bare mirror")
+    ap.add_argument("--trivy", type=Path, help="a trivy checkout or bare mirror")
+    ap.add_argument("--ripsecrets", type=Path, help="a ripsecrets checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -987,7 +1188,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.whispers:
         whispers_score("whispers (development)", *whispers_cases(args.whispers), args.show)
     if args.semgrep:
-        whispers_score("semgrep-rules (held out)", *semgrep_cases(args.semgrep), args.show, "rule file unreadable")
+        whispers_score("semgrep-rules (development)", *semgrep_cases(args.semgrep), args.show, "rule file unreadable")
+    if args.trivy:
+        whispers_score("trivy (held out)", *trivy_cases(args.trivy), args.show, "input left out")
+    if args.ripsecrets:
+        whispers_score("ripsecrets (held out)", *ripsecrets_cases(args.ripsecrets), args.show,
+                       "negative line kept by an allow list")
     if args.time:
         timing(args.time)
     return 0

@@ -199,7 +199,11 @@ _PROSE_AFTER_FLAG = frozenset(
 _NPMRC_CRED = re.compile(
     r"(?i)(?P<head>:_(?:authtoken|auth|password)[ \t]*=[ \t]*)(?P<value>[^\s$\"'{%`][^\s\"'`]*)"
     # at a line's start only the whole line `_auth=…`: `_password = string.Empty;` is code
-    r"|^(?P<lead>[ \t]*_(?:authtoken|auth|password)=)(?P<bare>[^\s$\"'{%`;,()][^\s\"'`;,()]*)[ \t]*$")
+    r"|^(?P<lead>[ \t]*_(?:authtoken|auth|password)=)(?P<bare>[^\s$\"'{%`;,()][^\s\"'`;,()]*)[ \t]*$"
+    # `_auth = …` with blanks (an .npmrc written by hand): only a value that looks generated (`_auth = None`,
+    # `_password = password` are code)
+    r"|^(?P<lead2>[ \t]*_(?:authtoken|auth|password)[ \t]+=[ \t]*|[ \t]*_(?:authtoken|auth|password)=[ \t]+)"
+    r"(?P<spaced>[A-Za-z0-9+/=_.~-]{12,})[ \t]*\r?$")
 
 
 # ---------------------------------------------------------------- precision ---
@@ -303,12 +307,20 @@ def _lexer_comparison(value: str, name: str) -> bool:
     return _name_tier(last) == 0 or (_lexer_token_name(name) and not looks_random(value))
 
 
+# A documentation's or a test's sample written into a token's form, in capitals: a sample word at its end
+# (AWS's `AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`, `…SAMPLEKEY`, `…FAKEKEY`, `…TESTKEY`: "TEST" only with a
+# name's word after it, a test-mode key is live), or EXAMPLE/SAMPLE at its start before more capitals or digits
+# (`SAMPLEUtnFEMI/…`; not FAKE there: a test's own fake value is written `FAKE…` and stands for a real one). A
+# random token holds such a word by chance once in millions.
+_DOC_SAMPLE_RE = (r"(?:EXAMPLE|SAMPLE|FAKE|DUMMY)(?:KEY|TOKEN|SECRET)?$|TEST(?:KEY|TOKEN|SECRET)$"
+                  r"|^(?:EXAMPLE|SAMPLE)(?=[A-Z0-9+/_-])")
 # A public key (an authorized_keys line), a hash with its algorithm (`sha512-…`, `sha256:…`), a
-# documented example (AWS's `AKIAIOSFODNN7EXAMPLE`), an environment variable's name (`OPENAI_API_KEY`).
+# documented sample (see _DOC_SAMPLE_RE), an environment variable's name (`OPENAI_API_KEY`).
 _PUBLIC_OR_HASH = re.compile(
     r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)[ \t]+AAAA"
     r"|(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?|xxh\d+)[:-][A-Za-z0-9+/=_-]{16,}$"
-    r"|.*EXAMPLE(?:KEY)?$"
+    r"|.*(?:EXAMPLE|SAMPLE|FAKE|DUMMY)(?:KEY|TOKEN|SECRET)?$|.*TEST(?:KEY|TOKEN|SECRET)$"
+    r"|(?:EXAMPLE|SAMPLE)[A-Z0-9+/_-]"
     r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASS|PWD|CREDENTIALS?|AUTH)(?:_[A-Z]+)?$")
 # A masked or templated part inside a value (`bP88Q~xxxxxxxx…`, `…-####`).
 _PLACEHOLDER_RUN = re.compile(r"x{8,}|X{8,}|#{4,}|\*{4,}|•{3,}")
@@ -497,8 +509,8 @@ _CS_RULE_HOT = re.compile(_trie(_CS_HINT_RULES))
 # every hint at every position (a lookahead), also where one overlaps another (`sk_` in `sk_prod_`)
 _RULE_HOT_ALL = re.compile(f"(?=({_RULE_HOT.pattern}))")
 _CS_RULE_HOT_ALL = re.compile(f"(?=({_CS_RULE_HOT.pattern}))")
-# A documented example value (AWS's `AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`).
-_DOC_EXAMPLE = re.compile(r"EXAMPLE(?:KEY)?$")
+# A documented sample value (AWS's `AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`, `…SAMPLEKEY`; see _DOC_SAMPLE_RE).
+_DOC_EXAMPLE = re.compile(_DOC_SAMPLE_RE)
 
 
 def _filler(value: str) -> bool:
@@ -632,6 +644,7 @@ _PEM_MARK = re.compile(r"-----(BEGIN|END) (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-
 _PEM_RUN = re.compile(r"\[REDACTED\]|\\[nrt]|(?P<b>[A-Za-z0-9+/]+={0,2})")
 # A real key body holds long runs (64 per line); a doc's `MIIE...` or `<key>` does not.
 _PEM_LONG = re.compile(r"[A-Za-z0-9+/]{20,}")
+_PEM_B64 = re.compile(r"[A-Za-z0-9+/]")
 # One line of a key body, alone on its line: in a string literal, a concatenation, a quote.
 _PEM_LINE = re.compile(
     r"""[ \t>*]*[+,]?[ \t]*(?:@?["'`])?(?:\\[nr])*[A-Za-z0-9+/]+={0,2}(?:\\[nr])*["'`]?[ \t]*[+,;)\\]*[ \t]*\r?""")
@@ -688,6 +701,8 @@ def _pem_changes(text: str) -> dict[int, str]:
     for a, b in regions:
         if a >= b or not _PEM_LONG.search(text, a, b):
             continue
+        if len(set(_PEM_B64.findall(text, a, b))) < 8:
+            continue  # a filler body (`abababab…`, `AAAA…`): a key's base64 uses most of its 64 characters
         ls = text.rfind("\n", 0, a) + 1
         while ls <= b:
             le = text.find("\n", ls)
@@ -995,12 +1010,13 @@ def _quoted_env(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
-# A weak name's unquoted value, alone on its line (`klipfolio_key=…`, `box-key = …`, YAML's `aws_key: …`): a
+# A weak name's unquoted value, alone on its line (`klipfolio_key=…`, `box-key = …`, YAML's `aws_key: …`, Go's
+# `algolia_key := …`): a
 # secret only when the value looks generated, as for _WEAK_QUOTED (never a uuid here: `cache_key: <uuid>`).
 _WEAK_START = re.compile(r"[ \t]*(?:export[ \t]+|-[ \t]+)?[\"']?[A-Za-z_$][\w$.-]*[\"']?[ \t]*[=:]")
 _WEAK_UNQUOTED = re.compile(
     r"(?P<lead>[ \t]*(?:export[ \t]+|-[ \t]+)?[\"']?)(?P<name>[A-Za-z_$][\w$.-]*?(?:[a-z0-9](?:Key|Token|KEY|TOKEN)"
-    r"|[_.-](?:KEY|TOKEN|key|token|Key|Token)))(?P<op>[\"']?[ \t]*(?:=|:)[ \t]*)"
+    r"|[_.-](?:KEY|TOKEN|key|token|Key|Token)))(?P<op>[\"']?[ \t]*(?::=|=|:)[ \t]*)"
     r"(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*,?[ \t]*\r?)$"
 )
 
@@ -1129,17 +1145,26 @@ _ASK_FLAG = re.compile(r"(?i)--(?:ask|prompt)[_-]")
 
 # An XML element's text under a secret's name (`<password>…</password>`, `<ns:ApiKey>…</ns:ApiKey>`).
 _XML_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z_][\w.:-]*)>(?P<value>[^<>\s]+)</(?P=tag)>")
+# ... or under a secret's name in its `name` attribute (Android's `<string name="hockeyapp_key">…</string>`, a
+# settings file's `<setting name="ApiToken">…</setting>`): read as that name's element.
+_XML_NAMED = re.compile(r"""<(?P<tag>[A-Za-z_][\w.:-]*)[ \t][^<>]*?\bname[ \t]*=[ \t]*(?P<nq>["'])(?P<name>[^"'<>]{1,80})"""
+                        r"""(?P=nq)[^<>]*>(?P<value>[^<>\s]+)</(?P=tag)>""")
 
 
 def _xml_element(match: re.Match[str]) -> str:
     """Read as a parsed value is: any value under a secret's name (`password`), a random one under a name with
     "key" or "token" in it; never a placeholder, a reference, a type's name (`<Password>string</Password>`)."""
-    name, value = match.group("tag").rsplit(":", 1)[-1], match.group("value")
+    named = "name" in match.re.groupindex
+    name, value = (match.group("name") if named else match.group("tag")).rsplit(":", 1)[-1], match.group("value")
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
     # a bare `<key>` is a dictionary's key (a plist's `<key>username</key>`); an id names a secret (`UserSecretsId`)
     tier = 1 if words in (["key"], ["keys"]) else 0 if words and words[-1] in _ID_WORDS else _name_tier(name)
     if not tier or value == REDACTED or _NOT_A_VALUE.search(value) or is_benign_value(value, name) or (
-            tier == 1 and not looks_random(value)):
+            tier == 1 and not looks_random(value)) or (
+            # under a `name` attribute (a resource file's entries: `<string name="primary_key">`), a database's, a
+            # sort's or a digest's key is no secret, as for _WEAK_UNQUOTED (an element of its own name stays as the
+            # fifth round decided: `<cache_key>…random…</cache_key>` is redacted)
+            named and tier == 1 and not _LABEL_NOT.isdisjoint(words)):
         return match.group(0)
     return _replace(match, "value")
 
@@ -1160,8 +1185,10 @@ def _cli_flag(match: re.Match[str]) -> str:
 
 
 def _npmrc(match: re.Match[str]) -> str:
-    group = "value" if match.group("value") is not None else "bare"
-    return match.group(0) if match.group(group) == REDACTED else _replace(match, group)
+    group = next(g for g in ("value", "bare", "spaced") if match.group(g) is not None)
+    if match.group(group) == REDACTED or (group == "spaced" and not looks_random(match.group(group))):
+        return match.group(0)
+    return _replace(match, group)
 
 
 # A trailing comment (`gss_creds: bool | None  # Delegate credentials`): what is checked is before it.
@@ -1246,6 +1273,8 @@ def _redact_line(line: str) -> str:
                 line = pattern.sub(_xml_pair, line)
     if secret and "</" in line:
         line = _XML_ELEMENT.sub(_xml_element, line)
+        if "name" in low:
+            line = _XML_NAMED.sub(_xml_element, line)
     # (after _CONFIG_LINE, which takes a live `NAME=value` line whole)
     if "=" in line and (secret or "_pass" in low) and line.lstrip(" \t#")[:1].isupper():
         line = _DOTENV_LINE.sub(_dotenv_line, line)

@@ -317,7 +317,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("square_oauth_secret", "sq0csp-", _tok(r"sq0csp-", r"[A-Za-z0-9_-]{43}", _ED)),
     ("square_production", "EAAA", r"(?<![A-Za-z0-9_+/=-])EAAA[A-Za-z0-9_+=-]{22,60}(?![A-Za-z0-9_+/=-])"),
     ("stripe_webhook_secret", "whsec_", _tok(r"whsec_", r"[A-Za-z0-9+/=]{32,}", r"(?![A-Za-z0-9+/=])")),
-    ("braintree", "access_token$", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$" + _HEX + "{32}"),
+    # the last part hex in gitleaks' form, any lowercase letters and digits in semgrep's
+    ("braintree", "access_token$", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-z0-9]{32}" + _E),
+    ("amazon_mws", "amzn.mws.", _tok(r"amzn\.mws\.", _HEX + r"{8}-" + _HEX + r"{4}-" + _HEX + r"{4}-" + _HEX + r"{4}-"
+                                     + _HEX + "{12}", _ED)),
+    ("kolide", "k2sk_v", _tok(r"k2sk_v\d_", r"[A-Za-z0-9]{24}")),
     ("flutterwave", "FLWSECK", _tok(r"FLWSECK(?:_TEST)?-", r"[a-z0-9]{32}-X")),
     ("facebook_access", "EAACEdEose0cBA", _tok(r"EAACEdEose0cBA", r"[A-Za-z0-9]{20,}")),
     ("shippo", "shippo_", _tok(r"shippo_(?:live|test)_", _HEX + "{40}")),
@@ -336,7 +340,9 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("teams_webhook", "webhook.office.com",
      r"\.webhook\.office\.com/webhookb2/(?P<s>[A-Za-z0-9@/_-]{40,}?)(?=[\s\"'`<>)]|$)"),
     ("teams_webhook_legacy", "outlook.office.com/webhook",
-     r"outlook\.office\.com/webhook/(?P<s>[A-Za-z0-9@/_-]{40,}?)(?=[\s\"'`<>)]|$)"),
+     # a group's uuid, maybe its tenant's after `@` and the connector's path
+     r"outlook\.office\.com/webhook/(?P<s>[0-9a-f]{8}-[0-9a-f-]{27}(?:@[A-Za-z0-9@/_-]*)?|[A-Za-z0-9@/_-]{40,}?)"
+     r"(?=[\s\"'`<>)]|$)"),
     ("google_chat_webhook", "chat.googleapis.com",
      r"chat\.googleapis\.com/v1/spaces/[A-Za-z0-9_-]+/messages\?(?P<s>[^\s\"'`<>]{20,})"),
     ("zapier_webhook", "hooks.zapier.com", r"hooks\.zapier\.com/hooks/catch/(?P<s>\d+/[A-Za-z0-9]+)"),
