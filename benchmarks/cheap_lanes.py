@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("sets", nargs="+", metavar="NAME=HOME:REPO_ID:GOLDEN")
     args = ap.parse_args(argv)
     embedder = Embedder()
-    static = Static(embedder.model)
+    static = Static(embedder.hf_model)
     for spec in args.sets:
         name, rest = spec.split("=", 1)
         home, repo_id, golden = rest.rsplit(":", 2)

