@@ -370,10 +370,13 @@ _TOKEN = re.compile(
     r"|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"
     r"|xox[abeoprs]-(?:(?:\d-)?\d{8,14}-[A-Za-z0-9-]{8,}|\d-[A-Za-z0-9]{40,})(?![A-Za-z0-9])"
     r"|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}(?![A-Za-z0-9-])"
+    # a user's or a bot's token with short numeric parts (`xoxp-523423-234243-234233-e039d0…`)
+    r"|xox[abeoprs]-(?:\d{4,14}-){2,3}(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{12,}(?![A-Za-z0-9-])"
     r"|[rs]k_(?:live|test)_[A-Za-z0-9]{12,}(?![A-Za-z0-9])"
     r"|AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"
     r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}(?![A-Za-z0-9_-])"
-    r")"
+    # a fine-grained GitHub token glued to a word (`ourgithub_pat_…`): its full form only (22, `_`, 59)
+    r")|(?<=[A-Za-z0-9])github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}(?![A-Za-z0-9_])"
 )
 # What a text holding a _TOKEN or an auth header contains: may_hold_secret's test of a
 # text with no `=`, `:`, `-` or quote (`_redact_line` tests its line by substrings).
@@ -1030,6 +1033,20 @@ def _weak_unquoted(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+# A JSON or a dict literal's entry named just "key" (`"key": "2Tm6cds…"`): the bare word is a dictionary's key far
+# more often than a secret (see the module's docstring), so its value is one only when it is plainly generated, as
+# under any name in a parsed config (_ordinary_but_random: long, three character classes, high entropy, no hex).
+_BARE_KEY_PAIR = re.compile(
+    r"""(?P<kq>["'])(?i:key)(?P=kq)[ \t]*:[ \t]*(?P<q>["'])(?P<value>[A-Za-z0-9+/=_.~-]{20,200})(?P=q)""")
+
+
+def _bare_key_pair(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if REDACTED in value or not _ordinary_but_random("key", value):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 # A value under a secret's label on a line of its own, no `=` or `:` between (`Slack token
 # 4b9c…`, `API key: …` aside, a note's `boxSECRET 3f9…`, `PRIVATE TOKEN …`): up to four words of label, the
 # last ending in a secret's word, then the value, generated-looking, last on the line. Hex only under a secret's
@@ -1144,11 +1161,12 @@ _ASK_FLAG = re.compile(r"(?i)--(?:ask|prompt)[_-]")
 
 
 # An XML element's text under a secret's name (`<password>…</password>`, `<ns:ApiKey>…</ns:ApiKey>`).
-_XML_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z_][\w.:-]*)>(?P<value>[^<>\s]+)</(?P=tag)>")
+# Blanks around the value are the element's layout (Maven's `<password>  …  </password>`), not the value.
+_XML_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z_][\w.:-]*)>[ \t]*(?P<value>[^<>\s]+)[ \t]*</(?P=tag)>")
 # ... or under a secret's name in its `name` attribute (Android's `<string name="hockeyapp_key">…</string>`, a
 # settings file's `<setting name="ApiToken">…</setting>`): read as that name's element.
 _XML_NAMED = re.compile(r"""<(?P<tag>[A-Za-z_][\w.:-]*)[ \t][^<>]*?\bname[ \t]*=[ \t]*(?P<nq>["'])(?P<name>[^"'<>]{1,80})"""
-                        r"""(?P=nq)[^<>]*>(?P<value>[^<>\s]+)</(?P=tag)>""")
+                        r"""(?P=nq)[^<>]*>[ \t]*(?P<value>[^<>\s]+)[ \t]*</(?P=tag)>""")
 
 
 def _xml_element(match: re.Match[str]) -> str:
@@ -1281,6 +1299,8 @@ def _redact_line(line: str) -> str:
     if ("key" in low or "token" in low or "_auth" in low or ".auth" in low or "login" in low) and (
             '"' in line or "'" in line or "`" in line):
         line = _WEAK_QUOTED.sub(_weak_quoted, line)
+    if ('"key"' in low or "'key'" in low) and ":" in line:
+        line = _BARE_KEY_PAIR.sub(_bare_key_pair, line)
     if tail and ("key" in low or "token" in low) and ("=" in line or ":" in line) and _WEAK_START.match(line):
         line = _WEAK_UNQUOTED.sub(_weak_unquoted, line, count=1)
     if tail and secret and (" " in line or "\t" in line):
