@@ -44,7 +44,7 @@ SECRET_SECTION = re.compile(r"(?i)(secret|password|connectionstring|credential)"
 # Names that mark a secret in free text (source code, prose, code blocks).
 # The secret word itself (`Password`, `ApiKey`, `account-key`), without a name's prefix or suffix.
 _SECRET_CORE = (
-    r"(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credentials?|creds|"
+    r"(?:secret|passw(?:or)?d|passphrase|pwd|token|connection[_-]?string|credentials?|creds|"
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|"
     r"shared[_-]?access|storage|license|app|preshared)[_-]?key)"
 )
@@ -154,7 +154,7 @@ _CONN_CRED = re.compile(
     r"(?:shared[ \t]*)?access[ \t]*key|account[ \t]*key|shared[ \t]*access[ \t]*signature|sig)[ \t]*=[ \t]*)"
     r"([^;]*)"
 )
-_SECRET_WORDS = ("secret", "passw", "pwd", "token", "connection", "credential", "creds", "key")
+_SECRET_WORDS = ("secret", "passw", "passphrase", "pwd", "token", "connection", "credential", "creds", "key")
 
 
 def _has_secret_word(text: str) -> bool:
@@ -238,7 +238,7 @@ _PHRASE_WORD = re.compile(
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.:\-][A-Za-z0-9]+)*")
 _IDENT_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _KEY_WORDS = frozenset(
-    "token tokens key keys secret secrets password passwords passwd pwd credential credentials auth "
+    "token tokens key keys secret secrets password passwords passwd passphrase pwd credential credentials auth "
     "authorization apikey bearer jwt".split())
 
 
@@ -1231,7 +1231,7 @@ _QUOTED_HINT = re.compile(r"""[=:>]\s*(?:@|[bBrRuU]{1,2})?["'`]""")
 # at every letter (measured on EF Core's candidate lines: 0.13 s -> 0.08 s,
 # most of it `///` lines holding `name="key"`).
 _QUOTED_NEED = re.compile(
-    r"""(?i)(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credential|creds|key)[\w.$@-]*["']?\]?"""
+    r"""(?i)(?:secret|passw(?:or)?d|passphrase|pwd|token|connection[_-]?string|credential|creds|key)[\w.$@-]*["']?\]?"""
     r"""\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
@@ -1245,7 +1245,7 @@ def _redact_line(line: str) -> str:
     # tuple, or a search of _FORM_HINT (whose many first letters defeat re's prefix
     # scan), costs several times more per line.
     secret = ("key" in low or "token" in low or "secret" in low or "passw" in low or "pwd" in low
-              or "connection" in low or "credential" in low or "creds" in low)
+              or "connection" in low or "credential" in low or "creds" in low or "passphrase" in low)
     # Secrets found by their form first: what they leave is no longer a value for the rest.
     if _RULE_HOT.search(low) or _CS_RULE_HOT.search(line) or _RE_HINT_ANY.search(line):
         line = _apply_rules(line, low)
@@ -1340,7 +1340,7 @@ def _redact_line(line: str) -> str:
 # per search over 26 MB, faster than a loop of str.find calls.
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # `_pass`: an environment variable's (`SMTP_PASS`), in one scan with `_auth`
-    "secret", "p(?:assw|wd)", "token", "c(?:onnection|red(?:ential|s))", "key", "://", "_(?:auth|pass)", "login"))
+    "secret", "p(?:assw|wd|assphrase)", "token", "c(?:onnection|red(?:ential|s))", "key", "://", "_(?:auth|pass)", "login"))
 # Secrets by form (see _FORM_HINT), searched in the text as it is (their case is
 # fixed), each from a literal that is rare in code (a scan from a common first
 # letter is 2-3 times slower: `eyJ` 24 ms, `yJ` 12 ms over 8 MB of Python).

@@ -38,6 +38,12 @@ KEPT = [
     '"key": "4f1c2a3b-9d8e-4c7b-a6f5-0e1d2c3b4a59"',
     '"key": "user_profile_settings_v2"',
     '{"key": "Zq5kVrX1n8tA", "value": 1}',
+    # "passphrase" is a secret's word now: a prompt, code, a value naming a key, none
+    'passphrase = "Enter your passphrase"',
+    "self.passphrase = passphrase",
+    'passphrase = getpass("Passphrase: ")',
+    "<passphrase>  gpgPassphrase  </passphrase>",
+    "passphrase = None",
 ]
 
 REDACTED_CASES = [
@@ -54,6 +60,10 @@ REDACTED_CASES = [
      "vki9JTFmEYlTlCZixjz0jr5QxEXlZfWga65QZhsA9yV0uRfo2iNyfgZDnWpuYqNi"),
     ('"key": "2Tm6cdsRVBTL9hRCmR6MRDTpMLFS4I"', "2Tm6cdsRVBTL9hRCmR6MRDTpMLFS4I"),
     ("{'key': 'Zq5kVrX1n8tAq8ZrT2vLx9Wm4Kn7'}", "Zq5kVrX1n8tAq8ZrT2vLx9Wm4Kn7"),
+    ("<passphrase>Zq5kVrX1n8tAq8ZrT2vL</passphrase>", "Zq5kVrX1n8tAq8ZrT2vL"),
+    ('passphrase = "Zq5kVrX1n8tAq8ZrT2vL"', "Zq5kVrX1n8tAq8ZrT2vL"),
+    ("gpg_passphrase: Zq5kVrX1n8tAq8ZrT2vL", "Zq5kVrX1n8tAq8ZrT2vL"),
+    ("PASSPHRASE=Zq5kVrX1n8tAq8ZrT2vL", "Zq5kVrX1n8tAq8ZrT2vL"),
 ]
 
 
