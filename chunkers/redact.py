@@ -11,7 +11,8 @@ Two strengths, because the same pass sees config files and source code:
   line (`DB_PASSWORD=…`), connection-string credentials, user:password in URLs, XML key/value
   pairs, a secret command-line flag's argument, an .npmrc credential. In code the bare word "key"
   is far more often a dictionary key than a secret, so free text needs a compound name
-  (`api_key`, `SigningKey`): `var key = dict[key];` is left alone.
+  (`api_key`, `SigningKey`): `var key = dict[key];` is left alone (a JSON entry `"key": "…"` only when its value is
+  plainly generated, as under any name in a parsed config).
 
 Secrets are also found by their *form*, whatever name holds them: private-key blocks, provider
 tokens (AWS, GitHub, Slack, Stripe, Google, JWTs, `Authorization:` values), secret-shaped shell
