@@ -1,4 +1,4 @@
-"""Recall and false positives of chunkers.redact on the test cases of ten secret
+"""Recall and false positives of chunkers.redact on the test cases of eleven secret
 scanners, read from their checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
@@ -10,7 +10,8 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
         --whispers /work/.mirror/Skyscanner+whispers/repo \\
         --semgrep /work/.mirror/semgrep+semgrep-rules/repo \\
         --trivy /work/.mirror/aquasecurity+trivy/repo \\
-        --ripsecrets /work/.mirror/sirwart+ripsecrets/repo [--show N] [--time DIR ...]
+        --ripsecrets /work/.mirror/sirwart+ripsecrets/repo \\
+        --msu /work/.mirror/microsoft+security-utilities/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -40,10 +41,13 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
 - semgrep-rules (held out in issue 33's sixth round, development since the seventh): the test files of its
   secret rules (`--semgrep`, generic/secrets), each line a `ruleid:` or `ok:` annotation is about; see
   semgrep_cases. Scored like whispers: each file redacted whole, positives by value, negatives by line.
-- trivy and ripsecrets (held out from the seventh round: no rule written from them): trivy's secret scanner
+- trivy and ripsecrets (held out in the seventh round, development since the eighth): trivy's secret scanner
   tests (`--trivy`: pkg/fanal/secret/testdata inputs with the findings scanner_test.go expects; see
   trivy_cases) and ripsecrets' fixtures (`--ripsecrets`: test/one_per_line, one_per_file, none; see
   ripsecrets_cases). Scored like whispers.
+- microsoft/security-utilities (held out from the eighth round: no rule written from it): the examples its pattern
+  classes generate (`--msu`: GenerateTruePositiveExamples / GenerateFalsePositiveExamples), the literal ones and
+  those drawn from WellKnownRegexPatterns' generators with a fixed seed; see msu_cases. Scored like gitleaks.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1059,6 +1063,111 @@ def ripsecrets_cases(root: Path):
     return files, skipped
 
 
+_MSU_ALPHABETS = {
+    "RandomLowercase": "abcdefghijklmnopqrstuvwxyz", "RandomHexadecimal": "0123456789abcdef",
+    "RandomBase62": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+}
+_MSU_ALPHABETS["RandomBase64"] = _MSU_ALPHABETS["RandomBase62"] + "+/"
+_MSU_RNG = random.Random(33)  # its own draws: the same examples whichever other corpora run first
+_MSU_HOLE = re.compile(r"(?:WellKnownRegexPatterns\.)?(?:(Random\w+)\((\d+)\)|GenerateString\((\w+),\s*(\d+)\)"
+                       r"(\.ToUpperInvariant\(\))?|new string\((?:WellKnownRegexPatterns\.)?GenerateString\((\w+),"
+                       r"\s*1\)\[0\],\s*(\d+)\)|Guid\.NewGuid\(\)(?:\.ToString\(\))?|(\w+))")
+
+
+def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
+    """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
+    m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
+    if not m:
+        return None
+    body, interp = m.group(2), "$" in m.group(1)
+    out, i = [], 0
+    for h in re.finditer(r"\{([^{}]*)\}", body) if interp else ():
+        out.append(body[i:h.start()])
+        i = h.end()
+        x = _MSU_HOLE.fullmatch(h.group(1).strip())
+        if not x:
+            return None
+        if x.group(1):
+            if x.group(1) not in _MSU_ALPHABETS:
+                return None
+            out.append("".join(_MSU_RNG.choice(_MSU_ALPHABETS[x.group(1)]) for _ in range(int(x.group(2)))))
+        elif x.group(3) or x.group(6):
+            alphabet = consts.get(x.group(3) or x.group(6))
+            if alphabet is None:
+                return None
+            if x.group(6):
+                out.append(_MSU_RNG.choice(alphabet) * int(x.group(7)))
+            else:
+                v = "".join(_MSU_RNG.choice(alphabet) for _ in range(int(x.group(4))))
+                out.append(v.upper() if x.group(5) else v)
+        elif x.group(8):
+            if x.group(8) not in consts:
+                return None
+            out.append(consts[x.group(8)])
+        else:
+            out.append(str(uuid_from_rng()))
+    out.append(body[i:])
+    return "".join(out).replace('\\"', '"')
+
+
+def uuid_from_rng():
+    import uuid
+    return uuid.UUID(int=_MSU_RNG.getrandbits(128), version=4)
+
+
+def msu_cases(root: Path, under: str = "src/Microsoft.Security.Utilities.Core"):
+    """(tps, fps, skipped) from microsoft/security-utilities' pattern classes: the strings each class's
+    GenerateTruePositiveExamples / GenerateFalsePositiveExamples yields (`yield return <string>;` or a
+    `return new[] { <string>, … };`), each string literal as written and each hole drawn as the C# would
+    (WellKnownRegexPatterns.Random*(n), GenerateString(<a const of the file>, n), new string(…[0], n),
+    Guid.NewGuid(), a string const of the file) with a fixed seed. Skipped (counted): a yield inside a loop
+    or an `if` (the keys built per signature, the checksummed IdentifiableSecrets keys: they need the
+    library's own code), any other expression. A positive is a true-positive example of a SEC class (a
+    secret-store pattern), the whole example its secret: tried alone on its line and in a neutral line
+    (`value = "…"`), it counts when the example no longer appears whole; a negative is every false-positive
+    example and every example of a DAT class (GUIDs, IP addresses, numbers: data, not secrets), changed at
+    all counts. Each example is scored as its own text."""
+    _MSU_RNG.seed(33)
+    names, read = repo_files(root, under)
+    tps, fps, skipped = [], [], 0
+    for name in names:
+        if not name.endswith(".cs"):
+            continue
+        src = read(name)
+        consts = {m.group(1): m.group(2) for m in
+                  re.finditer(r'const string (\w+)\s*=\s*@?"((?:[^"\\]|\\.)*)"\s*;', src)}
+        rule = Path(name).stem
+        for m in re.finditer(r"IEnumerable<string> Generate(True|False)PositiveExamples\(\)\s*\{", src):
+            depth, i = 1, m.end()
+            while depth and i < len(src):
+                depth += {"{": 1, "}": -1}.get(src[i], 0)
+                i += 1
+            body = src[m.end():i - 1]
+            body = re.sub(r"(?m)^\s*//[^\n]*", "", body)
+            exprs, loose = [], 0
+            for y in re.finditer(r"\byield return\s+(.*?);\s*$", body, re.M | re.S):
+                before = body[:y.start()]
+                if re.search(r"\b(foreach|for|if|while)\s*\(", before):
+                    loose += 1  # inside (or after) a loop or branch: not read
+                else:
+                    exprs.append(y.group(1))
+            arr = re.search(r"return new\[\]\s*\{(.*?)\};", body, re.S)
+            if arr:
+                exprs += [x for x in split_top(arr.group(1)) if x.strip()]
+            skipped += loose + len(re.findall(r"return\s+(?!new\[\])[^;]*;", re.sub(r"yield return[^;]*;", "", body)))
+            for expr in exprs:
+                text = _msu_string(expr, consts)
+                if text is None:
+                    skipped += 1
+                    continue
+                positive = m.group(1) == "True" and "/DataClassification/" not in name
+                if positive:
+                    tps.append((rule, text, [text], True))
+                else:
+                    fps.append((rule, text))
+    return tps, fps, skipped
+
+
 def whispers_score(title: str, files, skipped: int, show: int,
                    skipped_what: str = "value on a later line") -> None:
     import difflib
@@ -1164,6 +1273,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--semgrep", type=Path, help="a semgrep-rules checkout or bare mirror")
     ap.add_argument("--trivy", type=Path, help="a trivy checkout or bare mirror")
     ap.add_argument("--ripsecrets", type=Path, help="a ripsecrets checkout or bare mirror")
+    ap.add_argument("--msu", type=Path, help="a microsoft/security-utilities checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1190,10 +1300,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.semgrep:
         whispers_score("semgrep-rules (development)", *semgrep_cases(args.semgrep), args.show, "rule file unreadable")
     if args.trivy:
-        whispers_score("trivy (held out)", *trivy_cases(args.trivy), args.show, "input left out")
+        whispers_score("trivy (development)", *trivy_cases(args.trivy), args.show, "input left out")
     if args.ripsecrets:
-        whispers_score("ripsecrets (held out)", *ripsecrets_cases(args.ripsecrets), args.show,
+        whispers_score("ripsecrets (development)", *ripsecrets_cases(args.ripsecrets), args.show,
                        "negative line kept by an allow list")
+    if args.msu:
+        score("security-utilities (held out)", *msu_cases(args.msu), args.show)
     if args.time:
         timing(args.time)
     return 0

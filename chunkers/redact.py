@@ -11,7 +11,8 @@ Two strengths, because the same pass sees config files and source code:
   line (`DB_PASSWORD=…`), connection-string credentials, user:password in URLs, XML key/value
   pairs, a secret command-line flag's argument, an .npmrc credential. In code the bare word "key"
   is far more often a dictionary key than a secret, so free text needs a compound name
-  (`api_key`, `SigningKey`): `var key = dict[key];` is left alone.
+  (`api_key`, `SigningKey`): `var key = dict[key];` is left alone (a JSON entry `"key": "…"` only when its value is
+  plainly generated, as under any name in a parsed config).
 
 Secrets are also found by their *form*, whatever name holds them: private-key blocks, provider
 tokens (AWS, GitHub, Slack, Stripe, Google, JWTs, `Authorization:` values), secret-shaped shell
@@ -44,7 +45,7 @@ SECRET_SECTION = re.compile(r"(?i)(secret|password|connectionstring|credential)"
 # Names that mark a secret in free text (source code, prose, code blocks).
 # The secret word itself (`Password`, `ApiKey`, `account-key`), without a name's prefix or suffix.
 _SECRET_CORE = (
-    r"(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credentials?|creds|"
+    r"(?:secret|passw(?:or)?d|passphrase|pwd|token|connection[_-]?string|credentials?|creds|"
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|"
     r"shared[_-]?access|storage|license|app|preshared)[_-]?key)"
 )
@@ -154,7 +155,7 @@ _CONN_CRED = re.compile(
     r"(?:shared[ \t]*)?access[ \t]*key|account[ \t]*key|shared[ \t]*access[ \t]*signature|sig)[ \t]*=[ \t]*)"
     r"([^;]*)"
 )
-_SECRET_WORDS = ("secret", "passw", "pwd", "token", "connection", "credential", "creds", "key")
+_SECRET_WORDS = ("secret", "passw", "passphrase", "pwd", "token", "connection", "credential", "creds", "key")
 
 
 def _has_secret_word(text: str) -> bool:
@@ -238,7 +239,7 @@ _PHRASE_WORD = re.compile(
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.:\-][A-Za-z0-9]+)*")
 _IDENT_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _KEY_WORDS = frozenset(
-    "token tokens key keys secret secrets password passwords passwd pwd credential credentials auth "
+    "token tokens key keys secret secrets password passwords passwd passphrase pwd credential credentials auth "
     "authorization apikey bearer jwt".split())
 
 
@@ -370,10 +371,13 @@ _TOKEN = re.compile(
     r"|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"
     r"|xox[abeoprs]-(?:(?:\d-)?\d{8,14}-[A-Za-z0-9-]{8,}|\d-[A-Za-z0-9]{40,})(?![A-Za-z0-9])"
     r"|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}(?![A-Za-z0-9-])"
+    # a user's or a bot's token with short numeric parts (`xoxp-523423-234243-234233-e039d0…`)
+    r"|xox[abeoprs]-(?:\d{4,14}-){2,3}(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{12,}(?![A-Za-z0-9-])"
     r"|[rs]k_(?:live|test)_[A-Za-z0-9]{12,}(?![A-Za-z0-9])"
     r"|AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"
     r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}(?![A-Za-z0-9_-])"
-    r")"
+    # a fine-grained GitHub token glued to a word (`ourgithub_pat_…`): its full form only (22, `_`, 59)
+    r")|(?<=[A-Za-z0-9])github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}(?![A-Za-z0-9_])"
 )
 # What a text holding a _TOKEN or an auth header contains: may_hold_secret's test of a
 # text with no `=`, `:`, `-` or quote (`_redact_line` tests its line by substrings).
@@ -1030,6 +1034,20 @@ def _weak_unquoted(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+# A JSON or a dict literal's entry named just "key" (`"key": "2Tm6cds…"`): the bare word is a dictionary's key far
+# more often than a secret (see the module's docstring), so its value is one only when it is plainly generated, as
+# under any name in a parsed config (_ordinary_but_random: long, three character classes, high entropy, no hex).
+_BARE_KEY_PAIR = re.compile(
+    r"""(?P<kq>["'])(?i:key)(?P=kq)[ \t]*:[ \t]*(?P<q>["'])(?P<value>[A-Za-z0-9+/=_.~-]{20,200})(?P=q)""")
+
+
+def _bare_key_pair(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if REDACTED in value or not _ordinary_but_random("key", value):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 # A value under a secret's label on a line of its own, no `=` or `:` between (`Slack token
 # 4b9c…`, `API key: …` aside, a note's `boxSECRET 3f9…`, `PRIVATE TOKEN …`): up to four words of label, the
 # last ending in a secret's word, then the value, generated-looking, last on the line. Hex only under a secret's
@@ -1144,11 +1162,12 @@ _ASK_FLAG = re.compile(r"(?i)--(?:ask|prompt)[_-]")
 
 
 # An XML element's text under a secret's name (`<password>…</password>`, `<ns:ApiKey>…</ns:ApiKey>`).
-_XML_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z_][\w.:-]*)>(?P<value>[^<>\s]+)</(?P=tag)>")
+# Blanks around the value are the element's layout (Maven's `<password>  …  </password>`), not the value.
+_XML_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z_][\w.:-]*)>[ \t]*(?P<value>[^<>\s]+)[ \t]*</(?P=tag)>")
 # ... or under a secret's name in its `name` attribute (Android's `<string name="hockeyapp_key">…</string>`, a
 # settings file's `<setting name="ApiToken">…</setting>`): read as that name's element.
 _XML_NAMED = re.compile(r"""<(?P<tag>[A-Za-z_][\w.:-]*)[ \t][^<>]*?\bname[ \t]*=[ \t]*(?P<nq>["'])(?P<name>[^"'<>]{1,80})"""
-                        r"""(?P=nq)[^<>]*>(?P<value>[^<>\s]+)</(?P=tag)>""")
+                        r"""(?P=nq)[^<>]*>[ \t]*(?P<value>[^<>\s]+)[ \t]*</(?P=tag)>""")
 
 
 def _xml_element(match: re.Match[str]) -> str:
@@ -1213,7 +1232,7 @@ _QUOTED_HINT = re.compile(r"""[=:>]\s*(?:@|[bBrRuU]{1,2})?["'`]""")
 # at every letter (measured on EF Core's candidate lines: 0.13 s -> 0.08 s,
 # most of it `///` lines holding `name="key"`).
 _QUOTED_NEED = re.compile(
-    r"""(?i)(?:secret|passw(?:or)?d|pwd|token|connection[_-]?string|credential|creds|key)[\w.$@-]*["']?\]?"""
+    r"""(?i)(?:secret|passw(?:or)?d|passphrase|pwd|token|connection[_-]?string|credential|creds|key)[\w.$@-]*["']?\]?"""
     r"""\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
@@ -1227,7 +1246,7 @@ def _redact_line(line: str) -> str:
     # tuple, or a search of _FORM_HINT (whose many first letters defeat re's prefix
     # scan), costs several times more per line.
     secret = ("key" in low or "token" in low or "secret" in low or "passw" in low or "pwd" in low
-              or "connection" in low or "credential" in low or "creds" in low)
+              or "connection" in low or "credential" in low or "creds" in low or "passphrase" in low)
     # Secrets found by their form first: what they leave is no longer a value for the rest.
     if _RULE_HOT.search(low) or _CS_RULE_HOT.search(line) or _RE_HINT_ANY.search(line):
         line = _apply_rules(line, low)
@@ -1281,6 +1300,8 @@ def _redact_line(line: str) -> str:
     if ("key" in low or "token" in low or "_auth" in low or ".auth" in low or "login" in low) and (
             '"' in line or "'" in line or "`" in line):
         line = _WEAK_QUOTED.sub(_weak_quoted, line)
+    if ('"key"' in low or "'key'" in low) and ":" in line:
+        line = _BARE_KEY_PAIR.sub(_bare_key_pair, line)
     if tail and ("key" in low or "token" in low) and ("=" in line or ":" in line) and _WEAK_START.match(line):
         line = _WEAK_UNQUOTED.sub(_weak_unquoted, line, count=1)
     if tail and secret and (" " in line or "\t" in line):
@@ -1320,7 +1341,7 @@ def _redact_line(line: str) -> str:
 # per search over 26 MB, faster than a loop of str.find calls.
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # `_pass`: an environment variable's (`SMTP_PASS`), in one scan with `_auth`
-    "secret", "p(?:assw|wd)", "token", "c(?:onnection|red(?:ential|s))", "key", "://", "_(?:auth|pass)", "login"))
+    "secret", "p(?:assw|wd|assphrase)", "token", "c(?:onnection|red(?:ential|s))", "key", "://", "_(?:auth|pass)", "login"))
 # Secrets by form (see _FORM_HINT), searched in the text as it is (their case is
 # fixed), each from a literal that is rare in code (a scan from a common first
 # letter is 2-3 times slower: `eyJ` 24 ms, `yJ` 12 ms over 8 MB of Python).

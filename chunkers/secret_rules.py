@@ -54,6 +54,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("cerebras", "csk-", _tok(r"csk-", r"[a-z0-9]{40,56}")),
     ("nvidia", "nvapi-", _tok(r"nvapi-", r"[A-Za-z0-9_-]{60,70}", _ED)),
     ("pinecone", "pcsk_", _tok(r"pcsk_", r"[A-Za-z0-9_]{40,90}")),
+    # OpenAI's realtime (ephemeral) client secret: hex with letters and digits, not a word after `ek_`
+    ("openai_client_secret", "=ek_", _tok(r"ek_", r"(?=[a-f0-9]*[a-f])(?=[a-f0-9]*[0-9])" + _HEX + r"{32}")),
     ("databricks", "dapi", _tok(r"dapi", _HEX + r"{32}(?:-\d)?")),
     ("elevenlabs", "sk_", _tok(r"sk_", _HEX + "{48}")),
     ("tavily", "tvly-", _tok(r"tvly-", r"(?:dev-)?[A-Za-z0-9]{30,40}")),
@@ -111,6 +113,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("azure_function_key", "code=", r"azurewebsites\.net/api/[^\s?\"']*\?(?:[^\s\"'#]*&)?code=(?P<s>[A-Za-z0-9_%=-]{30,})"),
     ("azure_storage_key_assign", "accountkey",
      r"(?i)AccountKey\s*=\s*(?P<s>[A-Za-z0-9+/]{40,88}={0,2})"),
+    # Azure's common annotated security key (CASK, 84 characters; a Cognitive Services, a Container Registry, a
+    # Search key): 52 random, the fixed `JQQJ9` signature and its version, a date-and-provider part, 7 more
+    ("azure_cask", "=JQQJ9",
+     r"(?<![A-Za-z0-9+/_-])(?P<s>[A-Za-z0-9+/]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9+/]{16}[A-Za-z][A-Za-z0-9+/]{7}"
+     r"(?:[A-Za-z0-9+/]{2}==)?)(?![A-Za-z0-9+/=_-])"),
     ("azure_devops_pat", "azure_devops|ado_pat|azdo", _B + r"[a-z0-9]{52}" + _E + r"|" + _B + r"[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}" + _E),
     ("google_oauth_client_secret", "GOCSPX-", _tok(r"GOCSPX-", r"[A-Za-z0-9_-]{28}", _ED)),
     ("google_oauth_refresh", "1//0", r"(?<![A-Za-z0-9/])1//0[A-Za-z0-9_-]{40,}" + _ED),
@@ -313,8 +320,12 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("linear", "lin_api_", _tok(r"lin_api_", r"[A-Za-z0-9]{40}")),
     # hex, and since 2024 any letters and digits, 32 to 64 of them (with a digit: not an identifier)
     ("shopify", "shp", _tok(r"shp(?:at|ca|pa|ss)_", r"(?=[A-Za-z0-9]{0,63}[0-9])[A-Za-z0-9]{32,64}")),
+    # Maven's master password, settings-security.xml's `<master>{…}</master>`: encrypted with a fixed, public
+    # passphrase, so as good as plain (a server's `<password>{…}</password>` is encrypted with this master: useless
+    # without it, kept as trivy keeps it)
+    ("maven_master", "<master>", r"(?i)<master>[ \t]*\{(?P<s>[A-Za-z0-9+/]{20,}={0,2})\\?\}[ \t]*</master>"),
     ("square_access", "sq0atp-", _tok(r"sq0atp-", r"[A-Za-z0-9_-]{22}", _ED)),
-    ("square_oauth_secret", "sq0csp-", _tok(r"sq0csp-", r"[A-Za-z0-9_-]{43}", _ED)),
+    ("square_oauth_secret", "sq0csp-", _tok(r"sq0csp-", r"[A-Za-z0-9_-]{43,50}", _ED)),
     ("square_production", "EAAA", r"(?<![A-Za-z0-9_+/=-])EAAA[A-Za-z0-9_+=-]{22,60}(?![A-Za-z0-9_+/=-])"),
     ("stripe_webhook_secret", "whsec_", _tok(r"whsec_", r"[A-Za-z0-9+/=]{32,}", r"(?![A-Za-z0-9+/=])")),
     # the last part hex in gitleaks' form, any lowercase letters and digits in semgrep's
