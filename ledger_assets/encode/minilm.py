@@ -42,8 +42,16 @@ class MiniLM:
         w = load_file(str(model_dir / "model.safetensors"))
         w = {k.removeprefix("bert."): v for k, v in w.items()}
 
-        def t(name: str):
-            return w[name].to(device=device, dtype=self.dtype)
+        # bf16 (a CPU's bfloat16 units) runs the matrix products in bfloat16 and keeps the residual stream, the
+        # embeddings and LayerNorm in float32: closer to fp32's vectors than bfloat16 throughout (mean cosine
+        # 0.99999 against 0.99995) at the same speed. fp32 and fp16 (CUDA) run in their dtype throughout.
+        self.stream = torch.float32 if self.dtype == torch.bfloat16 else self.dtype
+
+        def t(name: str, dtype=None):
+            return w[name].to(device=device, dtype=dtype or self.stream)
+
+        def mm(name: str):
+            return t(name, self.dtype)
 
         # One input row's embedding: word + position + token type 0 (BERT's segment A), then LayerNorm.
         self.word = t("embeddings.word_embeddings.weight")
@@ -53,14 +61,14 @@ class MiniLM:
         self.layers = []
         for i in range(int(cfg["num_hidden_layers"])):
             p = f"encoder.layer.{i}."
-            qkv_w = torch.cat([t(p + f"attention.self.{n}.weight") for n in ("query", "key", "value")])
-            qkv_b = torch.cat([t(p + f"attention.self.{n}.bias") for n in ("query", "key", "value")])
+            qkv_w = torch.cat([mm(p + f"attention.self.{n}.weight") for n in ("query", "key", "value")])
+            qkv_b = torch.cat([mm(p + f"attention.self.{n}.bias") for n in ("query", "key", "value")])
             self.layers.append((
                 qkv_w, qkv_b,
-                t(p + "attention.output.dense.weight"), t(p + "attention.output.dense.bias"),
+                mm(p + "attention.output.dense.weight"), mm(p + "attention.output.dense.bias"),
                 t(p + "attention.output.LayerNorm.weight"), t(p + "attention.output.LayerNorm.bias"),
-                t(p + "intermediate.dense.weight"), t(p + "intermediate.dense.bias"),
-                t(p + "output.dense.weight"), t(p + "output.dense.bias"),
+                mm(p + "intermediate.dense.weight"), mm(p + "intermediate.dense.bias"),
+                mm(p + "output.dense.weight"), mm(p + "output.dense.bias"),
                 t(p + "output.LayerNorm.weight"), t(p + "output.LayerNorm.bias"),
             ))
         self.dim = self.word.shape[1]
@@ -111,12 +119,13 @@ class MiniLM:
             x = self.word[ids] + self.position[:width] + self.type0
             x = F.layer_norm(x, (self.dim,), *self.emb_norm, self.eps)
             mask = keep[:, None, None, :]  # a token attends to the batch row's real tokens only
+            low, high = self.dtype, self.stream
             for (qkv_w, qkv_b, ao_w, ao_b, an_w, an_b, in_w, in_b, out_w, out_b, on_w, on_b) in self.layers:
-                q, k, v = F.linear(x, qkv_w, qkv_b).view(b, width, 3, h, -1).permute(2, 0, 3, 1, 4)
+                q, k, v = F.linear(x.to(low), qkv_w, qkv_b).view(b, width, 3, h, -1).permute(2, 0, 3, 1, 4)
                 a = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
                 a = a.transpose(1, 2).reshape(b, width, self.dim)
-                x = F.layer_norm(F.linear(a, ao_w, ao_b) + x, (self.dim,), an_w, an_b, self.eps)
-                y = F.linear(F.gelu(F.linear(x, in_w, in_b)), out_w, out_b)
+                x = F.layer_norm(F.linear(a, ao_w, ao_b).to(high) + x, (self.dim,), an_w, an_b, self.eps)
+                y = F.linear(F.gelu(F.linear(x.to(low), in_w, in_b)), out_w, out_b).to(high)
                 x = F.layer_norm(y + x, (self.dim,), on_w, on_b, self.eps)
             weights = keep.to(torch.float32)[..., None]
             pooled = (x.float() * weights).sum(1) / weights.sum(1).clamp(min=1e-9)

@@ -49,8 +49,9 @@ def test_bf16_vectors_stay_as_close_to_fp32_as_sentence_transformers_bf16(refere
     theirs /= np.linalg.norm(theirs, axis=1, keepdims=True)
     assert load_model("cpu", "bf16").dtype == torch.bfloat16
     ours_cos, theirs_cos = (ours * reference).sum(1), (theirs * reference).sum(1)
-    assert ours_cos.min() > 0.999, ours_cos                             # measured: 0.99989 on 117 code texts
-    assert ours_cos.min() >= theirs_cos.min() - 1e-3
+    assert ours_cos.min() > 0.9999, ours_cos                            # measured: 0.99997 on 600 MediatR texts
+    # products in bfloat16, the residual stream and LayerNorm in float32: nearer fp32 than bfloat16 throughout
+    assert ours_cos.mean() >= theirs_cos.mean(), (ours_cos.mean(), theirs_cos.mean())
 
 
 def test_batching_by_token_count_keeps_each_texts_vector_in_its_place(reference):
