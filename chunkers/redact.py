@@ -320,8 +320,7 @@ _DOC_SAMPLE_RE = (r"(?:EXAMPLE|SAMPLE|FAKE|DUMMY)(?:KEY|TOKEN|SECRET)?$|TEST(?:K
 _PUBLIC_OR_HASH = re.compile(
     r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)[ \t]+AAAA"
     r"|(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?|xxh\d+)[:-][A-Za-z0-9+/=_-]{16,}$"
-    r"|.*(?:EXAMPLE|SAMPLE|FAKE|DUMMY)(?:KEY|TOKEN|SECRET)?$|.*TEST(?:KEY|TOKEN|SECRET)$"
-    r"|(?:EXAMPLE|SAMPLE)[A-Z0-9+/_-]"
+    r"|.*(?:" + _DOC_SAMPLE_RE + ")"
     r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASS|PWD|CREDENTIALS?|AUTH)(?:_[A-Z]+)?$")
 # A masked or templated part inside a value (`bP88Q~xxxxxxxx…`, `…-####`).
 _PLACEHOLDER_RUN = re.compile(r"x{8,}|X{8,}|#{4,}|\*{4,}|•{3,}")

@@ -1,8 +1,8 @@
 """The bundled all-MiniLM-L6-v2 as a plain torch module: tokenizer, six BERT layers, mean pooling.
 
 sentence-transformers computes the same vectors (BERT, the mean of the token states under the attention
-mask, unit length) but importing it pulls in transformers and scikit-learn: 3-8 s before the first text,
-paid by every ingest that embeds and every `ledger query` process. This module needs torch, the Rust
+mask, unit length) but importing it pulls in transformers and scikit-learn, seconds before the first text
+paid by every ingest that embeds and every `ledger query` process (figures: docs/decisions.md). This module needs torch, the Rust
 tokenizer and safetensors only (`benchmarks/model_load.py` measures both; tests/ledger_assets/encode/
 test_minilm.py holds it to sentence-transformers' vectors). Texts are batched by their token count, so a
 batch pads to the longest text of similar ones. The `joint` profile and the `onnx` build still use
@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-
-MAX_TOKENS = 256  # what the model reads (sentence_bert_config.json's max_seq_length)
 
 
 class MiniLM:
@@ -33,18 +31,20 @@ class MiniLM:
         self.device = device
         self.dtype = dtype or torch.float32
         cfg = json.loads((model_dir / "config.json").read_text())
-        self.max_seq_length = min(MAX_TOKENS, int(cfg["max_position_embeddings"]))
-        self.heads = int(cfg["num_attention_heads"])
-        self.eps = float(cfg["layer_norm_eps"])
         if cfg.get("hidden_act", "gelu") != "gelu" or cfg.get("position_embedding_type", "absolute") != "absolute":
             raise ValueError(f"{model_dir}: not a BERT this encoder reads (hidden_act {cfg.get('hidden_act')!r}, "
                              f"position_embedding_type {cfg.get('position_embedding_type')!r})")
+        # what the model reads: sentence-transformers' max_seq_length, beside the weights
+        reads = json.loads((model_dir / "sentence_bert_config.json").read_text())["max_seq_length"]
+        self.max_seq_length = min(int(reads), int(cfg["max_position_embeddings"]))
+        self.heads = int(cfg["num_attention_heads"])
+        self.eps = float(cfg["layer_norm_eps"])
         w = load_file(str(model_dir / "model.safetensors"))
         w = {k.removeprefix("bert."): v for k, v in w.items()}
 
         # bf16 (a CPU's bfloat16 units) runs the matrix products in bfloat16 and keeps the residual stream, the
-        # embeddings and LayerNorm in float32: closer to fp32's vectors than bfloat16 throughout (mean cosine
-        # 0.99999 against 0.99995) at the same speed. fp32 and fp16 (CUDA) run in their dtype throughout.
+        # embeddings and LayerNorm in float32: nearer fp32's vectors than bfloat16 throughout, at the same speed
+        # (docs/decisions.md). fp32 and fp16 (CUDA) run in their dtype throughout.
         self.stream = torch.float32 if self.dtype == torch.bfloat16 else self.dtype
 
         def t(name: str, dtype=None):
