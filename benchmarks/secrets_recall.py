@@ -46,7 +46,7 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
   tests (`--trivy`: pkg/fanal/secret/testdata inputs with the findings scanner_test.go expects; see
   trivy_cases) and ripsecrets' fixtures (`--ripsecrets`: test/one_per_line, one_per_file, none; see
   ripsecrets_cases). Scored like whispers.
-- microsoft/security-utilities (held out from the eighth round: no rule written from it): the examples its pattern
+- microsoft/security-utilities (held out in the eighth round, development since the ninth): the examples its pattern
   classes generate (`--msu`: GenerateTruePositiveExamples / GenerateFalsePositiveExamples), the literal ones and
   those drawn from WellKnownRegexPatterns' generators with a fixed seed; see msu_cases. Scored like gitleaks.
 - securego/gosec (held out from the ninth round: no rule written from it): its hardcoded-credential samples
@@ -1378,7 +1378,7 @@ def main(argv: list[str] | None = None) -> int:
         whispers_score("ripsecrets (development)", *ripsecrets_cases(args.ripsecrets), args.show,
                        "negative line kept by an allow list")
     if args.msu:
-        score("security-utilities (held out)", *msu_cases(args.msu), args.show)
+        score("security-utilities (development)", *msu_cases(args.msu), args.show)
     if args.gosec:
         whispers_score("gosec (held out)", *gosec_cases(args.gosec), args.show, "sample suppressed by #nosec")
     if args.time:
