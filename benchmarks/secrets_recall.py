@@ -1,4 +1,4 @@
-"""Recall and false positives of chunkers.redact on the test cases of eleven secret
+"""Recall and false positives of chunkers.redact on the test cases of twelve secret
 scanners, read from their checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
@@ -11,7 +11,8 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
         --semgrep /work/.mirror/semgrep+semgrep-rules/repo \\
         --trivy /work/.mirror/aquasecurity+trivy/repo \\
         --ripsecrets /work/.mirror/sirwart+ripsecrets/repo \\
-        --msu /work/.mirror/microsoft+security-utilities/repo [--show N] [--time DIR ...]
+        --msu /work/.mirror/microsoft+security-utilities/repo \\
+        --gosec /work/.mirror/securego+gosec/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -45,9 +46,12 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
   tests (`--trivy`: pkg/fanal/secret/testdata inputs with the findings scanner_test.go expects; see
   trivy_cases) and ripsecrets' fixtures (`--ripsecrets`: test/one_per_line, one_per_file, none; see
   ripsecrets_cases). Scored like whispers.
-- microsoft/security-utilities (held out from the eighth round: no rule written from it): the examples its pattern
+- microsoft/security-utilities (held out in the eighth round, development since the ninth): the examples its pattern
   classes generate (`--msu`: GenerateTruePositiveExamples / GenerateFalsePositiveExamples), the literal ones and
   those drawn from WellKnownRegexPatterns' generators with a fixed seed; see msu_cases. Scored like gitleaks.
+- securego/gosec (held out from the ninth round: no rule written from it): its hardcoded-credential samples
+  (`--gosec`: testutils/g101_samples.go's Go files with the issue count gosec expects, g117_samples.go's
+  secret-named serialized fields as look-alikes); see gosec_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1063,6 +1067,74 @@ def ripsecrets_cases(root: Path):
     return files, skipped
 
 
+# ---------------------------------------------------------------------- gosec ---
+def _gosec_samples(src: str):
+    """(files, errors, offset) of each CodeSample of a testutils/*_samples.go: `{[]string{<Go strings>}, N, <config>}`,
+    a file's strings joined by `+` (raw and interpreted literals), files apart by `,`."""
+    for m in re.finditer(r"\{\[\]string\{", src):
+        files, cur, i = [], [], m.end()
+        while i < len(src):
+            ch = src[i]
+            if ch in "`\"":
+                j = string_end(src, i)
+                cur.append(go_string(src[i:j]))
+                i = j
+            elif ch == ",":
+                files.append("".join(cur))
+                cur, i = [], i + 1
+            elif ch == "}":
+                break
+            else:
+                i += 1
+        if cur:
+            files.append("".join(cur))
+        n = re.match(r"\}\s*,\s*(\d+)\s*,", src[i:])
+        if n:
+            yield files, int(n.group(1)), m.start()
+
+
+def gosec_cases(root: Path):
+    """(files, skipped) from securego/gosec's hardcoded-credential samples: testutils/g101_samples.go
+    (SampleCodeG101, names and values; SampleCodeG101Values, values by form) and g117_samples.go (secret-named
+    struct fields that are serialized: no literal secret in any of them). Each sample is a Go file and the
+    number of issues gosec must report in it. Skipped (counted): a sample holding `#nosec` or `gosec:disable`
+    (its count is the suppression's, not the value's). A positive is a G101 sample with a count of 1 or more;
+    its secret is its longest string literal outside imports and print calls (`fmt.Print…`, `println`), and
+    it counts when that literal no longer appears whole on its line. A negative is each non-blank line of a
+    G101 sample with a count of 0 and of every G117 sample; changed at all counts. Scored like whispers:
+    each sample redacted whole."""
+    files, skipped = [], 0
+    for base in ("testutils/g101_samples.go", "testutils/g117_samples.go"):
+        names, read = repo_files(root, "testutils")
+        if base not in names:
+            continue
+        src = read(base)
+        seen: dict[str, int] = {}
+        for texts, errors, at in _gosec_samples(src):
+            var = ([v.group(1) for v in re.finditer(r"\b(SampleCode\w+)\s*=", src[:at])] or ["?"])[-1]
+            k = seen[var] = seen.get(var, -1) + 1
+            for f, text in enumerate(texts):
+                name = f"{var}[{k}]" + (f".{f}" if len(texts) > 1 else "")
+                if "#nosec" in text or "gosec:disable" in text:
+                    skipped += 1
+                    continue
+                lines = text.split("\n")
+                if errors and "g101" in base:
+                    best = None
+                    for i, line in enumerate(lines):
+                        if re.match(r"\s*(import\b|\"[\w./-]+\"\s*$)", line) or re.search(
+                                r"\b(fmt\.Print\w*|println)\(", line):
+                            continue
+                        for lit in re.finditer(r'"((?:[^"\\]|\\.)*)"', line):
+                            if best is None or len(lit.group(1)) > len(best[1]):
+                                best = (i, lit.group(1))
+                    files.append((name, text, [best] if best else [], []))
+                    skipped += best is None
+                else:
+                    files.append((name, text, [], [i for i, x in enumerate(lines) if x.strip()]))
+    return files, skipped
+
+
 _MSU_ALPHABETS = {
     "RandomLowercase": "abcdefghijklmnopqrstuvwxyz", "RandomHexadecimal": "0123456789abcdef",
     "RandomBase62": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
@@ -1274,6 +1346,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trivy", type=Path, help="a trivy checkout or bare mirror")
     ap.add_argument("--ripsecrets", type=Path, help="a ripsecrets checkout or bare mirror")
     ap.add_argument("--msu", type=Path, help="a microsoft/security-utilities checkout or bare mirror")
+    ap.add_argument("--gosec", type=Path, help="a securego/gosec checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1305,7 +1378,9 @@ def main(argv: list[str] | None = None) -> int:
         whispers_score("ripsecrets (development)", *ripsecrets_cases(args.ripsecrets), args.show,
                        "negative line kept by an allow list")
     if args.msu:
-        score("security-utilities (held out)", *msu_cases(args.msu), args.show)
+        score("security-utilities (development)", *msu_cases(args.msu), args.show)
+    if args.gosec:
+        whispers_score("gosec (held out)", *gosec_cases(args.gosec), args.show, "sample suppressed by #nosec")
     if args.time:
         timing(args.time)
     return 0

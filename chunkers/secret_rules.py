@@ -76,6 +76,10 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("docker_hub_pat", "dckr_pat_", _tok(r"dckr_pat_", r"[A-Za-z0-9_-]{20,}", _ED)),
     ("docker_hub_oat", "dckr_oat_", _tok(r"dckr_oat_", r"[A-Za-z0-9_-]{20,}", _ED)),
     ("nuget", "oy2", _tok(r"oy2", r"[a-z0-9]{43}")),
+    # NuGet's key in capitals: the service takes it whatever the case (microsoft/security-utilities' NuGetApiKey,
+    # "uppercase API key, non-standard but accepted"); all of it upper-case, base32 (`A`-`Z`, `2`-`7`), a digit in it.
+    # A mixed-case one is no key of this form
+    ("nuget_upper", "=OY2", _tok(r"OY2", r"(?=[A-Z2-7]*[2-7])[A-Z2-7]{43}")),
     ("rubygems", "rubygems_", _tok(r"rubygems_", _HEX + "{48}")),
     ("crates_io", "cio", _tok(r"cio", r"(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{32}")),
     ("jfrog_api_key", "AKCp", _tok(r"AKCp", r"[A-Za-z0-9]{69}")),
@@ -110,6 +114,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("cloudflare_origin_ca", "v1.0-", _tok(r"v1\.0-", _HEX + r"{24}-" + _HEX + "{146}")),
     ("azure_ad_client_secret", "Q~", _B + r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}" + r"(?![A-Za-z0-9_~.-])"),
     ("azure_sas_signature", "sig=|signature=", r"(?i)[?&;](?:sig|signature)=(?P<s>[A-Za-z0-9%+/=]{20,}(?<!%3D)(?:%3D){0,2})"),
+    # a SAS signature copied without its URL (a line that starts `sig=`): an HMAC-SHA256 in base64 is 43 characters
+    # and its `=` pad (`%3D` URL-encoded; Azure Storage's "Create a service SAS", the `sig` field); without the pad,
+    # or glued to a word (`mysig=`), it stays
+    ("azure_sas_signature_bare", "sig=",
+     r"(?i)(?:^|(?<=[\s\"'`]))sig=(?P<s>[A-Za-z0-9%+/]{43,129}(?:=|%3D))(?![A-Za-z0-9%+/=])"),
     ("azure_function_key", "code=", r"azurewebsites\.net/api/[^\s?\"']*\?(?:[^\s\"'#]*&)?code=(?P<s>[A-Za-z0-9_%=-]{30,})"),
     ("azure_storage_key_assign", "accountkey",
      r"(?i)AccountKey\s*=\s*(?P<s>[A-Za-z0-9+/]{40,88}={0,2})"),
@@ -177,6 +186,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # a JWT without its signature (`alg: none`), or its header not JSON's `{"`
     ("jwt_unsigned", ".ey",
      r"(?<![\w.-])ey[A-Za-z0-9_-]{15,}\.ey[A-Za-z0-9_/\\-]{15,}\.(?:[A-Za-z0-9_/\\-]{10,}={0,2})?(?![\w.])"),
+    # a JWT whose header is JSON laid out with a line break or a tab after its `{` (RFC 7519 lets JSON's blanks
+    # be): base64 of `{\n ` is `ewog`, of `{\n"` `ewoi`, of `{\n\t` `ewoJ`, of `{\r\n` `ew0K`, of `{\t"` `ewki`;
+    # the claims `eyJ…` after it. A word starting `ew` (`ewallet_…`) is none of these
+    ("jwt_spaced_header", "=.ey",
+     r"(?<![\w.-])ew(?:o[gJi]|0K|k[iJ])[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}\.(?:[A-Za-z0-9_-]{10,})?(?![\w.])"),
     # (not in a URL's path: a Notion page's `…/API-<32 hex>`)
     ("octopus_deploy", "=API-", r"(?<![A-Za-z0-9_/.-])API-(?=[A-Z0-9]{0,25}[0-9])[A-Z0-9]{26,34}" + _ED),
     ("scalingo", "tk-us-", _tok(r"tk-us-", r"[A-Za-z0-9_-]{48}", _ED)),
