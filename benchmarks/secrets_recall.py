@@ -1,5 +1,6 @@
 """Recall and false positives of chunkers.redact on the test cases of twelve secret
-scanners, read from their checkouts at run time (nothing of theirs is stored here).
+scanners and of two code analyzers' hardcoded-credential checks, read from their
+checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
         --trufflehog /work/.mirror/trufflesecurity+trufflehog/repo \\
@@ -12,7 +13,9 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
         --trivy /work/.mirror/aquasecurity+trivy/repo \\
         --ripsecrets /work/.mirror/sirwart+ripsecrets/repo \\
         --msu /work/.mirror/microsoft+security-utilities/repo \\
-        --gosec /work/.mirror/securego+gosec/repo [--show N] [--time DIR ...]
+        --gosec /work/.mirror/securego+gosec/repo \\
+        --sonar-python /work/.mirror/SonarSource+sonar-python/repo \\
+        --sonar-java /work/.mirror/SonarSource+sonar-java/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -49,9 +52,13 @@ scanners, read from their checkouts at run time (nothing of theirs is stored her
 - microsoft/security-utilities (held out in the eighth round, development since the ninth): the examples its pattern
   classes generate (`--msu`: GenerateTruePositiveExamples / GenerateFalsePositiveExamples), the literal ones and
   those drawn from WellKnownRegexPatterns' generators with a fixed seed; see msu_cases. Scored like gitleaks.
-- securego/gosec (held out from the ninth round: no rule written from it): its hardcoded-credential samples
+- securego/gosec (held out in the ninth round, development since the tenth): its hardcoded-credential samples
   (`--gosec`: testutils/g101_samples.go's Go files with the issue count gosec expects, g117_samples.go's
   secret-named serialized fields as look-alikes); see gosec_cases. Scored like whispers.
+- SonarSource's hardcoded-credential checks (held out from the tenth round: no rule written from them): the
+  test files of sonar-python's and sonar-java's checks (`--sonar-python`, `--sonar-java`), each line marked
+  `Noncompliant` a positive, the other code lines negatives; see sonar_cases. Scored like whispers, then again
+  with only the positives whose value is no plain word (`azerty123`, `woopie`: sonar_word).
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1135,6 +1142,94 @@ def gosec_cases(root: Path):
     return files, skipped
 
 
+# ---------------------------------------------------------------------- sonar ---
+SONAR_FILES = {
+    "python": ["python-checks/src/test/resources/checks/" + f for f in (
+        "hardCodedCredentials.py", "hotspots/hardcodedCredentialsEntropy.py", "hardcodedCredentialsCall.py",
+        "flaskHardCodedSecretKey.py", "flaskHardCodedJWTSecretKey.py")],
+    "java": ["java-checks-test-sources/default/src/main/java/checks/" + f for f in (
+        "HardCodedPasswordCheckSample.java", "HardCodedSecretCheckSample.java")],
+}
+# a value that is a plain word: letters (words joined by `_` or `-`), then digits at the end (`azerty123`, `woopie`)
+_SONAR_WORD = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*[0-9]*")
+
+
+def _sonar_split(line: str, lang: str) -> tuple[str, str, list[str]]:
+    """(code, comment, values) of one line: the comment starts at a `#` (Python) or `//` (Java) outside a
+    string; the values are its string literals' contents as written, less those that are a subscript's or a
+    dict entry's key (followed by `]` or `:`); Python's quotes are ' and ", Java's "."""
+    quotes = "'\"" if lang == "python" else '"'
+    lits, i = [], 0
+    while i < len(line):
+        ch = line[i]
+        if ch in quotes:
+            j = i + 1
+            while j < len(line) and line[j] != ch:
+                j += 2 if line[j] == "\\" else 1
+            if not re.match(r"\s*[\]:]", line[j + 1:]):  # a subscript's or a dict entry's key is a name
+                lits.append(line[i + 1:j])
+            i = j + 1
+        elif line.startswith("#" if lang == "python" else "//", i):
+            return line[:i], line[i:], lits
+        else:
+            i += 1
+    return line, "", lits
+
+
+def sonar_value(secret: str) -> str:
+    """The value a positive's literal holds: a URL's password, the value after a secret's name and `=` in a
+    query or connection string, else the literal itself."""
+    m = re.search(r"://[^/:@\s]*:([^@\s]+)@", secret)
+    if m:
+        return m.group(1)
+    m = re.search(r"(?i)(?:pass(?:word|wd)?|pwd|secret|token|api[-_.]?key|credential|auth)=([^&;,|#\s\\]+)", secret)
+    return m.group(1) if m else secret
+
+
+def sonar_word(secret: str) -> bool:
+    return bool(_SONAR_WORD.fullmatch(sonar_value(secret)))
+
+
+def sonar_cases(root: Path, lang: str):
+    """(files, skipped) from SonarSource's hardcoded-credential check tests (sonar-python's `# Noncompliant`
+    files, sonar-java's `// Noncompliant` samples; SONAR_FILES). Each file is redacted whole. A positive is a
+    line whose comment says `Noncompliant`; its secret is its last non-empty string literal outside the comment
+    (the value of an assignment, a dict entry, a keyword or the last positional argument, the argument of an
+    `equals`; the check's own comments and `^^^` location lines are not code), and it counts when that literal
+    no longer appears whole on its line.
+    Skipped (counted): a `Noncompliant` line with no literal (the value is a constant or variable set on
+    another line: the check follows data flow), a line whose comment names it a false negative of the check
+    (`FN`, `false-negative`: its authors call it a secret but the test expects no issue), a Java text block
+    (its lines are the check's false negatives). A negative is every other line with code outside its comment
+    (an `OK`/`Compliant` line, a docstring's line, an unmarked one); changed at all counts."""
+    files, skipped = [], 0
+    names, read = repo_files(root, SONAR_FILES[lang][0].rsplit("/checks/", 1)[0])
+    for name in SONAR_FILES[lang]:
+        if name not in names:
+            continue
+        text = read(name)
+        lines = text.split("\n")
+        pos, neg, block = [], [], False
+        for i, line in enumerate(lines):
+            if lang == "java" and (block or line.count('"""') % 2):
+                skipped += not block
+                block = not block if line.count('"""') % 2 else block
+                continue
+            code, comment, lits = _sonar_split(line, lang)
+            if re.search(r"\bNoncompliant\b", comment):
+                lits = [x for x in lits if x]
+                if lits:
+                    pos.append((i, lits[-1]))
+                else:
+                    skipped += 1
+            elif re.search(r"\bFN\b|false-negative", comment):
+                skipped += 1
+            elif code.strip():
+                neg.append(i)
+        files.append((f"{Path(name).name}", text, pos, neg))
+    return files, skipped
+
+
 _MSU_ALPHABETS = {
     "RandomLowercase": "abcdefghijklmnopqrstuvwxyz", "RandomHexadecimal": "0123456789abcdef",
     "RandomBase62": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
@@ -1347,6 +1442,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ripsecrets", type=Path, help="a ripsecrets checkout or bare mirror")
     ap.add_argument("--msu", type=Path, help="a microsoft/security-utilities checkout or bare mirror")
     ap.add_argument("--gosec", type=Path, help="a securego/gosec checkout or bare mirror")
+    ap.add_argument("--sonar-python", dest="sonar_python", type=Path, help="a SonarSource/sonar-python checkout or bare mirror")
+    ap.add_argument("--sonar-java", dest="sonar_java", type=Path, help="a SonarSource/sonar-java checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1380,7 +1477,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.msu:
         score("security-utilities (development)", *msu_cases(args.msu), args.show)
     if args.gosec:
-        whispers_score("gosec (held out)", *gosec_cases(args.gosec), args.show, "sample suppressed by #nosec")
+        whispers_score("gosec (development)", *gosec_cases(args.gosec), args.show, "sample suppressed by #nosec")
+    for lang, root in (("python", args.sonar_python), ("java", args.sonar_java)):
+        if root:
+            title = f"sonar-{lang} (held out)"
+            files, skipped = sonar_cases(root, lang)
+            whispers_score(title, files, skipped, args.show, "no literal on the line, a known FN, a text block")
+            whispers_score(title + ", only the positives whose value is no plain word",
+                           [(n, t, [p for p in pos if not sonar_word(p[1])], []) for n, t, pos, neg in files],
+                           skipped, args.show, "as above")
     if args.time:
         timing(args.time)
     return 0

@@ -109,6 +109,21 @@ _INI_CODE = re.compile(
     r"|^(?:true|false|none|null|nil|undefined|nan)$"
     r"|^-?(?:0[xob][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?)[lLuUfF]*$"
 )
+# A literal compared with a secret's name, the literal first (`if "…" == password`, `"…" !== token`: a Yoda
+# condition): the twin of _QUOTED_ASSIGN's `password == "…"`, judged alike. The literal stands alone before the
+# operator (no word or quote glued to its opening quote) and the name is all of the other side (`password.strip()`
+# or `password[0]` is not the name compared).
+_QUOTED_COMPARED = re.compile(
+    r"(?<![\w\"'`\\])(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
+    r"(?P<op>\s*[!=]==?\s*)(?P<name>(?i:" + _CODE_SECRET_NAME + r"))(?![\w.$@(\[-])"
+)
+# A literal under a name whose last word is `pw` or `cred` (`pw = "…"`, `db_pw`, `awsCred := "…"`): abbreviations
+# that name other things too (a pen's or a page's width, a credit), so not secrets' names alone (_SECRET_CORE):
+# the value is a secret only when it looks generated, as under a weak name (_WEAK_QUOTED).
+_SHORT_NAMED = re.compile(
+    r"(?P<name>\b(?:[A-Za-z_$][\w$]*?)?(?i:pw|cred))(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)"
+    r"(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{16,200})(?P=q)"
+)
 # A literal under a name that ends in the word "key" or "token" without saying which
 # (`HEROKU_KEY`, `hubspotKey`, `sort_key`): a secret only when the value looks generated.
 _WEAK_QUOTED = re.compile(
@@ -382,7 +397,7 @@ _TOKEN = re.compile(
 # text with no `=`, `:`, `-` or quote (`_redact_line` tests its line by substrings).
 _FORM_HINT = re.compile(
     r"AKIA|ASIA|AIza|eyJ|gh[pousr]_|github_pat_|xox[abeoprs]-|[rs]k_(?:live|test)_|"
-    r"AuthenticationHeaderValue|[Aa]uthorization|AUTHORIZATION")
+    r"AuthenticationHeaderValue|[Aa]uthorization|AUTHORIZATION|[Bb]earer|BEARER")
 _TOKEN_PLACEHOLDER = re.compile(r"(?i)x{6}|\*{4}|0{10}|your|example_|_here|here$")
 # An HTTP Authorization header's credentials (curl -H, a headers dict, C#'s AuthenticationHeaderValue).
 _AUTH_HEADER = re.compile(
@@ -392,6 +407,10 @@ _AUTH_HEADER = re.compile(
     r"|\b(?-i:AuthenticationHeaderValue)\([ \t]*\"(?:bearer|basic)\"[ \t]*,[ \t]*@?\")"
     r"(?P<value>[A-Za-z0-9._~+/=@-]{8,})"
 )
+# An Authorization header's value as a literal under any name or none (`bearer = "Bearer 2lkj…"`, `headers["X"] =
+# "Bearer …"`, also written `Bearer: …`): the scheme, then a token to the closing quote. A token has a digit and a
+# letter and 16 characters or more (`"Bearer " + token`, `"Bearer {token}"`, `"Bearer YOUR_TOKEN"` stay).
+_BEARER_LITERAL = re.compile(r"(?P<q>[\"'`])(?i:bearer):?[ \t]+(?P<value>[A-Za-z0-9._~+/=-]{16,200})(?P=q)")
 # A header with a secret's name given to curl (`-H "X-Api-Key: …"`, `--header "Api-Token: …"`).
 _HEADER_FLAG = re.compile(
     r"(?<![\w-])(?:-H|--header)(?:[ \t]+|=)(?P<q>[\"'])[ \t]*(?P<name>[A-Za-z][\w-]*)[ \t]*:[ \t]*"
@@ -997,6 +1016,31 @@ def _equals_call(match: re.Match[str]) -> str:
     return _replace(match, group)
 
 
+def _quoted_compared(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
+            match.group("q") == "`" and " " in value) or _lexer_comparison(value, name):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+def _short_named(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    words = _IDENT_WORDS.findall(name)
+    if not words or words[-1].lower() not in ("pw", "cred") or REDACTED in value or _NOT_SECRET_NAME.search(name) or (
+            _hash_name(name) or is_benign_value(value, name) or not looks_random(value)):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+def _bearer_literal(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if REDACTED in value or not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value) or (
+            _TOKEN_PLACEHOLDER.search(value) or _REFERENCE_OR_PLACEHOLDER.match(value) or is_benign_value(value)):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 def _weak_quoted(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
     if REDACTED in value or _NOT_SECRET_NAME.search(name) or _hash_name(name) or is_benign_value(value, name) or not (
@@ -1254,6 +1298,8 @@ def _redact_line(line: str) -> str:
         line = _TOKEN.sub(_token, line)
     if "uthorization" in low or "AuthenticationHeaderValue" in line:
         line = _AUTH_HEADER.sub(_auth_header, line)
+    if "bearer" in low and ('"' in line or "'" in line or "`" in line):
+        line = _BEARER_LITERAL.sub(_bearer_literal, line)
     if secret and ("-H" in line or "--header" in line):
         line = _HEADER_FLAG.sub(_header_flag, line)
     # (each pattern below has no literal prefix for re to scan by: a substring test first)
@@ -1313,6 +1359,10 @@ def _redact_line(line: str) -> str:
         line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)
     if secret and ("(" in line and "," in line):
         line = _CALL_PAIR.sub(_quoted_call, line)
+    if secret and ("==" in line or "!=" in line) and ('"' in line or "'" in line or "`" in line):
+        line = _QUOTED_COMPARED.sub(_quoted_compared, line)
+    if ("pw" in low or "cred" in low) and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
+        line = _SHORT_NAMED.sub(_short_named, line)
     if secret and "define" in low and '"' in line:
         line = _C_DEFINE.sub(_quoted_call, line)
     if secret and '"' in line and ("equals" in low or "compareto" in low):
@@ -1340,7 +1390,7 @@ def _redact_line(line: str) -> str:
 # per search over 26 MB, faster than a loop of str.find calls.
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # `_pass`: an environment variable's (`SMTP_PASS`), in one scan with `_auth`
-    "secret", "p(?:assw|wd|assphrase)", "token", "c(?:onnection|red(?:ential|s))", "key", "://", "_(?:auth|pass)", "login"))
+    "secret", "p(?:assw|wd?|assphrase)", "token", "c(?:onnection|red)", "key", "://", "_(?:auth|pass)", "login"))
 # Secrets by form (see _FORM_HINT), searched in the text as it is (their case is
 # fixed), each from a literal that is rare in code (a scan from a common first
 # letter is 2-3 times slower: `eyJ` 24 ms, `yJ` 12 ms over 8 MB of Python).
@@ -1350,7 +1400,7 @@ _FORM_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
 # ... and in the lowered text: an Authorization header, SQL's `IDENTIFIED BY`, `curl -u`,
 # PowerShell's `ConvertTo-SecureString "…" -AsPlainText`.
 _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
-    "uthorization", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)"))
+    "uthorization", "bearer", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 # The hints as one scan per first character: a literal first character lets re skip ahead
 # (measured over 31 MB of Python: 1.3 s against 1.8 s for the one trie), worth its 35 calls
