@@ -10,10 +10,11 @@ export HF_HUB_OFFLINE := 1
 setup: $(VENV)/.installed
 
 # torch first, pinned to the CPU build: a bare `torch` requirement resolves to a multi-GB CUDA build.
-$(VENV)/.installed: pyproject.toml
+# scripts/install_deps.py installs with uv where it can (as pip would resolve, in parallel), else with pip.
+$(VENV)/.installed: pyproject.toml scripts/install_deps.py
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/python scripts/install_deps.py torch==2.13.0
+	$(BIN)/python scripts/install_deps.py -e '.[dev]'
 	touch $@
 
 # Ingest this repository on the embedded defaults, then ask it one question.
