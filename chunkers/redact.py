@@ -50,6 +50,7 @@ _SECRET_CORE = (
     r"shared[_-]?access|storage|license|app|preshared)[_-]?key)"
 )
 _CODE_SECRET_NAME = r"(?:[A-Za-z_$@][\w.$@-]*?)?" + _SECRET_CORE + r"[\w.$@-]*"
+_SECRET_CORE_RE = re.compile("(?i)" + _SECRET_CORE)
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
 # initializer: `ApiKey { get; init; } = "literal"`
@@ -249,6 +250,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # braced value), a literal of no value (`"null"`),
     # a CloudFormation reference (`!Ref DBPassword`, `!GetAtt Secret.Value`, `!Sub "${Pass}"`)
     r"\{\s*[A-Za-z_][A-Za-z_.-]*\s*\}|null|none|nil|undefined|true|false|"
+    # a bracketed word: a tokenizer's special token (`pad_token: str = "[PAD]"`, `"[CLS]"`, `"[X_SEP]"`)
+    r"\[[A-Za-z_]+\]|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|"
     # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
@@ -1204,10 +1207,13 @@ def _multi_assign(match: re.Match[str]) -> str:
     if len(names) != len(lits):
         return match.group(0)
     out, changed = [], False
+    # with names or numbers among the values (`key, estimator = "best_estimator_", self.best_estimator_`), only a
+    # name that would hold a secret in a single assignment (_QUOTED_ASSIGN's: `key` alone is none there)
+    mixed = any(lit[:1] not in ("'", '"') for lit in lits)
     for name, lit in zip(names, lits):
         value = lit[1:-1] if lit[:1] in ("'", '"') else ""
         if value and REDACTED not in value and _name_tier(name) == 2 and not _NOT_SECRET_NAME.search(name) and not (
-                is_benign_value(value, name)):
+                is_benign_value(value, name)) and not (mixed and not _SECRET_CORE_RE.search(name)):
             lit, changed = f"{lit[0]}{REDACTED}{lit[0]}", True
         out.append(lit)
     if not changed:
