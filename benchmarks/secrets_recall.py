@@ -15,7 +15,8 @@ checkouts at run time (nothing of theirs is stored here).
         --msu /work/.mirror/microsoft+security-utilities/repo \\
         --gosec /work/.mirror/securego+gosec/repo \\
         --sonar-python /work/.mirror/SonarSource+sonar-python/repo \\
-        --sonar-java /work/.mirror/SonarSource+sonar-java/repo [--show N] [--time DIR ...]
+        --sonar-java /work/.mirror/SonarSource+sonar-java/repo \\
+        --sonar-dotnet /work/.mirror/SonarSource+sonar-dotnet/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -55,8 +56,9 @@ checkouts at run time (nothing of theirs is stored here).
 - securego/gosec (held out in the ninth round, development since the tenth): its hardcoded-credential samples
   (`--gosec`: testutils/g101_samples.go's Go files with the issue count gosec expects, g117_samples.go's
   secret-named serialized fields as look-alikes); see gosec_cases. Scored like whispers.
-- SonarSource's hardcoded-credential checks (held out from the tenth round: no rule written from them): the
-  test files of sonar-python's and sonar-java's checks (`--sonar-python`, `--sonar-java`), each line marked
+- SonarSource's hardcoded-credential checks: the test files of sonar-python's and sonar-java's checks
+  (`--sonar-python`, `--sonar-java`; held out in the tenth round, development from the eleventh) and of
+  sonar-dotnet's C# checks (`--sonar-dotnet`; held out from the eleventh round), each line marked
   `Noncompliant` a positive, the other code lines negatives; see sonar_cases. Scored like whispers, then again
   with only the positives whose value is no plain word (`azerty123`, `woopie`: sonar_word).
 
@@ -1149,20 +1151,42 @@ SONAR_FILES = {
         "flaskHardCodedSecretKey.py", "flaskHardCodedJWTSecretKey.py")],
     "java": ["java-checks-test-sources/default/src/main/java/checks/" + f for f in (
         "HardCodedPasswordCheckSample.java", "HardCodedSecretCheckSample.java")],
+    "csharp": ["analyzers/tests/SonarAnalyzer.Test/TestCases/" + f for f in (
+        "DoNotHardcodeCredentials.DefaultValues.cs", "DoNotHardcodeCredentials.DefaultValues.Latest.cs",
+        "DoNotHardcodeCredentials.CustomValues.cs", "DoNotHardcodeCredentials.SecureString.cs",
+        "DoNotHardcodeSecrets.cs", "DoNotHardcodeSecrets.Latest.cs")],
 }
+SONAR_DIRS = {"python": "python-checks/src/test/resources/checks",
+              "java": "java-checks-test-sources/default/src/main/java/checks",
+              "csharp": "analyzers/tests/SonarAnalyzer.Test/TestCases"}
 # a value that is a plain word: letters (words joined by `_` or `-`), then digits at the end (`azerty123`, `woopie`)
 _SONAR_WORD = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*[0-9]*")
 
 
-def _sonar_split(line: str, lang: str) -> tuple[str, str, list[str]]:
-    """(code, comment, values) of one line: the comment starts at a `#` (Python) or `//` (Java) outside a
-    string; the values are its string literals' contents as written, less those that are a subscript's or a
-    dict entry's key (followed by `]` or `:`); Python's quotes are ' and ", Java's "."""
+def _sonar_split(line: str, lang: str) -> tuple[str, str, list[str], str]:
+    """(code, comment, values, open) of one line: the comment starts at a `#` (Python) or `//` (Java, C#)
+    outside a string; the values are its string literals' contents as written, less those that are a
+    subscript's or a dict entry's key (followed by `]` or `:`); Python's quotes are ' and ", Java's and C#'s ".
+    C#'s verbatim (@"…", a quote doubled inside) and raw (\"\"\"…\"\"\") literals are read too; `open` is the
+    delimiter of one left open at the end of the line (a literal over several lines), else ""."""
     quotes = "'\"" if lang == "python" else '"'
     lits, i = [], 0
     while i < len(line):
         ch = line[i]
-        if ch in quotes:
+        if lang == "csharp" and ch == '"' and (line.startswith('"""', i) or re.search(r"(?:@\$?|\$@)$", line[:i])):
+            if line.startswith('"""', i):
+                j = line.find('"""', i + 3)
+                if j < 0:
+                    return line[:i], "", lits, '"""'
+                body, i = line[i + 3:j], j + 3
+            else:
+                j = _verbatim_end(line, i + 1)
+                if j < 0:
+                    return line[:i], "", lits, '@"'
+                body, i = line[i + 1:j], j + 1
+            if not re.match(r"\s*[\]:]", line[i:]):
+                lits.append(body)
+        elif ch in quotes:
             j = i + 1
             while j < len(line) and line[j] != ch:
                 j += 2 if line[j] == "\\" else 1
@@ -1170,10 +1194,21 @@ def _sonar_split(line: str, lang: str) -> tuple[str, str, list[str]]:
                 lits.append(line[i + 1:j])
             i = j + 1
         elif line.startswith("#" if lang == "python" else "//", i):
-            return line[:i], line[i:], lits
+            return line[:i], line[i:], lits, ""
         else:
             i += 1
-    return line, "", lits
+    return line, "", lits, ""
+
+
+def _verbatim_end(line: str, j: int) -> int:
+    """The index of the quote that closes a C# verbatim literal whose text starts at j (-1: not on the line)."""
+    while j < len(line):
+        if line[j] == '"':
+            if line[j + 1:j + 2] != '"':
+                return j
+            j += 1
+        j += 1
+    return -1
 
 
 def sonar_value(secret: str) -> str:
@@ -1192,7 +1227,7 @@ def sonar_word(secret: str) -> bool:
 
 def sonar_cases(root: Path, lang: str):
     """(files, skipped) from SonarSource's hardcoded-credential check tests (sonar-python's `# Noncompliant`
-    files, sonar-java's `// Noncompliant` samples; SONAR_FILES). Each file is redacted whole. A positive is a
+    files, sonar-java's `// Noncompliant` samples, sonar-dotnet's C# test cases; SONAR_FILES). Each file is redacted whole. A positive is a
     line whose comment says `Noncompliant`; its secret is its last non-empty string literal outside the comment
     (the value of an assignment, a dict entry, a keyword or the last positional argument, the argument of an
     `equals`; the check's own comments and `^^^` location lines are not code), and it counts when that literal
@@ -1200,22 +1235,31 @@ def sonar_cases(root: Path, lang: str):
     Skipped (counted): a `Noncompliant` line with no literal (the value is a constant or variable set on
     another line: the check follows data flow), a line whose comment names it a false negative of the check
     (`FN`, `false-negative`: its authors call it a secret but the test expects no issue), a Java text block
-    (its lines are the check's false negatives). A negative is every other line with code outside its comment
+    (its lines are the check's false negatives), a C# verbatim or raw literal over several lines (each line
+    of it; one skip counted, on its first line). A negative is every other line with code outside its comment
     (an `OK`/`Compliant` line, a docstring's line, an unmarked one); changed at all counts."""
     files, skipped = [], 0
-    names, read = repo_files(root, SONAR_FILES[lang][0].rsplit("/checks/", 1)[0])
+    names, read = repo_files(root, SONAR_DIRS[lang])
     for name in SONAR_FILES[lang]:
         if name not in names:
             continue
         text = read(name)
         lines = text.split("\n")
-        pos, neg, block = [], [], False
+        pos, neg, block, open_ = [], [], False, ""
         for i, line in enumerate(lines):
             if lang == "java" and (block or line.count('"""') % 2):
                 skipped += not block
                 block = not block if line.count('"""') % 2 else block
                 continue
-            code, comment, lits = _sonar_split(line, lang)
+            if open_:  # a C# literal over several lines: skipped like a Java text block
+                j = line.find('"""') if open_ == '"""' else _verbatim_end(line, 0)
+                if j >= 0:
+                    open_ = ""
+                continue
+            code, comment, lits, open_ = _sonar_split(line, lang)
+            if open_:
+                skipped += 1
+                continue
             if re.search(r"\bNoncompliant\b", comment):
                 lits = [x for x in lits if x]
                 if lits:
@@ -1444,6 +1488,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gosec", type=Path, help="a securego/gosec checkout or bare mirror")
     ap.add_argument("--sonar-python", dest="sonar_python", type=Path, help="a SonarSource/sonar-python checkout or bare mirror")
     ap.add_argument("--sonar-java", dest="sonar_java", type=Path, help="a SonarSource/sonar-java checkout or bare mirror")
+    ap.add_argument("--sonar-dotnet", dest="sonar_dotnet", type=Path,
+                    help="a SonarSource/sonar-dotnet checkout or bare mirror (its C# tests)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1478,11 +1524,13 @@ def main(argv: list[str] | None = None) -> int:
         score("security-utilities (development)", *msu_cases(args.msu), args.show)
     if args.gosec:
         whispers_score("gosec (development)", *gosec_cases(args.gosec), args.show, "sample suppressed by #nosec")
-    for lang, root in (("python", args.sonar_python), ("java", args.sonar_java)):
+    for lang, root in (("python", args.sonar_python), ("java", args.sonar_java), ("csharp", args.sonar_dotnet)):
         if root:
-            title = f"sonar-{lang} (held out)"
+            # sonar-python and sonar-java: held out in the tenth round, development from the eleventh
+            title = "sonar-dotnet (held out)" if lang == "csharp" else f"sonar-{lang} (development)"
             files, skipped = sonar_cases(root, lang)
-            whispers_score(title, files, skipped, args.show, "no literal on the line, a known FN, a text block")
+            whispers_score(title, files, skipped, args.show, "no literal on the line, a known FN, a "
+                           + ("literal over several lines" if lang == "csharp" else "text block"))
             whispers_score(title + ", only the positives whose value is no plain word",
                            [(n, t, [p for p in pos if not sonar_word(p[1])], []) for n, t, pos, neg in files],
                            skipped, args.show, "as above")

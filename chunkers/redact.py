@@ -50,15 +50,18 @@ _SECRET_CORE = (
     r"shared[_-]?access|storage|license|app|preshared)[_-]?key)"
 )
 _CODE_SECRET_NAME = r"(?:[A-Za-z_$@][\w.$@-]*?)?" + _SECRET_CORE + r"[\w.$@-]*"
+_SECRET_CORE_RE = re.compile("(?i)" + _SECRET_CORE)
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
 # initializer: `ApiKey { get; init; } = "literal"`
 _ACCESSORS = r"(?:\s*\{(?:\s*(?:(?:public|private|protected|internal)\s+)?(?:get|set|init)\s*;){1,2}\s*\})?"
+_ANNOTATION = r":\s*[A-Za-z_][\w.]*(?:\[[\w., |\[\]]*\])?(?:\s*\|\s*[A-Za-z_][\w.]*)*\s*"
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
     r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")[\"']?\]?" + _ACCESSORS + ")"
     # a comparison too (`if (secret == "…")`, `!==`): the literal is the secret the code expects
-    r"(?P<op>\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*)(?P<pre>@|[bBrRuU]{1,2})?"
+    # a type annotation between the name and `=` (`secret: str = "…"`, `const token: string = '…'`)
+    r"(?P<op>\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=))\s*)(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
 # A config-shaped line: `KEY=value` (no space before '=') or `key: value`.
@@ -77,9 +80,15 @@ _CALL_PAIR = re.compile(
     r"(?i)\(\s*(?P<nq>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=nq)\s*,\s*(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
+# ... or named by a constant in capitals (`env.put(Context.SECURITY_CREDENTIALS, "…")`, `put(DB_PASSWORD, "…")`)
+_CONST_CALL_PAIR = re.compile(
+    r"\(\s*(?P<name>(?:[A-Za-z_]\w*\.)*[A-Z0-9_]*(?:SECRET|PASSW(?:OR)?D|PASSPHRASE|PWD|TOKEN|CREDENTIALS?|CREDS|"
+    r"(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|CLIENT|ACCOUNT|AUTH)_?KEY)[A-Z0-9_]*)(?![\w.(])\s*,\s*"
+    r"(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
+)
 # A quoted `NAME=value` (`putenv("API_KEY=…")`, a compose file's `- "DB_PASSWORD=…"`).
 _QUOTED_ENV = re.compile(
-    r"(?i)(?P<q>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")=(?P<value>[^\s\"'$%{<(\[][^\s\"'()\[\]{}|\\^*?]*)(?P=q)"
+    r"(?i)(?P<q>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")=(?P<value>[^\s\"'$%{<(\[;&][^\s\"'()\[\]{}|\\^*?]*)(?P=q)"
 )
 # A secret-named value compared by a method (Java's `password.equals("…")`, `getPassword().equals(…)`,
 # either way round: `"…".equalsIgnoreCase(password)`).
@@ -149,6 +158,8 @@ _NOT_SECRET_NAME = re.compile(
     # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
     # `secretary_password` are secrets' names)
     r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
+    # "key" inside another word (`okapi-keyboard`: `api-key` read across two words), the name's only secret word
+    r"^(?!.*(secret|passw|pwd|token|cred|auth|key(?!(board|stroke|frame|pad)s?)))[^\n]*?key(board|stroke|frame|pad)|"
     r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z]))"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.
@@ -225,6 +236,9 @@ _NPMRC_CRED = re.compile(
 # ---------------------------------------------------------------- precision ---
 # A value that holds no secret whatever its name: a reference to where the
 # secret comes from, a placeholder, a phrase of words, an identifier naming a key.
+# SQL's named parameter for the secret, letters only (`:password`, `@pwd`, `:db_password`); `:param` is none:
+# Sonar's own checks disagree on it (the password check calls `password=:param` a finding)
+_BIND_PARAM = r"[:@][A-Za-z_]*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)[A-Za-z_]*"
 _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"(?i)^(?:\s*|.|<[^<>]*>|&lt;.*&gt;|\$\{.*\}|\$\(.*\)|\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
     # a variable with a path after it (`$BASE_URL/reset`), a variable in shell quotes (`'$DB_PASSWORD'`),
@@ -236,6 +250,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # braced value), a literal of no value (`"null"`),
     # a CloudFormation reference (`!Ref DBPassword`, `!GetAtt Secret.Value`, `!Sub "${Pass}"`)
     r"\{\s*[A-Za-z_][A-Za-z_.-]*\s*\}|null|none|nil|undefined|true|false|"
+    # a bracketed word: a tokenizer's special token (`pad_token: str = "[PAD]"`, `"[CLS]"`, `"[X_SEP]"`)
+    r"\[[A-Za-z_]+\]|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|"
     # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
@@ -244,7 +260,10 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-])?"
     r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-]value)?|"
     # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
-    r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|[ua]rn:.*)$"
+    r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|[ua]rn:.*|"
+    # a query's bind parameter named for the secret (`:password`, `@pwd`, `:myPassword`: _BIND_PARAM),
+    # the end of one string and a concatenation read as a value (`'"+pwd+"'` in `"password='"+pwd+"'"`),
+    r"" + _BIND_PARAM + r"|[\"'`]\s*(?:\+|&|\|\||\.\s*[$\w]).*|.*(?:\+|&|\|\||[$\w]\s*\.)\s*[\"'`])$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
 # format hole.
@@ -265,7 +284,10 @@ def _is_phrase(value: str) -> bool:
     if len(parts) < 2 or not any(sum(c.isalpha() for c in p) >= 3 for p in parts):
         return False
     words = sum(1 for p in parts if _PHRASE_WORD.fullmatch(p))
-    return words == len(parts) or (len(parts) >= 4 and words * 4 >= len(parts) * 3)
+    # numbers among three words or more (`"Spaces are UNEXPECTED 012 345 678"`)
+    numbers = sum(1 for p in parts if p.isdigit())
+    return words == len(parts) or (len(parts) >= 4 and words * 4 >= len(parts) * 3) or (
+        words >= 3 and words + numbers == len(parts))
 
 
 def _names_a_key(value: str, name: str = "") -> bool:
@@ -282,9 +304,14 @@ def _names_a_key(value: str, name: str = "") -> bool:
         words = words[1:]
     if len(words) <= 2 and words[-1] in _KEY_WORDS:
         return True
+    # a property's or a field's name in camel case (`trustStorePassword`, `trustStoreSecret`): words
+    # of letters, the last a secret's, each after the first capitalized
+    if words[-1] in _KEY_WORDS and _CAMEL_NAME.fullmatch(value):
+        return True
     return bool(name) and set(words) <= {w.lower() for w in _IDENT_WORDS.findall(name)}
 
 
+_CAMEL_NAME = re.compile(r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){2,}")
 _LETTERS_ONLY = re.compile(r"[a-z_]+|[A-Z_]+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 # Words that make a token-named value an access token whatever it looks like.
@@ -353,10 +380,38 @@ _SELECTOR = re.compile(r"[#.][a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 
 
 def _word_path(value: str) -> bool:
-    """A path or a selector made of words: every piece letters, maybe a short number after them."""
+    """A path or a selector made of words: every piece letters, maybe a short number after them; also a
+    path of camel-case words (`/users/resetUserPassword`), a repository's path to a commit
+    (`examples/commit/16ad89c4…`), a secret store's reference (`op://vault/item/field`), an attribute selector
+    (`[id='secret']`)."""
+    if _CAMEL_PATH.fullmatch(value) or _COMMIT_PATH.fullmatch(value) or _ATTR_SELECTOR.fullmatch(value):
+        return True
+    scheme = _STORE_REF.match(value)
+    if scheme and _STORE_PATH.fullmatch(value, scheme.end()):
+        return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[-_/]+", value[scheme.end():]) if p)
     if not (_WORD_PATH.fullmatch(value) or _SELECTOR.fullmatch(value)):
         return False
     return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[-_.@#:/~]+", value) if p)
+
+
+_CAMEL_PATH = re.compile(r"(?:/[a-z]+(?:[A-Z][a-z]+)*)+/?")
+_COMMIT_PATH = re.compile(r"[a-z]+(?:/[a-z]+)+/[0-9a-f]{7,40}")
+_ATTR_SELECTOR = re.compile(r"""\[[a-z][\w-]*(?:[~|^$*]?=(?P<q>['"]?)[\w-]*(?P=q))?\]""")
+# a URL's scheme before a path of words whose first has no dot (no web host): a secret store's item
+# (1Password's `op://Private/db/password`, `vault://secret/db`); never a URL's own credentials (_URL_CRED's)
+_STORE_REF = re.compile(r"[a-z][a-z0-9+.-]*://")
+_STORE_PATH = re.compile(r"[A-Za-z][A-Za-z0-9_-]*(?:/[A-Za-z0-9][A-Za-z0-9_-]*)*/?")
+# an IPv6 address (hex groups of up to four, `::` once at most), an IPv4-shaped number, a constant's dotted
+# name (`org.apache.tomcat.util.buf.UDecoder.ALLOW_ENCODED_SLASH`)
+_IPV6 = re.compile(r"(?=[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:)(?:[0-9A-Fa-f]{1,4}|:)(?::[0-9A-Fa-f]{1,4}|:(?=:|$)){2,8}")
+_DOTTED_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3}){2,3}")
+_DOTTED_WORDS = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+){3,}")
+
+
+def _address_or_name(value: str) -> bool:
+    if _IPV6.fullmatch(value):
+        return value.count("::") <= 1 and (value.count(":") >= 7 or "::" in value)
+    return bool(_DOTTED_NUMBER.fullmatch(value) or _DOTTED_WORDS.fullmatch(value))
 
 
 def is_benign_value(value: str, name: str = "") -> bool:
@@ -366,6 +421,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
     v = value.strip()
     return bool(_REFERENCE_OR_PLACEHOLDER.match(v)) or _is_phrase(v) or _names_a_key(v, name) or bool(
         _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or _word_path(v) or (
+        _address_or_name(v)) or (
         bool(name) and (
             _other_reference(v, name) or _parser_token(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))))
@@ -1134,12 +1190,15 @@ def _name_value_pair(match: re.Match[str]) -> str:
 # A multiple assignment of literals (Go's `const a, b string = "…", "…"`, `a, b := "…", "…"`, Python's
 # `user, password = "…", "…"`): names and values paired by position.
 _STR_LIT = r'"(?:\\.|[^"\\\n])*"' + r"|'(?:\\.|[^'\\\n])*'"
+_MULTI_ITEM = _STR_LIT + r"|-?[\w.]+"
 _MULTI_ASSIGN = re.compile(
     r"^(?P<lead>[ \t]*(?:(?:const|var|let)[ \t]+)?)(?P<names>[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)+)"
     r"(?P<type>[ \t]+[\w.\[\]*]+)?(?P<op>[ \t]*:?=[ \t]*)"
-    r"(?P<values>(?:" + _STR_LIT + r")(?:[ \t]*,[ \t]*(?:" + _STR_LIT + r"))+)(?P<end>[ \t]*;?[ \t]*\r?)$"
+    # the values literals, or among them numbers and names (`a, secret, b = 1, "…", 2`); a comment after them
+    r"(?P<values>(?:" + _MULTI_ITEM + r")(?:[ \t]*,[ \t]*(?:" + _MULTI_ITEM + r"))+)"
+    r"(?P<end>[ \t]*;?[ \t]*(?:(?:#|//)[^\n]*)?\r?)$"
 )
-_STR_LIT_ONE = re.compile(_STR_LIT)
+_STR_LIT_ONE = re.compile(_MULTI_ITEM)
 
 
 def _multi_assign(match: re.Match[str]) -> str:
@@ -1148,10 +1207,13 @@ def _multi_assign(match: re.Match[str]) -> str:
     if len(names) != len(lits):
         return match.group(0)
     out, changed = [], False
+    # with names or numbers among the values (`key, estimator = "best_estimator_", self.best_estimator_`), only a
+    # name that would hold a secret in a single assignment (_QUOTED_ASSIGN's: `key` alone is none there)
+    mixed = any(lit[:1] not in ("'", '"') for lit in lits)
     for name, lit in zip(names, lits):
-        value = lit[1:-1]
+        value = lit[1:-1] if lit[:1] in ("'", '"') else ""
         if value and REDACTED not in value and _name_tier(name) == 2 and not _NOT_SECRET_NAME.search(name) and not (
-                is_benign_value(value, name)):
+                is_benign_value(value, name)) and not (mixed and not _SECRET_CORE_RE.search(name)):
             lit, changed = f"{lit[0]}{REDACTED}{lit[0]}", True
         out.append(lit)
     if not changed:
@@ -1171,8 +1233,9 @@ def _ini_line(match: re.Match[str]) -> str:
     """A passphrase in a client config is words (`password = correct horse battery staple`):
     a phrase is a value here, where a line is nothing but `name = value`."""
     value, name = match.group("value").strip(), match.group("name")
+    bare = _TRAILING_COMMENT.sub("", value)  # `secret_key = secret  # Compliant`: a name, then a comment
     if (value == REDACTED or _INI_CODE.search(value) or _NOT_SECRET_NAME.search(name) or (
-            _INI_IDENT.fullmatch(value) and not looks_random(value)) or _NOT_A_VALUE.search(value)
+            _INI_IDENT.fullmatch(bare) and not looks_random(bare)) or _NOT_A_VALUE.search(value)
             or _REFERENCE_OR_PLACEHOLDER.match(value) or _names_a_key(value, name) or _PUBLIC_OR_HASH.match(value)
             or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value)
             or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))):
@@ -1276,7 +1339,7 @@ _QUOTED_HINT = re.compile(r"""[=:>]\s*(?:@|[bBrRuU]{1,2})?["'`]""")
 # most of it `///` lines holding `name="key"`).
 _QUOTED_NEED = re.compile(
     r"""(?i)(?:secret|passw(?:or)?d|passphrase|pwd|token|connection[_-]?string|credential|creds|key)[\w.$@-]*["']?\]?"""
-    r"""\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:)\s*(?:@|[bBrRuU]{1,2})?["'`]"""
+    r"""\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|""" + _ANNOTATION + r"""=(?!=))\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
 
@@ -1323,9 +1386,12 @@ def _redact_line(line: str) -> str:
     # the new line-end rules below need a line ending in a quote, or in a run of 16 token characters
     rs = line.rstrip(" \t\r;,")
     tail = len(rs) >= 16 and _TOKEN_CHARS.fullmatch(rs, len(rs) - 16) is not None
-    if secret and rs[-1:] in ("'", '"') and "," in line and "=" in line and _MULTI_ASSIGN.match(line):
+    if secret and ("'" in line or '"' in line) and "," in line and "=" in line:
+        m = _MULTI_ASSIGN.match(line)
         # names and values paired by position: `password = "alice"` is no pair of `user, password = "alice", "…"`
-        line, multi = _MULTI_ASSIGN.sub(_multi_assign, line, count=1), True
+        # (a literal among the values: `a, b = 1, 2  # token = "…"` is the comment's)
+        if m and ("'" in m.group("values") or '"' in m.group("values")):
+            line, multi = _MULTI_ASSIGN.sub(_multi_assign, line, count=1), True
     if ("=" in line or ":" in line) and secret and not multi:
         if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
                 "{" in line or _QUOTED_NEED.search(line)):  # `{`: an accessor list may sit in between
@@ -1359,6 +1425,8 @@ def _redact_line(line: str) -> str:
         line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)
     if secret and ("(" in line and "," in line):
         line = _CALL_PAIR.sub(_quoted_call, line)
+        if "_" in line or "." in line:
+            line = _CONST_CALL_PAIR.sub(_quoted_call, line)
     if secret and ("==" in line or "!=" in line) and ('"' in line or "'" in line or "`" in line):
         line = _QUOTED_COMPARED.sub(_quoted_compared, line)
     if ("pw" in low or "cred" in low) and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):

@@ -21,7 +21,7 @@ from chunkers.redact import (
     _command_cred, _config_line, _conn_string, _env_assign, _has_secret_word, _npmrc, _quoted, _redact_line,
     _header_flag, _sql_password, _token, _xml_pair, redact_pieces, redact_text,
     _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call, _quoted_env,
-    _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line,
+    _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line, _LABELLED, _labelled,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
@@ -142,6 +142,8 @@ def _redact_line_without_hints(line: str) -> str:
     if secret or "_pass" in line.lower():
         line = _DOTENV_LINE.sub(_dotenv_line, line)
     line = _WEAK_QUOTED.sub(_weak_quoted, line)
+    if secret:  # a value after a secret's label (`create secret ApiKeyc2lnbmF0dXJl`), one per line
+        line = _LABELLED.sub(_labelled, line, count=1)
     if secret:
         line = _C_DEFINE.sub(_quoted_call, _CALL_PAIR.sub(_quoted_call, line))
         line = _INI_LINE.sub(_ini_line, _QUOTED_ENV.sub(_quoted_env, line))
