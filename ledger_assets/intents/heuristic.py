@@ -143,17 +143,51 @@ def _looks_like_code(s: str) -> bool:
                                  "@ts-", "type: ignore", "nosec"))
 
 
+# (a lookahead, so that `class type Foo` is read at `type` too)
+_DECL_KEYWORD = re.compile(r"\b(?=(?:class|struct|interface|record|enum|def|function|func|fn|procedure|table|view|"
+                           r"trait|type)\s+(\S*))", re.I)
+_WORD = re.compile(r"\w+")
+_DECL_AFTER_NAME = re.compile(r"\s*[(<\[:=]")
+
+
 def _declaration_line(body: str, name: str) -> str:
+    """The first line that declares `name`: the name before `(`, `<`, `[`, `:` or `=`, or in the word after a
+    declaring keyword (`class`, `def`, `table`, ...), any case. An ASCII name of word characters on an ASCII line
+    is matched by scans compiled once (a pattern per name cost a compile per chunk); else by the name's pattern."""
+    fast = name.isascii() and _WORD.fullmatch(name) is not None
+    low = name.lower()
     for line in body.splitlines():
-        if re.search(rf"\b{re.escape(name)}\b\s*[(<\[:=]|\b(class|struct|interface|record|enum|def|function|"
-                     rf"func|fn|procedure|table|view|trait|type|interface)\s+\S*\b{re.escape(name)}\b", line, re.I):
+        if fast and line.isascii():
+            if low not in line.lower():
+                continue
+            if any(w.group().lower() == low and _DECL_AFTER_NAME.match(line, w.end()) for w in _WORD.finditer(line)):
+                return line
+            if any(w.group().lower() == low for m in _DECL_KEYWORD.finditer(line) for w in _WORD.finditer(m.group(1))):
+                return line
+        elif re.search(rf"\b{re.escape(name)}\b\s*[(<\[:=]|\b(class|struct|interface|record|enum|def|function|"
+                       rf"func|fn|procedure|table|view|trait|type|interface)\s+\S*\b{re.escape(name)}\b", line, re.I):
             return line
     return ""
 
 
+_PARENS = re.compile(r"\((.*)\)")
+_AFTER_NAME_PARENS = re.compile(r"\s*(?:<[^()]*>)?\s*\((.*)\)")
+
+
+def _parameters_after(decl: str, name: str) -> re.Match[str] | None:
+    """The parentheses after `name` (its generic arguments between): scans compiled once for a name of word
+    characters, else the name's own pattern."""
+    if _WORD.fullmatch(name) is None:
+        return re.search(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*\((.*)\)", decl)
+    if name not in decl:
+        return None
+    return next((m for w in _WORD.finditer(decl) if w.group() == name
+                 for m in [_AFTER_NAME_PARENS.match(decl, w.end())] if m), None)
+
+
 def _parameters(decl: str, name: str, name_first: bool = False) -> list[str]:
     # The parentheses after the name: a Go receiver `func (b *Bucket) Allow()` comes before it.
-    m = re.search(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*\((.*)\)", decl) or re.search(r"\((.*)\)", decl)
+    m = _parameters_after(decl, name) or _PARENS.search(decl)
     if not m:
         return []
     names = []
