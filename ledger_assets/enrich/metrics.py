@@ -166,19 +166,24 @@ class _Walk:
 
     def leaves(self, n, docstring: bool = False) -> None:
         spec = self.spec
-        if not self.inside(n):
+        if not (n.end_byte > self.lo and n.start_byte < self.hi):  # self.inside(n), inlined: called per node
             return
-        if n.type in spec.comments or docstring:
+        t = n.type
+        if t in spec.comments or docstring:
             self.comment_rows.update(range(n.start_point[0], n.end_point[0] + 1))
             return
-        if n.type in spec.literals or n.child_count == 0:
+        if t in spec.literals or n.child_count == 0:
             self.code_rows.update(range(n.start_point[0], n.end_point[0] + 1))
-            if n.type in spec.literals:
+            if t in spec.literals:
                 self.tokens.append("$lit")
-            elif n.type in spec.identifiers:
+            elif t in spec.identifiers:
                 self.tokens.append("$id")
             elif n.text:
                 self.tokens.append(n.text.decode("utf-8", "replace"))
+            return
+        if spec is not PYTHON:  # only Python has docstrings (_is_docstring)
+            for c in n.children:
+                self.leaves(c)
             return
         for i, c in enumerate(n.children):
             self.leaves(c, docstring=self._is_docstring(n, c, i))
@@ -195,8 +200,10 @@ class _Walk:
         return first is not None and first.start_byte == child.start_byte
 
     def _else_if(self, n) -> bool:
+        if n.type not in self.spec.ifs:  # before n.parent, which builds a node object
+            return False
         parent = n.parent
-        if parent is None or n.type not in self.spec.ifs:
+        if parent is None:
             return False
         if parent.type in self.spec.else_clauses:
             return True
@@ -222,9 +229,9 @@ class _Walk:
         self.param_counts.append(len(names))
 
     def visit(self, n, nest: int, depth: int, in_unit: bool) -> None:
-        spec, t = self.spec, n.type
-        if not self.inside(n):
+        if not (n.end_byte > self.lo and n.start_byte < self.hi):  # self.inside(n), inlined: called per node
             return
+        spec, t = self.spec, n.type
         child_nest, child_depth = nest, depth
         if t in spec.functions:
             if in_unit:
