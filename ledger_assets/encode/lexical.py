@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections import Counter
+from functools import lru_cache
 
 from qdrant_client import models
 
@@ -29,13 +30,20 @@ AVG_DOC_TOKENS = 200.0
 def tokenize(text: str) -> list[str]:
     out: list[str] = []
     for word in _WORD.findall(text):
-        parts = [p for piece in word.split("_") for p in _CAMEL.findall(piece)]
-        whole = word.lower().strip("_")
-        if len(whole) >= 2 and whole not in STOP:
-            out.append(whole)
-        if len(parts) > 1:
-            out.extend(p.lower() for p in parts if len(p) >= 2 and p.lower() not in STOP)
+        out.extend(_word_tokens(word))
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    """One word's tokens: the whole word and, for a compound, its parts. Cached: code repeats its words, and
+    splitting each occurrence again was most of a point's sparse vector."""
+    parts = [p for piece in word.split("_") for p in _CAMEL.findall(piece)]
+    whole = word.lower().strip("_")
+    out = [whole] if len(whole) >= 2 and whole not in STOP else []
+    if len(parts) > 1:
+        out.extend(p.lower() for p in parts if len(p) >= 2 and p.lower() not in STOP)
+    return tuple(out)
 
 
 def token_id(token: str) -> int:
