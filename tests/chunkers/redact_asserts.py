@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from chunkers.redact import REDACTED, redact_text
 
 
@@ -16,3 +18,18 @@ def assert_redacted(line: str, secret: str) -> None:
     out = redact_text(line)
     assert secret not in out and REDACTED in out, out
     assert redact_text(out) == out
+
+
+def round_tests(kept: list[str], redacted: list[tuple[str, str]]):
+    """A round's two parametrized tests over its cases, for its module to bind as `test_a_look_alike_is_kept,
+    test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)`."""
+
+    @pytest.mark.parametrize("line", kept)
+    def test_a_look_alike_is_kept(line):
+        assert_kept(line)
+
+    @pytest.mark.parametrize("line,secret", redacted)
+    def test_a_secret_is_redacted(line, secret):
+        assert_redacted(line, secret)
+
+    return test_a_look_alike_is_kept, test_a_secret_is_redacted

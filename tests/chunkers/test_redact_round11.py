@@ -6,7 +6,7 @@ missed are found: a type annotation before `=`, a multiple assignment with other
 constant in capitals. Each look-alike has a secret twin that stays redacted. Values are made up here."""
 import pytest
 
-from tests.chunkers.redact_asserts import assert_kept, assert_redacted
+from tests.chunkers.redact_asserts import assert_kept, assert_redacted, round_tests
 
 GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
 PUNCT = "7Hq$zP2-mW9~vK4.xL8="
@@ -89,11 +89,4 @@ def test_a_look_alike_is_kept_and_its_twin_redacted(kept, twin, secret):
     assert_redacted(twin, secret)
 
 
-@pytest.mark.parametrize("line", KEPT)
-def test_a_look_alike_is_kept(line):
-    assert_kept(line)
-
-
-@pytest.mark.parametrize("line,secret", REDACTED_CASES)
-def test_a_secret_is_redacted(line, secret):
-    assert_redacted(line, secret)
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)

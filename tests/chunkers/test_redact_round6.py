@@ -1,9 +1,7 @@
 """Sixth round (issue 33): kingfisher's and whispers' misses, fixed by general rules. Each fix has a case that
 fails without it and a look-alike (or a positive) beside it. Values are made up here."""
-import pytest
-
 from chunkers.redact import REDACTED, redact_text
-from tests.chunkers.redact_asserts import assert_kept, assert_redacted
+from tests.chunkers.redact_asserts import round_tests
 
 KEPT = [
     # a weak name's unquoted value that is no generated one, a uuid, a database's key, a digest
@@ -75,14 +73,7 @@ REDACTED_CASES = [
 ]
 
 
-@pytest.mark.parametrize("line", KEPT)
-def test_a_look_alike_is_kept(line):
-    assert_kept(line)
-
-
-@pytest.mark.parametrize("line,secret", REDACTED_CASES)
-def test_a_secret_is_redacted(line, secret):
-    assert_redacted(line, secret)
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)
 
 
 def test_a_multiple_assignment_pairs_names_and_values_by_position():

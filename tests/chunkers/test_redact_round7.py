@@ -1,9 +1,7 @@
 """Seventh round (issue 33): semgrep-rules' misses (a development corpus now) and the AWS documentation samples it
 holds under strong names, fixed by general rules. Each fix has a case that fails without it and a look-alike (or a
 positive) beside it. Values are made up here."""
-import pytest
-
-from tests.chunkers.redact_asserts import assert_kept, assert_redacted
+from tests.chunkers.redact_asserts import round_tests
 
 KEPT = [
     # a documentation's or a test's sample in a token's form, under a strong name and with no blank after `:`
@@ -60,11 +58,4 @@ REDACTED_CASES = [
 ]
 
 
-@pytest.mark.parametrize("line", KEPT)
-def test_a_look_alike_is_kept(line):
-    assert_kept(line)
-
-
-@pytest.mark.parametrize("line,secret", REDACTED_CASES)
-def test_a_secret_is_redacted(line, secret):
-    assert_redacted(line, secret)
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)

@@ -1,8 +1,6 @@
 """Eighth round (issue 33): trivy's and ripsecrets' misses (development corpora now), fixed by general rules. Each fix
 has a case that fails without it and a look-alike beside it. Values are made up here."""
-import pytest
-
-from tests.chunkers.redact_asserts import assert_kept, assert_redacted
+from tests.chunkers.redact_asserts import round_tests
 
 CASK = "Q3xk9Vb2Lm8Np4Rt7Ws1Yz6Ac5De0Fg3Hj2Kl9Mn8Pq7Rs6Tu5Vw" + "JQQJ99BDACYeBjFXJ3w3AAAAACOGd7Kq"
 GH_PAT = "github_pat_11AZQ5KVR0n8tAq8ZrT2vL_" + "Zq5kVrX1n8tAq8ZrT2vLx9Wm4Kn7SyBqZq5kVrX1n8tAq8ZrT2vLx9Wm4Kn"
@@ -67,11 +65,4 @@ REDACTED_CASES = [
 ]
 
 
-@pytest.mark.parametrize("line", KEPT)
-def test_a_look_alike_is_kept(line):
-    assert_kept(line)
-
-
-@pytest.mark.parametrize("line,secret", REDACTED_CASES)
-def test_a_secret_is_redacted(line, secret):
-    assert_redacted(line, secret)
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)
