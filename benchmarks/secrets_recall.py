@@ -16,7 +16,8 @@ checkouts at run time (nothing of theirs is stored here).
         --gosec /work/.mirror/securego+gosec/repo \\
         --sonar-python /work/.mirror/SonarSource+sonar-python/repo \\
         --sonar-java /work/.mirror/SonarSource+sonar-java/repo \\
-        --sonar-dotnet /work/.mirror/SonarSource+sonar-dotnet/repo [--show N] [--time DIR ...]
+        --sonar-dotnet /work/.mirror/SonarSource+sonar-dotnet/repo \\
+        --sonar-php /work/.mirror/SonarSource+sonar-php/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -58,8 +59,9 @@ checkouts at run time (nothing of theirs is stored here).
   secret-named serialized fields as look-alikes); see gosec_cases. Scored like whispers.
 - SonarSource's hardcoded-credential checks: the test files of sonar-python's and sonar-java's checks
   (`--sonar-python`, `--sonar-java`; held out in the tenth round, development from the eleventh) and of
-  sonar-dotnet's C# checks (`--sonar-dotnet`; held out from the eleventh round), each line marked
-  `Noncompliant` a positive, the other code lines negatives; see sonar_cases. Scored like whispers, then again
+  sonar-dotnet's C# checks (`--sonar-dotnet`; held out in the eleventh round, development from the twelfth) and
+  of sonar-php's (`--sonar-php`; held out from the twelfth round), each line marked
+  `Noncompliant` (PHP's `Noncompliant@+N`: the line N below) a positive, the other code lines negatives; see sonar_cases. Scored like whispers, then again
   with only the positives whose value is no plain word (`azerty123`, `woopie`: sonar_word).
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
@@ -1155,21 +1157,27 @@ SONAR_FILES = {
         "DoNotHardcodeCredentials.DefaultValues.cs", "DoNotHardcodeCredentials.DefaultValues.Latest.cs",
         "DoNotHardcodeCredentials.CustomValues.cs", "DoNotHardcodeCredentials.SecureString.cs",
         "DoNotHardcodeSecrets.cs", "DoNotHardcodeSecrets.Latest.cs")],
+    # the default-configured checks only: the Custom* files test words and thresholds their Java tests set
+    "php": ["php-checks/src/test/resources/checks/" + f for f in (
+        "HardCodedCredentialsInFunctionCallsCheck.php", "HardCodedCredentialsInVariablesAndUrisCheck.php",
+        "HardCodedSecretCheckAST.php", "HardCodedSecretCheckSecrets.php")],
 }
 SONAR_DIRS = {"python": "python-checks/src/test/resources/checks",
               "java": "java-checks-test-sources/default/src/main/java/checks",
-              "csharp": "analyzers/tests/SonarAnalyzer.Test/TestCases"}
+              "csharp": "analyzers/tests/SonarAnalyzer.Test/TestCases",
+              "php": "php-checks/src/test/resources/checks"}
 # a value that is a plain word: letters (words joined by `_` or `-`), then digits at the end (`azerty123`, `woopie`)
 _SONAR_WORD = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*[0-9]*")
 
 
 def _sonar_split(line: str, lang: str) -> tuple[str, str, list[str], str]:
-    """(code, comment, values, open) of one line: the comment starts at a `#` (Python) or `//` (Java, C#)
+    """(code, comment, values, open) of one line: the comment starts at a `#` (Python) or `//` (Java, C#, PHP)
     outside a string; the values are its string literals' contents as written, less those that are a
-    subscript's or a dict entry's key (followed by `]` or `:`); Python's quotes are ' and ", Java's and C#'s ".
-    C#'s verbatim (@"…", a quote doubled inside) and raw (\"\"\"…\"\"\") literals are read too; `open` is the
-    delimiter of one left open at the end of the line (a literal over several lines), else ""."""
-    quotes = "'\"" if lang == "python" else '"'
+    subscript's or a dict entry's key (followed by `]` or `:`); Python's and PHP's quotes are ' and ", Java's
+    and C#'s ". C#'s verbatim (@"…", a quote doubled inside) and raw (\"\"\"…\"\"\") literals are read too;
+    `open` is the delimiter of one left open at the end of the line (a literal over several lines; a PHP
+    heredoc, `<<<` and its closing name), else ""."""
+    quotes = "'\"" if lang in ("python", "php") else '"'
     lits, i = [], 0
     while i < len(line):
         ch = line[i]
@@ -1186,6 +1194,9 @@ def _sonar_split(line: str, lang: str) -> tuple[str, str, list[str], str]:
                 body, i = line[i + 1:j], j + 1
             if not re.match(r"\s*[\]:]", line[i:]):
                 lits.append(body)
+        elif lang == "php" and line.startswith("<<<", i):
+            m = re.match(r"<<<\s*['\"]?(\w+)", line[i:])
+            return line[:i], "", lits, "<<<" + (m.group(1) if m else "")
         elif ch in quotes:
             j = i + 1
             while j < len(line) and line[j] != ch:
@@ -1227,7 +1238,8 @@ def sonar_word(secret: str) -> bool:
 
 def sonar_cases(root: Path, lang: str):
     """(files, skipped) from SonarSource's hardcoded-credential check tests (sonar-python's `# Noncompliant`
-    files, sonar-java's `// Noncompliant` samples, sonar-dotnet's C# test cases; SONAR_FILES). Each file is redacted whole. A positive is a
+    files, sonar-java's `// Noncompliant` samples, sonar-dotnet's C# test cases, sonar-php's `// Noncompliant`
+    files, whose `Noncompliant@+N` marks the line N below; SONAR_FILES). Each file is redacted whole. A positive is a
     line whose comment says `Noncompliant`; its secret is its last non-empty string literal outside the comment
     (the value of an assignment, a dict entry, a keyword or the last positional argument, the argument of an
     `equals`; the check's own comments and `^^^` location lines are not code), and it counts when that literal
@@ -1235,8 +1247,8 @@ def sonar_cases(root: Path, lang: str):
     Skipped (counted): a `Noncompliant` line with no literal (the value is a constant or variable set on
     another line: the check follows data flow), a line whose comment names it a false negative of the check
     (`FN`, `false-negative`: its authors call it a secret but the test expects no issue), a Java text block
-    (its lines are the check's false negatives), a C# verbatim or raw literal over several lines (each line
-    of it; one skip counted, on its first line). A negative is every other line with code outside its comment
+    (its lines are the check's false negatives), a C# verbatim or raw literal or a PHP heredoc over several
+    lines (each line of it; one skip counted, on its first line). A negative is every other line with code outside its comment
     (an `OK`/`Compliant` line, a docstring's line, an unmarked one); changed at all counts."""
     files, skipped = [], 0
     names, read = repo_files(root, SONAR_DIRS[lang])
@@ -1245,14 +1257,17 @@ def sonar_cases(root: Path, lang: str):
             continue
         text = read(name)
         lines = text.split("\n")
-        pos, neg, block, open_ = [], [], False, ""
+        pos, neg, block, open_, later = [], [], False, "", set()
         for i, line in enumerate(lines):
             if lang == "java" and (block or line.count('"""') % 2):
                 skipped += not block
                 block = not block if line.count('"""') % 2 else block
                 continue
-            if open_:  # a C# literal over several lines: skipped like a Java text block
-                j = line.find('"""') if open_ == '"""' else _verbatim_end(line, 0)
+            if open_:  # a C# literal or a PHP heredoc over several lines: skipped like a Java text block
+                if open_.startswith("<<<"):
+                    j = 0 if re.match(r"\s*" + re.escape(open_[3:]) + r"\b", line) else -1
+                else:
+                    j = line.find('"""') if open_ == '"""' else _verbatim_end(line, 0)
                 if j >= 0:
                     open_ = ""
                 continue
@@ -1260,7 +1275,11 @@ def sonar_cases(root: Path, lang: str):
             if open_:
                 skipped += 1
                 continue
-            if re.search(r"\bNoncompliant\b", comment):
+            ahead = re.search(r"\bNoncompliant@\+(\d+)", comment)
+            if ahead:  # PHP's marker for a line below (its own line a comment alone)
+                later.add(i + int(ahead.group(1)))
+                continue
+            if re.search(r"\bNoncompliant\b", comment) or i in later:
                 lits = [x for x in lits if x]
                 if lits:
                     pos.append((i, lits[-1]))
@@ -1490,6 +1509,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sonar-java", dest="sonar_java", type=Path, help="a SonarSource/sonar-java checkout or bare mirror")
     ap.add_argument("--sonar-dotnet", dest="sonar_dotnet", type=Path,
                     help="a SonarSource/sonar-dotnet checkout or bare mirror (its C# tests)")
+    ap.add_argument("--sonar-php", dest="sonar_php", type=Path,
+                    help="a SonarSource/sonar-php checkout or bare mirror (its credential and secret check tests)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1524,13 +1545,16 @@ def main(argv: list[str] | None = None) -> int:
         score("security-utilities (development)", *msu_cases(args.msu), args.show)
     if args.gosec:
         whispers_score("gosec (development)", *gosec_cases(args.gosec), args.show, "sample suppressed by #nosec")
-    for lang, root in (("python", args.sonar_python), ("java", args.sonar_java), ("csharp", args.sonar_dotnet)):
+    for lang, root in (("python", args.sonar_python), ("java", args.sonar_java), ("csharp", args.sonar_dotnet),
+                       ("php", args.sonar_php)):
         if root:
-            # sonar-python and sonar-java: held out in the tenth round, development from the eleventh
-            title = "sonar-dotnet (held out)" if lang == "csharp" else f"sonar-{lang} (development)"
+            # sonar-python and sonar-java: held out in the tenth round, development from the eleventh;
+            # sonar-dotnet held out in the eleventh, development from the twelfth; sonar-php held out in the twelfth
+            title = "sonar-php (held out)" if lang == "php" else \
+                f"sonar-{'dotnet' if lang == 'csharp' else lang} (development)"
             files, skipped = sonar_cases(root, lang)
             whispers_score(title, files, skipped, args.show, "no literal on the line, a known FN, a "
-                           + ("literal over several lines" if lang == "csharp" else "text block"))
+                           + ("literal over several lines" if lang in ("csharp", "php") else "text block"))
             whispers_score(title + ", only the positives whose value is no plain word",
                            [(n, t, [p for p in pos if not sonar_word(p[1])], []) for n, t, pos, neg in files],
                            skipped, args.show, "as above")

@@ -90,13 +90,28 @@ _CONST_CALL_PAIR = re.compile(
 _QUOTED_ENV = re.compile(
     r"(?i)(?P<q>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")=(?P<value>[^\s\"'$%{<(\[;&][^\s\"'()\[\]{}|\\^*?]*)(?P=q)"
 )
+# ... a password's word glued to what comes before it in a quoted query or pairs string (`"foo=1password=…"`,
+# `"userpassword=…"`, `"user/password=…"`), or `passphrase=`: the value holds letters and digits (a word alone, a
+# flag's `1`, is no secret here), up to the next `;`, `&`, `,` or the quote
+_GLUED_PAIR = re.compile(
+    r"(?i)(?P<q>[\"'])(?P<pre>[^\s\"'=]*=?[^\s\"'=;&]*?)(?P<name>passw(?:or)?d|passphrase|pwd)="
+    r"(?P<value>[^\s\"'$%{<(\[;&,][^\s\"'()\[\]{}|\\^*?;&,]*)(?=[;&,]|(?P=q))"
+)
+# A credential's constructor with the password by position: .NET's `new NetworkCredential(user, "…"[, domain])`,
+# `new PasswordDeriveBytes("…", salt…)`, `new Rfc2898DeriveBytes("…", …)`, Java's `new PasswordAuthentication(user,
+# "…".toCharArray())`.
+_CRED_CTOR = re.compile(
+    r"\bnew\s+(?:[\w.]+\.)?(?:(?:NetworkCredential|PasswordAuthentication)\(\s*(?:\"[^\"\n]*\"|[\w.]+)\s*,"
+    r"|(?:PasswordDeriveBytes|Rfc2898DeriveBytes)\()\s*@?\"(?P<value>(?:\\.|[^\"\\\n])*)\""
+)
 # A secret-named value compared by a method (Java's `password.equals("…")`, `getPassword().equals(…)`,
 # either way round: `"…".equalsIgnoreCase(password)`).
 _EQUALS_CALL = re.compile(
     r"(?i)\b(?P<name>" + _CODE_SECRET_NAME + r")(?:\(\s*\))?\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*"
     r"(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\""
     r"|(?P<q2>\")(?P<value2>(?:\\.|[^\"\\\n])*)\"\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*"
-    r"(?P<name2>" + _CODE_SECRET_NAME + r")(?:\(\s*\))?\s*\)"
+    # (C#'s comparison type after it: `"…".Equals(authToken, StringComparison.Ordinal)`)
+    r"(?P<name2>" + _CODE_SECRET_NAME + r")(?:\(\s*\))?\s*(?:,\s*[\w.]+\s*)?\)"
 )
 # A string constructed from a literal under a secret's name (C++'s `std::string secret("…")`, `{"…"}`, Qt's QString).
 _STRING_CTOR = re.compile(
@@ -137,8 +152,11 @@ _SHORT_NAMED = re.compile(
 # (`HEROKU_KEY`, `hubspotKey`, `sort_key`): a secret only when the value looks generated.
 _WEAK_QUOTED = re.compile(
     r"(?P<name>\b[A-Za-z_$][\w$.]*?(?:[a-z0-9](?:Key|Token|Login)"
-    r"|[_.](?:KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Key|Token|Auth|Login)))"
-    r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{12,200})(?P=q)"
+    r"|[_.](?:KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Key|Token|Auth|Login))"
+    # `auth` alone as the name (`string auth = "…"`, `arg?.auth = …`), a C# property's accessors after the name
+    # (`x_auth { get; set; } = "…"`), a compound assignment (`d_auth += "…"`)
+    r"|\b(?:auth|AUTH|Auth)\b(?![.(]))" + _ACCESSORS +
+    r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|\+=|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{12,200})(?P=q)"
 )
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
@@ -151,8 +169,12 @@ _NOT_SECRET_NAME = re.compile(
     # what names a stored credential or says where one is (Jenkins' `credentialsId`, `credentials.url`)
     # (not Vault's `secret_id`: a secret)
     r"(credentials?|creds)[_.-]?ids?(?![a-z])|"
+    # a credential object's member that is no secret (`networkCredential.Domain`, `credentials.UserName`)
+    r"(credentials?|creds)[_.-]?(domain|realm|user(name)?|login)s?(?![a-z])|"
     r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(url|uri|host|endpoint|server|file|path|dir)s?(?![a-z])|"
-    r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input)|"
+    r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|"
+    # the name of where a password is kept (`passwordName = "UserPasswordValue"`), as `secretName` is
+    r"name(?![a-z]))|"
     # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path)
     r"secrets?[_.-]?(name|ref|key[_.-]?ref|store|provider|arn|path|version|manager)s?(?![a-z])|"
     # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
@@ -249,7 +271,10 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a single-brace template's hole of a name's letters (`{password}`, `{ DRONE_TOKEN }`; `{Zq5…}` is a
     # braced value), a literal of no value (`"null"`),
     # a CloudFormation reference (`!Ref DBPassword`, `!GetAtt Secret.Value`, `!Sub "${Pass}"`)
-    r"\{\s*[A-Za-z_][A-Za-z_.-]*\s*\}|null|none|nil|undefined|true|false|"
+    r"(?:\{\s*[A-Za-z_][A-Za-z_.-]*\s*\})+|null|none|nil|undefined|true|false|"
+    # a label to concatenate a value to: words, then a space and `=` or `:` (`"Password = "`; the value is read
+    # stripped: `"application:"` is none, a value that a key follows in `"application:" + appKey`)
+    r"[A-Za-z][A-Za-z ]*?\s[=:]|"
     # a bracketed word: a tokenizer's special token (`pad_token: str = "[PAD]"`, `"[CLS]"`, `"[X_SEP]"`)
     r"\[[A-Za-z_]+\]|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
@@ -260,10 +285,13 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-])?"
     r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-]value)?|"
     # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
-    r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|[ua]rn:.*|"
+    # (.NET's composite format's hole with an alignment or a format: `{0,-8}`, `{0:#,0.00}`)
+    r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\{\d+(?:,-?\d+)?:[^{}\s]*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|[ua]rn:.*|"
     # a query's bind parameter named for the secret (`:password`, `@pwd`, `:myPassword`: _BIND_PARAM),
     # the end of one string and a concatenation read as a value (`'"+pwd+"'` in `"password='"+pwd+"'"`),
-    r"" + _BIND_PARAM + r"|[\"'`]\s*(?:\+|&|\|\||\.\s*[$\w]).*|.*(?:\+|&|\|\||[$\w]\s*\.)\s*[\"'`])$"
+    # code between two strings' ends (`" + arg + secretConst + "`: `+` first and last, spaced)
+    r"" + _BIND_PARAM + r"|[\"'`]\s*(?:\+|&|\|\||\.\s*[$\w]).*|.*(?:\+|&|\|\||[$\w]\s*\.)\s*[\"'`]|"
+    r"\s*\+\s+[$\w].*\s\+\s*)$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
 # format hole.
@@ -294,7 +322,9 @@ def _names_a_key(value: str, name: str = "") -> bool:
     """`"id_token"`, `"X-Api-Key"`, `"password"`: letters only, one word of them a
     secret's name, and either a short name (at most two words, ending in that word)
     or made of the words of the name that holds it (`UserAccessToken = "user_token"`).
-    `"ini-plain-password"` is none of these: a value."""
+    `"ini-plain-password"` is none of these: a value. Leading underscores are a name's
+    (`"__RequestVerificationToken"`, a form field's)."""
+    value = value.lstrip("_")
     if not _IDENTIFIER.fullmatch(value):
         return False
     words = [w.lower() for w in _IDENT_WORDS.findall(value)]
@@ -347,7 +377,13 @@ def _lexer_comparison(value: str, name: str) -> bool:
     `mask_token != "None"`; only a generated value is a secret under such a name), or a field of a secret-named
     object whose own name is none (`storage_key.device.type != "cpu"`)."""
     last = re.split(r"[.:]", name.strip("\"'`@$[] "))[-1]
-    return _name_tier(last) == 0 or (_lexer_token_name(name) and not looks_random(value))
+    return _name_tier(last) == 0 or (_lexer_token_name(name) and not looks_random(value) and not _mixed_hex(value))
+
+
+def _mixed_hex(value: str) -> bool:
+    """Hex of 16 digits or more holding both digits and letters (`31bf3856ad364e35`): generated, no lexer's token."""
+    return len(value) >= 16 and bool(_HEX_ONLY.fullmatch(value)) and re.search(r"[0-9]", value) is not None and (
+        re.search(r"[A-Fa-f]", value) is not None)
 
 
 # A documentation's or a test's sample written into a token's form, in capitals: a sample word at its end
@@ -870,8 +906,10 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 
 def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
-    SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`)."""
+    SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
+    by `Equals(` or given to a key derivation's constructor needs none of these."""
     return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
+            or ('"' in text and ("quals(" in text or "DeriveBytes(" in text))
             or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
             or _RE_HINT_ANY.search(text) is not None or _LABEL_HINT.search(text) is not None)
 
@@ -1009,11 +1047,19 @@ def _url_cred(m: re.Match[str]) -> str:
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
 
 
-_URL_PASSWORD_HOLE = re.compile(r"\*{3,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|<[^<>]*>")
+# (a composite format's numbered hole, `user:{0}@`; not a named one, `{secretConst}`: interpolated, it holds a value)
+_URL_PASSWORD_HOLE = re.compile(r"\*{3,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|<[^<>]*>|"
+                                r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}")
+
+
+_CONN_BIND_USER = re.compile(r"[:@?][A-Za-z_]\w*")
 
 
 def _conn_part(m: re.Match[str]) -> str:
     value = m.group(3).strip()
+    # a bind parameter for the user (`User Id=:username`, `user=@user`): any name (a password's must name it)
+    if _CONN_BIND_USER.fullmatch(value) and m.group(2).strip()[:1].lower() in ("u",):
+        return m.group(0)
     # a template's part (`Password=your_password`, `Pwd=${DB_PASS}`, `Password=xxxxxxxx`) says where one goes
     if not value or _REFERENCE_OR_PLACEHOLDER.match(value) or _PLACEHOLDER_RUN.search(value) or (
             _REFERENCE_OR_PLACEHOLDER.match(value.split()[0])):
@@ -1105,10 +1151,27 @@ def _weak_quoted(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+def _glued_pair(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    if REDACTED in value or not (re.search(r"[0-9]", value) and re.search(r"[A-Za-z]", value)) or (
+            is_benign_value(value, name)):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+def _cred_ctor(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if not value or REDACTED in value or is_benign_value(value, "password"):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 def _quoted_env(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
+    # the first of `;`-separated pairs (`"password=:password;user=:user;"`): its value ends at the `;`
+    head, sep, rest = value.partition(";")
     if value == REDACTED or _NOT_SECRET_NAME.search(name) or not _env_secret_name(name) or (
-            is_benign_value(value, name)):
+            is_benign_value(value, name)) or (sep and "=" in rest and is_benign_value(head, name)):
         return match.group(0)
     return _replace(match, "value")
 
@@ -1408,7 +1471,7 @@ def _redact_line(line: str) -> str:
     # (after _CONFIG_LINE, which takes a live `NAME=value` line whole)
     if "=" in line and (secret or "_pass" in low) and line.lstrip(" \t#")[:1].isupper():
         line = _DOTENV_LINE.sub(_dotenv_line, line)
-    if ("key" in low or "token" in low or "_auth" in low or ".auth" in low or "login" in low) and (
+    if ("key" in low or "token" in low or "auth" in low or "login" in low) and (
             '"' in line or "'" in line or "`" in line):
         line = _WEAK_QUOTED.sub(_weak_quoted, line)
     if ('"key"' in low or "'key'" in low) and ":" in line:
@@ -1439,6 +1502,10 @@ def _redact_line(line: str) -> str:
         line = _STRING_CTOR.sub(_quoted_call, line)
     if secret and "=" in line and ('"' in line or "'" in line):
         line = _QUOTED_ENV.sub(_quoted_env, line)
+        if "pass" in low or "pwd" in low:
+            line = _GLUED_PAIR.sub(_glued_pair, line)
+    if "new" in line and '"' in line and ("Credential" in line or "DeriveBytes" in line or "Authentication" in line):
+        line = _CRED_CTOR.sub(_cred_ctor, line)
     if secret and "=" in line and (" =" in line or "= " in line or "\t" in line):
         line = _INI_LINE.sub(_ini_line, line)
     if "-" in line and secret:
@@ -1458,7 +1525,9 @@ def _redact_line(line: str) -> str:
 # per search over 26 MB, faster than a loop of str.find calls.
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # `_pass`: an environment variable's (`SMTP_PASS`), in one scan with `_auth`
-    "secret", "p(?:assw|wd?|assphrase)", "token", "c(?:onnection|red)", "key", "://", "_(?:auth|pass)", "login"))
+    # `auth` as a word (`string auth = "…"`)
+    "secret", "p(?:assw|wd?|assphrase)", "token", "c(?:onnection|red)", "key", "://", "_(?:auth|pass)", "login",
+    r"auth\b"))
 # Secrets by form (see _FORM_HINT), searched in the text as it is (their case is
 # fixed), each from a literal that is rare in code (a scan from a common first
 # letter is 2-3 times slower: `eyJ` 24 ms, `yJ` 12 ms over 8 MB of Python).
@@ -1468,7 +1537,7 @@ _FORM_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
 # ... and in the lowered text: an Authorization header, SQL's `IDENTIFIED BY`, `curl -u`,
 # PowerShell's `ConvertTo-SecureString "…" -AsPlainText`.
 _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
-    "uthorization", "bearer", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)"))
+    "uthorization", "bearer", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)", "derivebytes"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 # The hints as one scan per first character: a literal first character lets re skip ahead
 # (measured over 31 MB of Python: 1.3 s against 1.8 s for the one trie), worth its 35 calls
