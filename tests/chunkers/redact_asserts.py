@@ -33,3 +33,15 @@ def round_tests(kept: list[str], redacted: list[tuple[str, str]]):
         assert_redacted(line, secret)
 
     return test_a_look_alike_is_kept, test_a_secret_is_redacted
+
+
+def pair_test(pairs: list[tuple[str, str, str]]):
+    """A round's test of (look-alike, twin, secret) cases: the look-alike kept, its twin with a secret in the value's
+    place redacted, for its module to bind as `test_a_look_alike_is_kept_and_its_twin_redacted`."""
+
+    @pytest.mark.parametrize("kept,twin,secret", pairs)
+    def test_a_look_alike_is_kept_and_its_twin_redacted(kept, twin, secret):
+        assert_kept(kept)
+        assert_redacted(twin, secret)
+
+    return test_a_look_alike_is_kept_and_its_twin_redacted

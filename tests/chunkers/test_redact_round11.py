@@ -4,9 +4,8 @@ name, a path, a secret store's reference, a name with a comment after it, an IPv
 constant, a phrase with numbers, `key` inside another word, an attribute selector, an empty pair. Their secrets
 missed are found: a type annotation before `=`, a multiple assignment with other values, a call's first argument a
 constant in capitals. Each look-alike has a secret twin that stays redacted. Values are made up here."""
-import pytest
 
-from tests.chunkers.redact_asserts import assert_kept, assert_redacted, round_tests
+from tests.chunkers.redact_asserts import pair_test, round_tests
 
 GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
 PUNCT = "7Hq$zP2-mW9~vK4.xL8="
@@ -83,10 +82,7 @@ REDACTED_CASES = [
 ]
 
 
-@pytest.mark.parametrize("kept,twin,secret", PAIRS)
-def test_a_look_alike_is_kept_and_its_twin_redacted(kept, twin, secret):
-    assert_kept(kept)
-    assert_redacted(twin, secret)
+test_a_look_alike_is_kept_and_its_twin_redacted = pair_test(PAIRS)
 
 
 test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)

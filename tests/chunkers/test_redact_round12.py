@@ -5,9 +5,8 @@ password is kept, a form field's name with leading underscores, code between two
 missed are found: a password's word glued to what comes before it in a query string, `passphrase=`, a long token
 under `auth`, C#'s `Equals` with a comparison type or a `Token` member, a credential's constructor with the password
 by position. Each look-alike has a secret twin that stays redacted. Values are made up here."""
-import pytest
 
-from tests.chunkers.redact_asserts import assert_kept, assert_redacted
+from tests.chunkers.redact_asserts import pair_test, round_tests
 
 GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
 PUNCT = "7Hq$zP2-mW9~vK4.xL8="
@@ -92,17 +91,7 @@ REDACTED_CASES = [
 ]
 
 
-@pytest.mark.parametrize("kept,twin,secret", PAIRS)
-def test_a_look_alike_is_kept_and_its_twin_redacted(kept, twin, secret):
-    assert_kept(kept)
-    assert_redacted(twin, secret)
+test_a_look_alike_is_kept_and_its_twin_redacted = pair_test(PAIRS)
 
 
-@pytest.mark.parametrize("line", KEPT)
-def test_a_look_alike_is_kept(line):
-    assert_kept(line)
-
-
-@pytest.mark.parametrize("line,secret", REDACTED_CASES + REDACTED_LIMITS)
-def test_a_secret_is_redacted(line, secret):
-    assert_redacted(line, secret)
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES + REDACTED_LIMITS)
