@@ -129,7 +129,7 @@ _INI_LINE = re.compile(
     r"(?P<value>[^\s\"'`(\[{<$%@&*#][^\n]*?)[ \t]*\r?$"
 )
 _INI_CODE = re.compile(
-    r"[()\[\]{};]$|[();{}]|==|!=|->|=>|\|\||&&|\s[-+*/%]\s|\b(?:if|else|or|and|not|new|await|lambda|is|in)\b"
+    r"[()\[\]{};]$|[();{}]|==|!=|->|=>|\|\||&&|\s(?:[-+*/%]|//|\*\*|<<|>>)\s|\b(?:if|else|or|and|not|new|await|lambda|is|in)\b"
     r"|^(?:true|false|none|null|nil|undefined|nan)$"
     r"|^-?(?:0[xob][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?)[lLuUfF]*$"
 )
@@ -190,8 +190,9 @@ _NOT_A_VALUE = re.compile(
     r"optional|secretstr|secretbytes|\[REDACTED\])$|[();,\[\]{}<>]|\s=|=\s|^=|^\$\{|^\{\{|^%\w+%$|"
     # a bare CamelCase word after `name:` is a type annotation far more often than a secret
     r"(?-i:^_?[A-Z][a-z]+(?:[A-Z][a-z]+)*$)|"
-    # ... and so are a module's type (`builtins.str`) and a union (`str | None`)
-    r"^(?:builtins|typing|t|np|numpy|pd)\.\w+$|^[\w.]+(?:[ \t]*\|[ \t]*[\w.]+)+$"
+    # ... and so are a module's type (`builtins.str`, `torch.Tensor`, `grpc.ServerCredentials`) and a union
+    # (`str | None`)
+    r"^(?:builtins|typing|t|np|numpy|pd)\.\w+$|(?-i:^(?:[a-z_][a-z0-9_]*\.)+_?[A-Z][A-Za-z0-9]*$)|^[\w.]+(?:[ \t]*\|[ \t]*[\w.]+)+$"
 )
 # A connection string: at least two `;`-separated `name=value` parts (one
 # part alone is as likely a statement: `user = get_user();`).
@@ -275,8 +276,9 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a label to concatenate a value to: words, then a space and `=` or `:` (`"Password = "`; the value is read
     # stripped: `"application:"` is none, a value that a key follows in `"application:" + appKey`)
     r"[A-Za-z][A-Za-z ]*?\s[=:]|"
-    # a bracketed word: a tokenizer's special token (`pad_token: str = "[PAD]"`, `"[CLS]"`, `"[X_SEP]"`)
-    r"\[[A-Za-z_]+\]|"
+    # a bracketed word: a tokenizer's special token (`pad_token: str = "[PAD]"`, `"[CLS]"`, `"[X_SEP]"`), also
+    # between other brackets or bars (`"|SPEAKER|"`, `"]<]start of image[>["`, `"[MASK2]"`)
+    r"\[[A-Za-z_]+\]|[\[\]<>|{}]{1,4}[A-Za-z][A-Za-z_ -]*[0-9]{0,2}[\[\]<>|{}]{1,4}|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|"
     # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
@@ -1478,11 +1480,9 @@ def _redact_line(line: str) -> str:
         line = _BARE_KEY_PAIR.sub(_bare_key_pair, line)
     if tail and ("key" in low or "token" in low) and ("=" in line or ":" in line) and _WEAK_START.match(line):
         line = _WEAK_UNQUOTED.sub(_weak_unquoted, line, count=1)
-    if tail and secret and (" " in line or "\t" in line):
-        rs = line.rstrip()
-        at = max(rs.rfind(" "), rs.rfind("\t"))
-        if len(rs) - at > 16 and _TOKEN_CHARS.fullmatch(rs, at + 1):
-            line = _LABELLED.sub(_labelled, line, count=1) if _LABELLED.match(line) else line
+    # (its `=` or `:` forms have no blank: `x key=…` and `key=…` are judged alike)
+    if tail and secret and _LABELLED.match(line):
+        line = _LABELLED.sub(_labelled, line, count=1)
     if secret and ('value"' in low or "value'" in low or "value:" in low or "value=" in low) and (
             "key" in low or "name" in low) and ('"' in line or "'" in line):
         line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)

@@ -142,7 +142,7 @@ def _redact_line_without_hints(line: str) -> str:
     if secret or "_pass" in line.lower():
         line = _DOTENV_LINE.sub(_dotenv_line, line)
     line = _WEAK_QUOTED.sub(_weak_quoted, line)
-    if secret:  # a value after a secret's label (`create secret ApiKeyc2lnbmF0dXJl`), one per line
+    if secret and _LABELLED.match(line):  # a value after a secret's label leading the line, one per line
         line = _LABELLED.sub(_labelled, line, count=1)
     if secret:
         line = _C_DEFINE.sub(_quoted_call, _CALL_PAIR.sub(_quoted_call, line))
