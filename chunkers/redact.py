@@ -679,7 +679,9 @@ def _token(match: re.Match[str]) -> str:
 
 def _auth_header(match: re.Match[str]) -> str:
     value, scheme = match.group("value"), match.group("scheme")
-    if match.group(0).endswith(REDACTED) or (
+    # a value already redacted after a word the first pass read as its scheme (`Authorization: Word1 -p…`): the
+    # second pass reads the same, so redaction stays idempotent
+    if match.group(0).endswith(REDACTED) or match.string[match.end():].lstrip(" \t").startswith(REDACTED) or (
             scheme is None and "AuthenticationHeaderValue" not in match.group(0) and is_benign_value(value)):
         return match.group(0)
     if (_METAVAR.fullmatch(value) or re.fullmatch(r"[A-Z]?[a-z]+", value) or _TOKEN_PLACEHOLDER.search(value)
