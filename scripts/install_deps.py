@@ -6,7 +6,8 @@ time. uv is itself installed from the package index into the venv. It is told wh
 indexes, find-links, constraints and certificate of `pip config list` (files and PIP_* variables), and
 pip's choice of the best version across all indexes (`--index-strategy unsafe-best-match`). A pip setting
 it cannot carry over, uv failing to install, or uv failing to resolve falls back to pip, with one line
-saying why. `LEDGER_INSTALLER=pip` skips uv. Why: docs/decisions.md, "Setup with uv".
+saying why. `LEDGER_INSTALLER=pip` skips uv. Why: docs/decisions.md, "Setup: uv when it can, pip
+otherwise".
 """
 
 from __future__ import annotations

@@ -166,7 +166,7 @@ class _Walk:
 
     def leaves(self, n, docstring: bool = False) -> None:
         spec = self.spec
-        if not (n.end_byte > self.lo and n.start_byte < self.hi):  # self.inside(n), inlined: called per node
+        if not self.inside(n):
             return
         t = n.type
         if t in spec.comments or docstring:
@@ -229,7 +229,7 @@ class _Walk:
         self.param_counts.append(len(names))
 
     def visit(self, n, nest: int, depth: int, in_unit: bool) -> None:
-        if not (n.end_byte > self.lo and n.start_byte < self.hi):  # self.inside(n), inlined: called per node
+        if not self.inside(n):
             return
         spec, t = self.spec, n.type
         child_nest, child_depth = nest, depth

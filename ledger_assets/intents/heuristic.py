@@ -143,9 +143,10 @@ def _looks_like_code(s: str) -> bool:
                                  "@ts-", "type: ignore", "nosec"))
 
 
+# Words that declare the name after them, and what follows a declared name.
+_DECL_WORDS = r"(?:class|struct|interface|record|enum|def|function|func|fn|procedure|table|view|trait|type)"
 # (a lookahead, so that `class type Foo` is read at `type` too)
-_DECL_KEYWORD = re.compile(r"\b(?=(?:class|struct|interface|record|enum|def|function|func|fn|procedure|table|view|"
-                           r"trait|type)\s+(\S*))", re.I)
+_DECL_KEYWORD = re.compile(r"\b(?=" + _DECL_WORDS + r"\s+(\S*))", re.I)
 _WORD = re.compile(r"\w+")
 _DECL_AFTER_NAME = re.compile(r"\s*[(<\[:=]")
 
@@ -164,8 +165,8 @@ def _declaration_line(body: str, name: str) -> str:
                 return line
             if any(w.group().lower() == low for m in _DECL_KEYWORD.finditer(line) for w in _WORD.finditer(m.group(1))):
                 return line
-        elif re.search(rf"\b{re.escape(name)}\b\s*[(<\[:=]|\b(class|struct|interface|record|enum|def|function|"
-                       rf"func|fn|procedure|table|view|trait|type|interface)\s+\S*\b{re.escape(name)}\b", line, re.I):
+        elif re.search(rf"\b{re.escape(name)}\b{_DECL_AFTER_NAME.pattern}|\b{_DECL_WORDS}\s+\S*\b{re.escape(name)}\b",
+                       line, re.I):
             return line
     return ""
 
@@ -178,7 +179,7 @@ def _parameters_after(decl: str, name: str) -> re.Match[str] | None:
     """The parentheses after `name` (its generic arguments between): scans compiled once for a name of word
     characters, else the name's own pattern."""
     if _WORD.fullmatch(name) is None:
-        return re.search(rf"\b{re.escape(name)}\s*(?:<[^()]*>)?\s*\((.*)\)", decl)
+        return re.search(rf"\b{re.escape(name)}{_AFTER_NAME_PARENS.pattern}", decl)
     if name not in decl:
         return None
     return next((m for w in _WORD.finditer(decl) if w.group() == name
