@@ -1350,7 +1350,9 @@ def sonarjs_rule_cases(root: Path, rule: str = "S2068"):
 def bandit_cases(root: Path, name: str = "examples/hardcoded-passwords.py"):
     """(files, skipped) from bandit's B105-B107 example (examples/hardcoded-passwords.py, whose counts its
     functional test checks: 16 findings, all of Low severity). A comment `# Possible hardcoded password: 'X'`
-    marks the next code line a positive whose secret is X; `''` (an empty password) is skipped (counted), and
+    marks the next code line holding X quoted a positive whose secret is X (the line after the comment, or within a
+    class the comment stands above: `class SomeClass:` then `password = "…"`); `''` (an empty password) is skipped
+    (counted), and
     `None` (documented as a High finding, none of which the functional test expects) marks no finding. Every other
     code line (a comment's `# ... but not:` line among them) is a negative. The file is redacted whole."""
     names, read = repo_files(root, "examples")
@@ -1366,11 +1368,11 @@ def bandit_cases(root: Path, name: str = "examples/hardcoded-passwords.py"):
             continue
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        if want is not None:
-            if want:
-                pos.append((i, want))
-            else:
-                skipped += 1
+        if want == "":
+            skipped += 1
+            want = None
+        elif want is not None and (f"'{want}'" in line or f'"{want}"' in line):
+            pos.append((i, want))
             want = None
         else:
             neg.append(i)
