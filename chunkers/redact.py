@@ -124,10 +124,11 @@ _PLAIN_WORD = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*[0-9]*")
 # A quoted string of blank-separated `name=value` pairs with a secret's name among them (libpq's `"host=… user=…
 # password=…"`, PDO's `"pgsql:host=… secret=…"`, `"token=… user=admin"`), or `name= value` alone (`"token= …"`,
 # the value generated): the value up to the next blank.
+# (no brackets or commas in the pairs: `"connect(user=u, password=pw)"` is a call's code in a string)
 _SPACED_PAIR = re.compile(
-    r"(?i)(?P<q>[\"'])(?P<pre>(?:[^\s\"'=]+=[^\s\"'=]*[ \t]+)*)"
+    r"(?i)(?P<q>[\"'])(?P<pre>(?:[^\s\"'=()\[\]{},]+=[^\s\"'=()\[\]{},]*[ \t]+)*)"
     r"(?P<name>(?:[\w.-]*[_.-])?(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|credentials?))="
-    r"(?P<sp>[ \t]?)(?P<value>[^\s\"']+)(?P<post>(?:[ \t]+[^\s\"'=]+=[^\s\"'=]*)*)(?P=q)"
+    r"(?P<sp>[ \t]?)(?P<value>[^\s\"'()\[\]{},]+)(?P<post>(?:[ \t]+[^\s\"'=()\[\]{},]+=[^\s\"'=()\[\]{},]*)*)(?P=q)"
 )
 # A secret-named value compared by a method (Java's `password.equals("…")`, `getPassword().equals(…)`,
 # either way round: `"…".equalsIgnoreCase(password)`).
