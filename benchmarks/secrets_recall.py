@@ -1,6 +1,6 @@
 """Recall and false positives of chunkers.redact on the test cases of twelve secret
-scanners and of two code analyzers' hardcoded-credential checks, read from their
-checkouts at run time (nothing of theirs is stored here).
+scanners and of code analyzers' hardcoded-credential checks (SonarSource's, bandit's), read
+from their checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
         --trufflehog /work/.mirror/trufflesecurity+trufflehog/repo \\
@@ -17,7 +17,9 @@ checkouts at run time (nothing of theirs is stored here).
         --sonar-python /work/.mirror/SonarSource+sonar-python/repo \\
         --sonar-java /work/.mirror/SonarSource+sonar-java/repo \\
         --sonar-dotnet /work/.mirror/SonarSource+sonar-dotnet/repo \\
-        --sonar-php /work/.mirror/SonarSource+sonar-php/repo [--show N] [--time DIR ...]
+        --sonar-php /work/.mirror/SonarSource+sonar-php/repo \\
+        --sonar-js /work/.mirror/SonarSource+SonarJS/repo \\
+        --bandit /work/.mirror/PyCQA+bandit/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -60,9 +62,12 @@ checkouts at run time (nothing of theirs is stored here).
 - SonarSource's hardcoded-credential checks: the test files of sonar-python's and sonar-java's checks
   (`--sonar-python`, `--sonar-java`; held out in the tenth round, development from the eleventh) and of
   sonar-dotnet's C# checks (`--sonar-dotnet`; held out in the eleventh round, development from the twelfth) and
-  of sonar-php's (`--sonar-php`; held out from the twelfth round), each line marked
+  of sonar-php's (`--sonar-php`; held out in the twelfth round, development from the thirteenth) and SonarJS's
+  (`--sonar-js`: S6418's fixture and S2068's RuleTester cases, sonarjs_rule_cases; held out in the thirteenth), each line marked
   `Noncompliant` (PHP's `Noncompliant@+N`: the line N below) a positive, the other code lines negatives; see sonar_cases. Scored like whispers, then again
   with only the positives whose value is no plain word (`azerty123`, `woopie`: sonar_word).
+- bandit (held out in the thirteenth round): its B105-B107 example, examples/hardcoded-passwords.py (`--bandit`),
+  each line its `# Possible hardcoded password: '…'` comment names a positive; see bandit_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1161,11 +1166,14 @@ SONAR_FILES = {
     "php": ["php-checks/src/test/resources/checks/" + f for f in (
         "HardCodedCredentialsInFunctionCallsCheck.php", "HardCodedCredentialsInVariablesAndUrisCheck.php",
         "HardCodedSecretCheckAST.php", "HardCodedSecretCheckSecrets.php")],
+    # S6418 (hard-coded secrets): its `// Noncompliant` fixture; S2068's (passwords) RuleTester cases: sonarjs_rule_cases
+    "js": ["packages/analysis/src/jsts/rules/S6418/cb.fixture.ts"],
 }
 SONAR_DIRS = {"python": "python-checks/src/test/resources/checks",
               "java": "java-checks-test-sources/default/src/main/java/checks",
               "csharp": "analyzers/tests/SonarAnalyzer.Test/TestCases",
-              "php": "php-checks/src/test/resources/checks"}
+              "php": "php-checks/src/test/resources/checks",
+              "js": "packages/analysis/src/jsts/rules/S6418"}
 # a value that is a plain word: letters (words joined by `_` or `-`), then digits at the end (`azerty123`, `woopie`)
 _SONAR_WORD = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*[0-9]*")
 
@@ -1177,7 +1185,7 @@ def _sonar_split(line: str, lang: str) -> tuple[str, str, list[str], str]:
     and C#'s ". C#'s verbatim (@"…", a quote doubled inside) and raw (\"\"\"…\"\"\") literals are read too;
     `open` is the delimiter of one left open at the end of the line (a literal over several lines; a PHP
     heredoc, `<<<` and its closing name), else ""."""
-    quotes = "'\"" if lang in ("python", "php") else '"'
+    quotes = {"python": "'\"", "php": "'\"", "js": "'\"`"}.get(lang, '"')
     lits, i = [], 0
     while i < len(line):
         ch = line[i]
@@ -1194,6 +1202,8 @@ def _sonar_split(line: str, lang: str) -> tuple[str, str, list[str], str]:
                 body, i = line[i + 1:j], j + 1
             if not re.match(r"\s*[\]:]", line[i:]):
                 lits.append(body)
+        elif lang == "js" and ch == "`" and line.find("`", i + 1) < 0:  # a template literal over several lines
+            return line[:i], "", lits, "`"
         elif lang == "php" and line.startswith("<<<", i):
             m = re.match(r"<<<\s*['\"]?(\w+)", line[i:])
             return line[:i], "", lits, "<<<" + (m.group(1) if m else "")
@@ -1266,6 +1276,8 @@ def sonar_cases(root: Path, lang: str):
             if open_:  # a C# literal or a PHP heredoc over several lines: skipped like a Java text block
                 if open_.startswith("<<<"):
                     j = 0 if re.match(r"\s*" + re.escape(open_[3:]) + r"\b", line) else -1
+                elif open_ == "`":
+                    j = line.find("`")
                 else:
                     j = line.find('"""') if open_ == '"""' else _verbatim_end(line, 0)
                 if j >= 0:
@@ -1291,6 +1303,80 @@ def sonar_cases(root: Path, lang: str):
                 neg.append(i)
         files.append((f"{Path(name).name}", text, pos, neg))
     return files, skipped
+
+
+
+def _ts_string(lit: str) -> str:
+    """A TypeScript string or template literal's text (its escapes `\\``, `\\$`, `\\\\`, `\\'`, `\\"` read)."""
+    return re.sub(r"\\(.)", r"\1", lit[1:-1])
+
+
+def sonarjs_rule_cases(root: Path, rule: str = "S2068"):
+    """(files, skipped) from SonarJS's RuleTester cases of S2068 (hard-coded passwords: unit.test.ts): each case's
+    `code` is a file redacted whole. A `valid` case's lines are negatives; an `invalid` case's lines its `errors`
+    name (`line: N`; an error count with no line: each line of the code with a non-empty literal) are positives,
+    their secret the line's last non-empty literal (as sonar_cases), its other code lines negatives. Skipped
+    (counted): an error line with no literal."""
+    name = f"packages/analysis/src/jsts/rules/{rule}/unit.test.ts"
+    names, read = repo_files(root, f"packages/analysis/src/jsts/rules/{rule}")
+    if name not in names:
+        return [], 0
+    src = read(name)
+    inv = src.find("invalid: [")
+    codes = list(re.finditer(r"\bcode:\s*(`(?:[^`\\]|\\.)*`|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")", src))
+    files, skipped = [], 0
+    for k, m in enumerate(codes):
+        text = _ts_string(m.group(1))
+        lines = text.split("\n")
+        body = src[m.end():codes[k + 1].start() if k + 1 < len(codes) else len(src)]
+        pos, bad = [], set()
+        if 0 <= inv < m.start():
+            errs = re.search(r"\berrors:\s*(\d+|\[)", body)
+            if errs and errs.group(1) == "[":
+                bad = {int(x) - 1 for x in re.findall(r"\bline:\s*(\d+)", body)} or {0}
+            else:
+                bad = {i for i, x in enumerate(lines) if any(_sonar_split(x, "js")[2])}
+            for i in sorted(bad):
+                lits = [x for x in _sonar_split(lines[i], "js")[2] if x]
+                if lits:
+                    pos.append((i, lits[-1]))
+                else:
+                    skipped += 1
+        neg = [i for i, x in enumerate(lines) if i not in bad and _sonar_split(x, "js")[0].strip()]
+        files.append((f"{rule}:{src.count(chr(10), 0, m.start()) + 1}", text, pos, neg))
+    return files, skipped
+
+
+def bandit_cases(root: Path, name: str = "examples/hardcoded-passwords.py"):
+    """(files, skipped) from bandit's B105-B107 example (examples/hardcoded-passwords.py, whose counts its
+    functional test checks: 16 findings, all of Low severity). A comment `# Possible hardcoded password: 'X'`
+    marks the next code line holding X quoted a positive whose secret is X (the line after the comment, or within a
+    class the comment stands above: `class SomeClass:` then `password = "…"`); `''` (an empty password) is skipped
+    (counted), and
+    `None` (documented as a High finding, none of which the functional test expects) marks no finding. Every other
+    code line (a comment's `# ... but not:` line among them) is a negative. The file is redacted whole."""
+    names, read = repo_files(root, "examples")
+    if name not in names:
+        return [], 0
+    text = read(name)
+    lines = text.split("\n")
+    pos, neg, want, skipped = [], [], None, 0
+    for i, line in enumerate(lines):
+        m = re.match(r"\s*# Possible hardcoded password: (?:'(.*)'|None)\s*$", line)
+        if m:
+            want = m.group(1)
+            continue
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if want == "":
+            skipped += 1
+            want = None
+        elif want is not None and (f"'{want}'" in line or f'"{want}"' in line):
+            pos.append((i, want))
+            want = None
+        else:
+            neg.append(i)
+    return [(Path(name).name, text, pos, neg)], skipped
 
 
 _MSU_ALPHABETS = {
@@ -1511,6 +1597,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="a SonarSource/sonar-dotnet checkout or bare mirror (its C# tests)")
     ap.add_argument("--sonar-php", dest="sonar_php", type=Path,
                     help="a SonarSource/sonar-php checkout or bare mirror (its credential and secret check tests)")
+    ap.add_argument("--sonar-js", dest="sonar_js", type=Path,
+                    help="a SonarSource/SonarJS checkout or bare mirror (S6418's fixture, S2068's RuleTester cases)")
+    ap.add_argument("--bandit", type=Path, help="a PyCQA/bandit checkout or bare mirror (its hardcoded-password example)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1546,18 +1635,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.gosec:
         whispers_score("gosec (development)", *gosec_cases(args.gosec), args.show, "sample suppressed by #nosec")
     for lang, root in (("python", args.sonar_python), ("java", args.sonar_java), ("csharp", args.sonar_dotnet),
-                       ("php", args.sonar_php)):
+                       ("php", args.sonar_php), ("js", args.sonar_js)):
         if root:
             # sonar-python and sonar-java: held out in the tenth round, development from the eleventh;
-            # sonar-dotnet held out in the eleventh, development from the twelfth; sonar-php held out in the twelfth
-            title = "sonar-php (held out)" if lang == "php" else \
+            # sonar-dotnet held out in the eleventh, development from the twelfth; sonar-php held out in the twelfth,
+            # development from the thirteenth; SonarJS held out in the thirteenth
+            title = "sonar-js (held out)" if lang == "js" else \
                 f"sonar-{'dotnet' if lang == 'csharp' else lang} (development)"
             files, skipped = sonar_cases(root, lang)
+            if lang == "js":
+                more, more_skipped = sonarjs_rule_cases(root)
+                files, skipped = files + more, skipped + more_skipped
             whispers_score(title, files, skipped, args.show, "no literal on the line, a known FN, a "
-                           + ("literal over several lines" if lang in ("csharp", "php") else "text block"))
+                           + ("literal over several lines" if lang in ("csharp", "php", "js") else "text block"))
             whispers_score(title + ", only the positives whose value is no plain word",
                            [(n, t, [p for p in pos if not sonar_word(p[1])], []) for n, t, pos, neg in files],
                            skipped, args.show, "as above")
+    if args.bandit:  # held out in the thirteenth round
+        whispers_score("bandit (held out)", *bandit_cases(args.bandit), args.show, "an empty password")
     if args.time:
         timing(args.time)
     return 0

@@ -61,7 +61,7 @@ _QUOTED_ASSIGN = re.compile(
     r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")[\"']?\]?" + _ACCESSORS + ")"
     # a comparison too (`if (secret == "…")`, `!==`): the literal is the secret the code expects
     # a type annotation between the name and `=` (`secret: str = "…"`, `const token: string = '…'`)
-    r"(?P<op>\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=))\s*)(?P<pre>@|[bBrRuU]{1,2})?"
+    r"(?P<op>\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=))\s*)(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
 # A config-shaped line: `KEY=value` (no space before '=') or `key: value`.
@@ -73,11 +73,17 @@ _CONFIG_LINE = re.compile(
 # What every _CONFIG_LINE match starts with (its name is a run of [\w.$@-]):
 # a cheap anchored test before the costly pattern.
 _CONFIG_START = re.compile(r"(?i)[ \t]*(?:export[ \t]+|-[ \t]+)?[\w.$@-]+(?:=|:[ \t])")
+# `auth` or `oauth` alone as a name, or after a prefix and `_` or `.` (`$auth`, `$oauth`, `d_auth`, `arg?.auth`): a
+# weak name (an auth scheme's name, a flag): its literal is a secret only when it looks generated (_WEAK_QUOTED's).
+_AUTH_NAME = r"(?:\$?(?:[A-Za-z_$][\w$]*?[_.])?(?:auth|AUTH|Auth|oauth|OAUTH|OAuth|oAuth)\b)"
 # A secret-named value given to a call: a setter or a define (`os.putenv("SECRET", "…")`,
 # `System.setProperty("db.password", "…")`, PHP's `define('DB_PASSWORD', '…')`, `os.Setenv(…)`),
 # also a lookup's literal default (`os.environ.get("API_KEY", "…")`).
 _CALL_PAIR = re.compile(
-    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=nq)\s*,\s*(?P<pre>@|[bBrRuU]{1,2})?"
+    # (a PHP namespace before the name: `define("App\Config\Token", …)`; `auth` alone: `define("AUTH", …)`, judged by
+    # looks_random as under _WEAK_QUOTED)
+    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>(?:[\w.]+\\{1,2})*(?:" + _CODE_SECRET_NAME + r"|o?auth))(?P=nq)\s*,\s*"
+    r"(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
 # ... or named by a constant in capitals (`env.put(Context.SECURITY_CREDENTIALS, "…")`, `put(DB_PASSWORD, "…")`)
@@ -104,6 +110,26 @@ _CRED_CTOR = re.compile(
     r"\bnew\s+(?:[\w.]+\.)?(?:(?:NetworkCredential|PasswordAuthentication)\(\s*(?:\"[^\"\n]*\"|[\w.]+)\s*,"
     r"|(?:PasswordDeriveBytes|Rfc2898DeriveBytes)\()\s*@?\"(?P<value>(?:\\.|[^\"\\\n])*)\""
 )
+# A password by position in a call that opens a connection or logs in (PHP's `mysqli_connect(host, user, "…")`,
+# `ldap_bind($c, $dn, "…")`, `oci_connect(user, "…")`, `imap_open`, `maxdb_change_user`, `ldap_exop_passwd`, the
+# constructors `new PDO(dsn, user, "…")`, `new mysqli(…)`; Python's `connect(host, user, "…")`): no name on the
+# line, so a literal after the first argument is one only when it looks like a password (_password_like).
+_CONNECT_CALL = re.compile(
+    r"(?:\bnew\s+(?:PDO|mysqli|maxdb)|\b(?:[A-Za-z_]\w*)?(?:connect|_bind|change_user|passwd|imap_open|login|logon))"
+    r"\s*\((?P<args>[^()\n]*)\)"
+)
+_CALL_ARG = re.compile(r"""\s*(?:(?P<q>["'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)|[^,"']*)\s*(?:,|$)""")
+# a plain word (letters, then digits at the end: `admin123`, `mydb`), a host, a path, a pair: no password here
+_PLAIN_WORD = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*[0-9]*")
+# A quoted string of blank-separated `name=value` pairs with a secret's name among them (libpq's `"host=… user=…
+# password=…"`, PDO's `"pgsql:host=… secret=…"`, `"token=… user=admin"`), or `name= value` alone (`"token= …"`,
+# the value generated): the value up to the next blank.
+# (no brackets or commas in the pairs: `"connect(user=u, password=pw)"` is a call's code in a string)
+_SPACED_PAIR = re.compile(
+    r"(?i)(?P<q>[\"'])(?P<pre>(?:[^\s\"'=()\[\]{},]+=[^\s\"'=()\[\]{},]*[ \t]+)*)"
+    r"(?P<name>(?:[\w.-]*[_.-])?(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|credentials?))="
+    r"(?P<sp>[ \t]?)(?P<value>[^\s\"'()\[\]{},]+)(?P<post>(?:[ \t]+[^\s\"'=()\[\]{},]+=[^\s\"'=()\[\]{},]*)*)(?P=q)"
+)
 # A secret-named value compared by a method (Java's `password.equals("…")`, `getPassword().equals(…)`,
 # either way round: `"…".equalsIgnoreCase(password)`).
 _EQUALS_CALL = re.compile(
@@ -112,6 +138,17 @@ _EQUALS_CALL = re.compile(
     r"|(?P<q2>\")(?P<value2>(?:\\.|[^\"\\\n])*)\"\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*"
     # (C#'s comparison type after it: `"…".Equals(authToken, StringComparison.Ordinal)`)
     r"(?P<name2>" + _CODE_SECRET_NAME + r")(?:\(\s*\))?\s*(?:,\s*[\w.]+\s*)?\)"
+)
+# A secret-named value compared by a function (PHP's `strcmp($password, "…")`, `strcasecmp`, `hash_equals`, C's
+# `strncmp(token, "…", n)`), either way round; `auth` alone judged by looks_random.
+_CMP_NAME = r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*(?:->|::|\.))*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r"))"
+_CMP_CALL = re.compile(
+    r"\b(?i:str(?:n?case)?n?cmp|hash_equals|timingsafeequal|constant_time_compare|compare_digest)\(\s*(?:"
+    + _CMP_NAME.format(g="name") + r"\s*,\s*(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
+    r"|(?P<q2>[\"'])(?P<value2>(?:\\.|(?!(?P=q2))[^\\\n])*)(?P=q2)\s*,\s*" + _CMP_NAME.format(g="name2") + r"(?![\w(\[]))"
+    # the call's end after the two (a length's number or name after them: `strncmp(token, "…", 8)`; a third
+    # string makes no comparison of these two)
+    r"(?=\s*(?:\)|,\s*[\w$.>-]+\s*\)))"
 )
 # A string constructed from a literal under a secret's name (C++'s `std::string secret("…")`, `{"…"}`, Qt's QString).
 _STRING_CTOR = re.compile(
@@ -139,7 +176,7 @@ _INI_CODE = re.compile(
 # or `password[0]` is not the name compared).
 _QUOTED_COMPARED = re.compile(
     r"(?<![\w\"'`\\])(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
-    r"(?P<op>\s*[!=]==?\s*)(?P<name>(?i:" + _CODE_SECRET_NAME + r"))(?![\w.$@(\[-])"
+    r"(?P<op>\s*(?:[!=]==?|<=>)\s*)(?P<name>(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])"
 )
 # A literal under a name whose last word is `pw` or `cred` (`pw = "…"`, `db_pw`, `awsCred := "…"`): abbreviations
 # that name other things too (a pen's or a page's width, a credit), so not secrets' names alone (_SECRET_CORE):
@@ -155,8 +192,9 @@ _WEAK_QUOTED = re.compile(
     r"|[_.](?:KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Key|Token|Auth|Login))"
     # `auth` alone as the name (`string auth = "…"`, `arg?.auth = …`), a C# property's accessors after the name
     # (`x_auth { get; set; } = "…"`), a compound assignment (`d_auth += "…"`)
-    r"|\b(?:auth|AUTH|Auth)\b(?![.(]))" + _ACCESSORS +
-    r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|\+=|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{12,200})(?P=q)"
+    r"|\b(?:auth|AUTH|Auth|oauth|OAUTH|OAuth|oAuth)\b(?![.(]))" + _ACCESSORS +
+    # (a comparison too: `$auth == "…"`, PHP's `<=>`)
+    r"(?P<op>[\"']?\]?\s*(?:[!=]==?|<=>|:{1,3}=|\?=|=>|\+=|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{12,200})(?P=q)"
 )
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
@@ -182,7 +220,9 @@ _NOT_SECRET_NAME = re.compile(
     r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
     # "key" inside another word (`okapi-keyboard`: `api-key` read across two words), the name's only secret word
     r"^(?!.*(secret|passw|pwd|token|cred|auth|key(?!(board|stroke|frame|pad)s?)))[^\n]*?key(board|stroke|frame|pad)|"
-    r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z]))"
+    r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z])|"
+    # a name whose last word says it points at the secret (`SECRET_VAULT_REF`, `db_password_reference`)
+    r"[_.-]ref(erence)?s?(?![a-z0-9_])[\"'\]]?$)"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.
 _NOT_A_VALUE = re.compile(
@@ -293,7 +333,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # the end of one string and a concatenation read as a value (`'"+pwd+"'` in `"password='"+pwd+"'"`),
     # code between two strings' ends (`" + arg + secretConst + "`: `+` first and last, spaced)
     r"" + _BIND_PARAM + r"|[\"'`]\s*(?:\+|&|\|\||\.\s*[$\w]).*|.*(?:\+|&|\|\||[$\w]\s*\.)\s*[\"'`]|"
-    r"\s*\+\s+[$\w].*\s\+\s*)$"
+    # ... also PHP's `.` (`" . pwd . "`)
+    r"\s*\+\s+[$\w].*\s\+\s*|\s*\.\s+[$\w][\w$>\[\]'\"-]*\s+\.\s*)$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
 # format hole.
@@ -911,13 +952,19 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
-    by `Equals(` or given to a key derivation's constructor needs none of these."""
+    by `Equals(`, `strcmp(`, given to a key derivation's constructor, by position to a connection's call or after a
+    quoted secret's name to a call needs none of these."""
     return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
-            or ('"' in text and ("quals(" in text or "DeriveBytes(" in text))
+            or ('"' in text and ("quals(" in text or "DeriveBytes(" in text or _CALL_HINT.search(text) is not None))
             or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
             or _RE_HINT_ANY.search(text) is not None or _LABEL_HINT.search(text) is not None)
 
 
+# What a call holding a password by position (_CONNECT_CALL) or a comparing function's (_CMP_CALL) line holds
+_CALL_HINT = re.compile(r"(?i)connect|_bind|change_user|passwd|imap_open|log[io]n|new\s+(?:pdo|mysqli|maxdb)\b|cmp\(|"
+                        r"hash_equals|compare|"
+                        # ... or a secret-named pair given to a call (_CALL_PAIR: `define("App\Token", "…")`)
+                        r"\(\s*\"[^\"\n]*(?:secret|passw|pwd|token|key|cred|auth)[^\"\n]*\"\s*,")
 # What a _LABELLED line holds when it has no `=`, `:` or `-`: a secret's word, blanks, a long value.
 _LABEL_HINT = re.compile(r"(?i)(?:secret|token|key|passw(?:or)?d|pwd)[ \t]+[A-Za-z0-9+/=_.~]{16}")
 
@@ -1105,12 +1152,12 @@ _ENCODINGS = frozenset("base64 base64url hex utf8 utf-8 utf16le utf-16le ucs2 as
 def _quoted_call(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
-            value.lower() in _ENCODINGS):
+            value.lower() in _ENCODINGS) or (not _SECRET_CORE_RE.search(name) and not looks_random(value)):
         return match.group(0)
     return _replace(match, "value")
 
 
-_COMPARISONS = frozenset(("==", "!=", "===", "!=="))
+_COMPARISONS = frozenset(("==", "!=", "===", "!==", "<=>"))
 
 
 def _equals_call(match: re.Match[str]) -> str:
@@ -1125,9 +1172,20 @@ def _equals_call(match: re.Match[str]) -> str:
 def _quoted_compared(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
-            match.group("q") == "`" and " " in value) or _lexer_comparison(value, name):
+            match.group("q") == "`" and " " in value) or (
+            # `auth` alone, a weak name: a generated value only
+            not looks_random(value) if not _SECRET_CORE_RE.search(name) else _lexer_comparison(value, name)):
         return match.group(0)
     return _replace(match, "value")
+
+
+def _cmp_call(match: re.Match[str]) -> str:
+    group = "value" if match.group("value") is not None else "value2"
+    value, name = match.group(group), match.group("name" if group == "value" else "name2")
+    if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
+            not looks_random(value) if not _SECRET_CORE_RE.search(name) else _lexer_comparison(value, name)):
+        return match.group(0)
+    return _replace(match, group)
 
 
 def _short_named(match: re.Match[str]) -> str:
@@ -1170,12 +1228,50 @@ def _cred_ctor(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+def _password_like(value: str) -> bool:
+    """A literal given by position that looks like a password: six characters or more, letters with digits or
+    signs among them (`p4ssw0rd`, `Tr0ub4dor&3`), no blank, dot, slash, colon, `=`, `,` or `;` (a host, a path, a
+    DSN, a user's DN), not a plain word (`mydb`, `admin123`)."""
+    return len(value) >= 6 and not re.search(r"[\s./:\\=,;]", value) and re.search(r"[A-Za-z]", value) is not None and (
+        re.search(r"[0-9!@#$%^&*+~?]", value) is not None) and not _PLAIN_WORD.fullmatch(value) and (
+        not is_benign_value(value, "password"))
+
+
+def _connect_call(match: re.Match[str]) -> str:
+    args = match.group("args")
+    out, at, changed = [], 0, False
+    for k, m in enumerate(_CALL_ARG.finditer(args)):
+        if m.end() == m.start():
+            break
+        if k and m.group("value") and REDACTED not in m.group("value") and _password_like(m.group("value")):
+            out.append(args[at:m.start("value")] + REDACTED)
+            at, changed = m.end("value"), True
+    if not changed:
+        return match.group(0)
+    out.append(args[at:])
+    start = match.start("args") - match.start()
+    return match.group(0)[:start] + "".join(out) + match.group(0)[match.end("args") - match.start():]
+
+
+def _spaced_pair(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    # (a word of three letters or fewer is a flag's value there: `secret=no`, `ssl=on`)
+    if REDACTED in value or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or not (
+            match.group("pre") or match.group("post") or (match.group("sp") and looks_random(value))) or (
+            len(value) <= 3 and value.isalpha()):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 def _quoted_env(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
-    # the first of `;`-separated pairs (`"password=:password;user=:user;"`): its value ends at the `;`
-    head, sep, rest = value.partition(";")
+    # the first of `;`-separated pairs (`"password=:password;user=:user;"`): its value ends at the `;`; also at a
+    # `&` when what comes before it is a placeholder or a bind parameter (`"password=?&login=a"`; a word there,
+    # `"token=abcdefghij&user=admin"`, is a value)
+    head, sep, rest = re.match(r"([^;&]*)([;&]?)(.*)", value).groups()
     if value == REDACTED or _NOT_SECRET_NAME.search(name) or not _env_secret_name(name) or (
-            is_benign_value(value, name)) or (sep and "=" in rest and is_benign_value(head, name)):
+            is_benign_value(value, name)) or (sep and "=" in rest and (
+                is_benign_value(head, name) if sep == ";" else _REFERENCE_OR_PLACEHOLDER.match(head))):
         return match.group(0)
     return _replace(match, "value")
 
@@ -1406,7 +1502,7 @@ _QUOTED_HINT = re.compile(r"""[=:>]\s*(?:@|[bBrRuU]{1,2})?["'`]""")
 # most of it `///` lines holding `name="key"`).
 _QUOTED_NEED = re.compile(
     r"""(?i)(?:secret|passw(?:or)?d|passphrase|pwd|token|connection[_-]?string|credential|creds|key)[\w.$@-]*["']?\]?"""
-    r"""\s*(?:[!=]==?|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|""" + _ANNOTATION + r"""=(?!=))\s*(?:@|[bBrRuU]{1,2})?["'`]"""
+    r"""\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|""" + _ANNOTATION + r"""=(?!=))\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
 
@@ -1488,12 +1584,16 @@ def _redact_line(line: str) -> str:
     if secret and ('value"' in low or "value'" in low or "value:" in low or "value=" in low) and (
             "key" in low or "name" in low) and ('"' in line or "'" in line):
         line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)
-    if secret and ("(" in line and "," in line):
+    if (secret or "auth" in low) and ("(" in line and "," in line):
         line = _CALL_PAIR.sub(_quoted_call, line)
         if "_" in line or "." in line:
             line = _CONST_CALL_PAIR.sub(_quoted_call, line)
-    if secret and ("==" in line or "!=" in line) and ('"' in line or "'" in line or "`" in line):
+    if (secret or "auth" in low) and ("==" in line or "!=" in line or "<=>" in line) and (
+            '"' in line or "'" in line or "`" in line):
         line = _QUOTED_COMPARED.sub(_quoted_compared, line)
+    if (secret or "auth" in low) and ("cmp(" in low or "equal" in low or "compare" in low) and (
+            '"' in line or "'" in line):
+        line = _CMP_CALL.sub(_cmp_call, line)
     if ("pw" in low or "cred" in low) and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
         line = _SHORT_NAMED.sub(_short_named, line)
     if secret and "define" in low and '"' in line:
@@ -1508,6 +1608,10 @@ def _redact_line(line: str) -> str:
             line = _GLUED_PAIR.sub(_glued_pair, line)
     if "new" in line and '"' in line and ("Credential" in line or "DeriveBytes" in line or "Authentication" in line):
         line = _CRED_CTOR.sub(_cred_ctor, line)
+    if "," in line and ('"' in line or "'" in line) and _CALL_HINT.search(line):
+        line = _CONNECT_CALL.sub(_connect_call, line)
+    if secret and "=" in line and ('"' in line or "'" in line) and (" " in line or "\t" in line):
+        line = _SPACED_PAIR.sub(_spaced_pair, line)
     if secret and "=" in line and (" =" in line or "= " in line or "\t" in line):
         line = _INI_LINE.sub(_ini_line, line)
     if "-" in line and secret:
@@ -1528,7 +1632,7 @@ def _redact_line(line: str) -> str:
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # `_pass`: an environment variable's (`SMTP_PASS`), in one scan with `_auth`
     # `auth` as a word (`string auth = "…"`)
-    "secret", "p(?:assw|wd?|assphrase)", "token", "c(?:onnection|red)", "key", "://", "_(?:auth|pass)", "login",
+    "secret", "p(?:assw|wd?|assphrase)", "token", "c(?:onnect|red)", "key", "://", "_(?:auth|pass|bind)", "login",
     r"auth\b"))
 # Secrets by form (see _FORM_HINT), searched in the text as it is (their case is
 # fixed), each from a literal that is rare in code (a scan from a common first
@@ -1539,7 +1643,8 @@ _FORM_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
 # ... and in the lowered text: an Authorization header, SQL's `IDENTIFIED BY`, `curl -u`,
 # PowerShell's `ConvertTo-SecureString "…" -AsPlainText`.
 _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
-    "uthorization", "bearer", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)", "derivebytes"))
+    "uthorization", "bearer", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)", "derivebytes", "change_user",
+    "imap_open", "logon", r"new\s+(?:pdo|mysqli|maxdb)\b"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 # The hints as one scan per first character: a literal first character lets re skip ahead
 # (measured over 31 MB of Python: 1.3 s against 1.8 s for the one trie), worth its 35 calls

@@ -378,10 +378,12 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"\b[A-Za-z][A-Za-z0-9+.-]*://(?P<s>(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{24,})@[\w.-]+"),
     ("url_password_only", "://:", r"\b[A-Za-z][A-Za-z0-9+.-]*://:(?P<s>[^\s@/\"'<>]+)@"),
     ("sentry_dsn", "sentry.io", r"https?://(?P<s>[a-f0-9]{32})(?::[a-f0-9]{32})?@[\w.-]*sentry\.io/"),
-    ("url_query_secret", "?api|&api|?access|&access|?auth|&auth|?client|&client|?secret|&secret|?passw|&passw|?pwd|&pwd|?private|&private|?refresh|&refresh|?token|&token|?userpass|&userpass|&amp;",
-     # (`&amp;`: a query written in XML or HTML)
-     r"(?i)(?:[?&]|&amp;)(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|secret|password|passwd|pwd|userpass|"
-     r"private[_-]?token|refresh[_-]?token|token)=(?P<s>[^&\s\"'#<>`]{8,})"),
+    ("url_query_secret", "?api|&api|?access|&access|?auth|&auth|?client|&client|?secret|&secret|?passw|&passw|?pwd|&pwd|?private|&private|?refresh|&refresh|?token|&token|?userpass|&userpass|?credential|&credential|&amp;",
+     # (`&amp;`: a query written in XML or HTML; `api.key`; `auth=` and `credential=` name a flag or a mode as
+     # often, `auth=basic`: their value holds a digit)
+     r"(?i)(?:[?&]|&amp;)(?:(?:api[_.-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|secret|password|passwd|pwd|"
+     r"userpass|private[_-]?token|refresh[_-]?token|token)=|(?:auth|credentials?)=(?=[^&\s\"'#<>`]*[0-9]))"
+     r"(?P<s>[^&\s\"'#<>`]{8,})"),
     # ---- command-line passwords
     ("mysql_attached_password", "mysql|mariadb",
      r"(?i)\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]*?"

@@ -20,7 +20,8 @@ from chunkers.redact import (
     _QUOTED_ASSIGN, _HEADER_FLAG, _SQL_PASSWORD, _TOKEN, _URL_CRED, _XML_PAIRS, REDACTED, _auth_header, _cli_flag,
     _command_cred, _config_line, _conn_string, _env_assign, _has_secret_word, _npmrc, _quoted, _redact_line,
     _header_flag, _sql_password, _token, _xml_pair, redact_pieces, redact_text,
-    _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call, _quoted_env,
+    _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _SPACED_PAIR, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call,
+    _quoted_env, _spaced_pair,
     _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line, _LABELLED, _labelled,
 )
 
@@ -146,7 +147,8 @@ def _redact_line_without_hints(line: str) -> str:
         line = _LABELLED.sub(_labelled, line, count=1)
     if secret:
         line = _C_DEFINE.sub(_quoted_call, _CALL_PAIR.sub(_quoted_call, line))
-        line = _INI_LINE.sub(_ini_line, _QUOTED_ENV.sub(_quoted_env, line))
+        # (a secret among a string's blank-separated pairs: after _QUOTED_ENV, as in _redact_line)
+        line = _INI_LINE.sub(_ini_line, _SPACED_PAIR.sub(_spaced_pair, _QUOTED_ENV.sub(_quoted_env, line)))
     line = _CLI_FLAG.sub(_cli_flag, line)
     return _NPMRC_CRED.sub(_npmrc, line)
 
