@@ -22,7 +22,8 @@ from chunkers.redact import (
     _header_flag, _sql_password, _token, _xml_pair, redact_pieces, redact_text,
     _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _SPACED_PAIR, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call,
     _quoted_env, _spaced_pair,
-    _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line, _LABELLED, _labelled,
+    _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line, _LABELLED, _labelled, _WEAK_START, _WEAK_UNQUOTED,
+    _weak_unquoted,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
@@ -143,6 +144,8 @@ def _redact_line_without_hints(line: str) -> str:
     if secret or "_pass" in line.lower():
         line = _DOTENV_LINE.sub(_dotenv_line, line)
     line = _WEAK_QUOTED.sub(_weak_quoted, line)
+    if _WEAK_START.match(line):  # a weak name's long unquoted value leading the line (`key=X-Api-Key: SK…`)
+        line = _WEAK_UNQUOTED.sub(_weak_unquoted, line, count=1)
     if secret and _LABELLED.match(line):  # a value after a secret's label leading the line, one per line
         line = _LABELLED.sub(_labelled, line, count=1)
     if secret:
@@ -163,7 +166,7 @@ TOKENS = ["password", "ApiKey", "Token", "key", "Server", "User ID", "Pwd", "db"
           "https://hooks.slack.com/services/", "T0FAKE001/B0FAKE001/Fake0001"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.sampled_from(TOKENS), max_size=14).map("".join))
 def test_pre_checks_never_skip_a_redaction(line):
     assert _redact_line(line) == _redact_line_without_hints(line)
@@ -186,7 +189,7 @@ SHAPED = ['<add ', 'key=', 'value=', 'name=', '"ApiKey"', "'AzureAd:ClientSecret
           '# ', 'SMTP_PASS=', 'pg://u:pw@h1:5432', ',u:pw@h2']
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.sampled_from(SHAPED), max_size=12).map("".join))
 def test_pre_checks_never_skip_a_redaction_of_pairs_flags_and_npmrc(line):
     once = _redact_line(line)
