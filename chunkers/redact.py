@@ -514,8 +514,10 @@ def _hash_name(name: str) -> bool:
 # Tokens whose form alone says what they are (case-sensitive). A placeholder
 # (`ghp_xxxx…`, `sk_live_****`) is kept.
 _TOKEN = re.compile(
-    r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:"  # a YAML block flattened to one line: `\nAKIA…`
-    r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])"
+    # (a redaction glued before or after is no boundary: it stands for a secret's characters, and a token glued to
+    # them was no token before they were redacted: `AKIA…00001sk-proj-…` is kept whole on the first pass and the second)
+    r"(?<!\[REDACTED\])(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:"  # a YAML block flattened to one line: `\nAKIA…`
+    r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9]|\[REDACTED\])"
     r"|gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])"
     r"|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"
     r"|xox[abeoprs]-(?:(?:\d-)?\d{8,14}-[A-Za-z0-9-]{8,}|\d-[A-Za-z0-9]{40,})(?![A-Za-z0-9])"
@@ -786,8 +788,9 @@ def _env_assign(match: re.Match[str]) -> str:
     value = match.group(group)
     name = match.group("name")
     if not value or value == REDACTED or _METAVAR.fullmatch(value) or is_benign_value(value, name) or (
-            # a template's opening, its hole past the blank (`ENV DRONE_TOKEN={{ DRONE_TOKEN }}`)
-            value.startswith(("{{", "{%", "${", "$("))):
+            # a template's opening, its hole past the blank (`ENV DRONE_TOKEN={{ DRONE_TOKEN }}`); a placeholder's
+            # `<` (`ENV API_TOKEN <your-token>`, `-e TOKEN=<token>`)
+            value.startswith(("{{", "{%", "${", "$(", "<"))):
         return match.group(0)
     if _env_secret_name(name) or ("from-literal" in match.group("head") and _in_create_secret(match)):
         return _replace(match, group)
