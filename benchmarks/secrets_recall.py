@@ -64,10 +64,11 @@ from their checkouts at run time (nothing of theirs is stored here).
   (`--sonar-python`, `--sonar-java`; held out in the tenth round, development from the eleventh) and of
   sonar-dotnet's C# checks (`--sonar-dotnet`; held out in the eleventh round, development from the twelfth) and
   of sonar-php's (`--sonar-php`; held out in the twelfth round, development from the thirteenth) and SonarJS's
-  (`--sonar-js`: S6418's fixture and S2068's RuleTester cases, sonarjs_rule_cases; held out in the thirteenth), each line marked
+  (`--sonar-js`: S6418's fixture and S2068's RuleTester cases, sonarjs_rule_cases; held out in the thirteenth,
+  development from the fourteenth), each line marked
   `Noncompliant` (PHP's `Noncompliant@+N`: the line N below) a positive, the other code lines negatives; see sonar_cases. Scored like whispers, then again
   with only the positives whose value is no plain word (`azerty123`, `woopie`: sonar_word).
-- bandit (held out in the thirteenth round): its B105-B107 example, examples/hardcoded-passwords.py (`--bandit`),
+- bandit (held out in the thirteenth round, development from the fourteenth): its B105-B107 example, examples/hardcoded-passwords.py (`--bandit`),
   each line its `# Possible hardcoded password: '…'` comment names a positive; see bandit_cases. Scored like whispers.
 - microsoft/DevSkim (held out in the fourteenth round): the `must-match` / `must-not-match` samples of its token
   rules (`--devskim`: rules/default/security/privacy/secrets.json); see devskim_cases. Scored like whispers.
@@ -1670,9 +1671,8 @@ def main(argv: list[str] | None = None) -> int:
         if root:
             # sonar-python and sonar-java: held out in the tenth round, development from the eleventh;
             # sonar-dotnet held out in the eleventh, development from the twelfth; sonar-php held out in the twelfth,
-            # development from the thirteenth; SonarJS held out in the thirteenth
-            title = "sonar-js (held out)" if lang == "js" else \
-                f"sonar-{'dotnet' if lang == 'csharp' else lang} (development)"
+            # development from the thirteenth; SonarJS held out in the thirteenth, development from the fourteenth
+            title = f"sonar-{'dotnet' if lang == 'csharp' else lang} (development)"
             files, skipped = sonar_cases(root, lang)
             if lang == "js":
                 more, more_skipped = sonarjs_rule_cases(root)
@@ -1682,8 +1682,8 @@ def main(argv: list[str] | None = None) -> int:
             whispers_score(title + ", only the positives whose value is no plain word",
                            [(n, t, [p for p in pos if not sonar_word(p[1])], []) for n, t, pos, neg in files],
                            skipped, args.show, "as above")
-    if args.bandit:  # held out in the thirteenth round
-        whispers_score("bandit (held out)", *bandit_cases(args.bandit), args.show, "an empty password")
+    if args.bandit:  # held out in the thirteenth round, development from the fourteenth
+        whispers_score("bandit (development)", *bandit_cases(args.bandit), args.show, "an empty password")
     if args.devskim:  # held out in the fourteenth round
         whispers_score("devskim (held out)", *devskim_cases(args.devskim), args.show, "none")
     if args.time:

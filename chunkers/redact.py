@@ -222,7 +222,9 @@ _NOT_SECRET_NAME = re.compile(
     r"^(?!.*(secret|passw|pwd|token|cred|auth|key(?!(board|stroke|frame|pad)s?)))[^\n]*?key(board|stroke|frame|pad)|"
     r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z])|"
     # a name whose last word says it points at the secret (`SECRET_VAULT_REF`, `db_password_reference`)
-    r"[_.-]ref(erence)?s?(?![a-z0-9_])[\"'\]]?$)"
+    r"[_.-]ref(erence)?s?(?![a-z0-9_])[\"'\]]?$|"
+    # a name that negates its secret word (`'not-secret'`, `non_secret`, `no-password`, `not_a_token`)
+    r"(?<![a-z])(not?|non)[_.-](an?[_.-])?(secret|passw|pwd|token|key|cred|api[_.-]?key)|(?<![a-z])n(ot|on)secret)"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.
 _NOT_A_VALUE = re.compile(
@@ -1130,6 +1132,36 @@ def _conn_string(match: re.Match[str]) -> str:
 _CONCAT_VALUE = re.compile(r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_][\w.]*\s*[(\[])")
 
 
+# A secret-named value with a literal fallback or a ternary's literal branches (JavaScript's and C#'s `??`, `||`:
+# `secret = foo || '…'`, `password = env.PASSWORD ?? '…'`; `token = isDev ? '…' : '…'`, either branch a name): the
+# operand before is a name or a member (`env.PASSWORD`, `opts?.secret`, `getEnv()`), each literal judged as
+# _QUOTED_ASSIGN's, and a plain word kept (`|| 'not-set'`).
+_ALT_OPERAND = r"!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\(\s*\))*"
+_ALT_LITERAL = r"(?P<q{n}>[\"'`])(?P<v{n}>(?:\\.|(?!(?P=q{n}))[^\\\n])*)(?P=q{n})"
+_ALT_ASSIGN = re.compile(
+    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=)(?!=)\s*"
+    + _ALT_OPERAND + r"\s*(?:(?:\|\||\?\?)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
+    + _ALT_LITERAL.format(n=2) + "|" + _ALT_OPERAND + r")\s*:\s*(?:" + _ALT_LITERAL.format(n=3) + "|" + _ALT_OPERAND
+    + r"))"
+)
+
+
+def _alt_assign(match: re.Match[str]) -> str:
+    name, text, start = match.group("name"), match.group(0), match.start()
+    if _NOT_SECRET_NAME.search(name):
+        return text
+    for n in ("1", "2", "3"):
+        value = match.group("v" + n)
+        # (a plain word is a default's name here, not a password: `?? 'default'`, `|| "not-set"`, `? 'pass' : …`)
+        if not value or value == REDACTED or is_benign_value(value, name) or _PLAIN_WORD.fullmatch(value) or (
+                match.group("q" + n) == "`" and " " in value):
+            continue
+        i, j = match.start("v" + n) - start, match.end("v" + n) - start
+        text = text[:i] + REDACTED + text[j:]
+        start += j - i - len(REDACTED)
+    return text
+
+
 # The names before the last of a multiple assignment (`user, password := "alice", …`): the literal after the
 # operator is the first name's, not the last's.
 _MULTI_HEAD = re.compile(r"[ \t]*(?:(?:const|var|let)[ \t]+)?[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*,[ \t]*")
@@ -1137,6 +1169,8 @@ _MULTI_HEAD = re.compile(r"[ \t]*(?:(?:const|var|let)[ \t]+)?[A-Za-z_]\w*(?:[ \t
 
 def _quoted(match: re.Match[str]) -> str:
     value = match.group("value")
+    if match.group("name")[:1] in "\"'" and match.string[:match.start()].rstrip().endswith("?"):
+        return match.group(0)  # a ternary's quoted branch (`c ? 'not-a-secret' : '…'`), no key
     if match.group("op").strip() in ("=", ":=") and match.string[match.end():].lstrip().startswith(",") and (
             _MULTI_HEAD.fullmatch(match.string, 0, match.start())):
         return match.group(0)
@@ -1562,6 +1596,8 @@ def _redact_line(line: str) -> str:
         if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
                 "{" in line or _QUOTED_NEED.search(line)):  # `{`: an accessor list may sit in between
             line = _QUOTED_ASSIGN.sub(_quoted, line)
+        if ("||" in line or "?" in line) and ('"' in line or "'" in line or "`" in line):
+            line = _ALT_ASSIGN.sub(_alt_assign, line)
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
         if "value" in low:
