@@ -19,7 +19,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --sonar-dotnet /work/.mirror/SonarSource+sonar-dotnet/repo \\
         --sonar-php /work/.mirror/SonarSource+sonar-php/repo \\
         --sonar-js /work/.mirror/SonarSource+SonarJS/repo \\
-        --bandit /work/.mirror/PyCQA+bandit/repo [--show N] [--time DIR ...]
+        --bandit /work/.mirror/PyCQA+bandit/repo \\
+        --devskim /work/.mirror/microsoft+DevSkim/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -63,11 +64,14 @@ from their checkouts at run time (nothing of theirs is stored here).
   (`--sonar-python`, `--sonar-java`; held out in the tenth round, development from the eleventh) and of
   sonar-dotnet's C# checks (`--sonar-dotnet`; held out in the eleventh round, development from the twelfth) and
   of sonar-php's (`--sonar-php`; held out in the twelfth round, development from the thirteenth) and SonarJS's
-  (`--sonar-js`: S6418's fixture and S2068's RuleTester cases, sonarjs_rule_cases; held out in the thirteenth), each line marked
+  (`--sonar-js`: S6418's fixture and S2068's RuleTester cases, sonarjs_rule_cases; held out in the thirteenth,
+  development from the fourteenth), each line marked
   `Noncompliant` (PHP's `Noncompliant@+N`: the line N below) a positive, the other code lines negatives; see sonar_cases. Scored like whispers, then again
   with only the positives whose value is no plain word (`azerty123`, `woopie`: sonar_word).
-- bandit (held out in the thirteenth round): its B105-B107 example, examples/hardcoded-passwords.py (`--bandit`),
+- bandit (held out in the thirteenth round, development from the fourteenth): its B105-B107 example, examples/hardcoded-passwords.py (`--bandit`),
   each line its `# Possible hardcoded password: '…'` comment names a positive; see bandit_cases. Scored like whispers.
+- microsoft/DevSkim (held out in the fourteenth round): the `must-match` / `must-not-match` samples of its token
+  rules (`--devskim`: rules/default/security/privacy/secrets.json); see devskim_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1379,6 +1383,33 @@ def bandit_cases(root: Path, name: str = "examples/hardcoded-passwords.py"):
     return [(Path(name).name, text, pos, neg)], skipped
 
 
+def devskim_cases(root: Path):
+    """(files, skipped) from microsoft/DevSkim's rules whose tags name a token or a secret (rules/**/*.json with a
+    tag ending in `Privacy.Token`: secrets.json's DS173237 and DS117838). Each rule's `must-match` sample is a
+    positive, a one-line file whose secret is its last quoted literal (the whole line's change when it holds none);
+    each `must-not-match` sample a negative. Scored like whispers."""
+    import json
+    names, read = repo_files(root, "rules")
+    files = []
+    for name in names:
+        if not name.endswith(".json"):
+            continue
+        try:
+            rules = json.loads(read(name))
+        except ValueError:
+            continue
+        for rule in rules if isinstance(rules, list) else []:
+            if not any(str(t).endswith("Privacy.Token") for t in rule.get("tags", [])):
+                continue
+            for k, sample in enumerate(rule.get("must-match", [])):
+                lits = re.findall(r"\"([^\"]*)\"|'([^']*)'", sample)
+                value = next((a or b for a, b in reversed(lits) if a or b), None)
+                files.append((f"{rule['id']}:+{k}", sample, [(0, value)], []))
+            for k, sample in enumerate(rule.get("must-not-match", [])):
+                files.append((f"{rule['id']}:-{k}", sample, [], [0]))
+    return files, 0
+
+
 _MSU_ALPHABETS = {
     "RandomLowercase": "abcdefghijklmnopqrstuvwxyz", "RandomHexadecimal": "0123456789abcdef",
     "RandomBase62": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
@@ -1600,6 +1631,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sonar-js", dest="sonar_js", type=Path,
                     help="a SonarSource/SonarJS checkout or bare mirror (S6418's fixture, S2068's RuleTester cases)")
     ap.add_argument("--bandit", type=Path, help="a PyCQA/bandit checkout or bare mirror (its hardcoded-password example)")
+    ap.add_argument("--devskim", type=Path, help="a microsoft/DevSkim checkout or bare mirror (its token rules' samples)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1639,9 +1671,8 @@ def main(argv: list[str] | None = None) -> int:
         if root:
             # sonar-python and sonar-java: held out in the tenth round, development from the eleventh;
             # sonar-dotnet held out in the eleventh, development from the twelfth; sonar-php held out in the twelfth,
-            # development from the thirteenth; SonarJS held out in the thirteenth
-            title = "sonar-js (held out)" if lang == "js" else \
-                f"sonar-{'dotnet' if lang == 'csharp' else lang} (development)"
+            # development from the thirteenth; SonarJS held out in the thirteenth, development from the fourteenth
+            title = f"sonar-{'dotnet' if lang == 'csharp' else lang} (development)"
             files, skipped = sonar_cases(root, lang)
             if lang == "js":
                 more, more_skipped = sonarjs_rule_cases(root)
@@ -1651,8 +1682,10 @@ def main(argv: list[str] | None = None) -> int:
             whispers_score(title + ", only the positives whose value is no plain word",
                            [(n, t, [p for p in pos if not sonar_word(p[1])], []) for n, t, pos, neg in files],
                            skipped, args.show, "as above")
-    if args.bandit:  # held out in the thirteenth round
-        whispers_score("bandit (held out)", *bandit_cases(args.bandit), args.show, "an empty password")
+    if args.bandit:  # held out in the thirteenth round, development from the fourteenth
+        whispers_score("bandit (development)", *bandit_cases(args.bandit), args.show, "an empty password")
+    if args.devskim:  # held out in the fourteenth round
+        whispers_score("devskim (held out)", *devskim_cases(args.devskim), args.show, "none")
     if args.time:
         timing(args.time)
     return 0

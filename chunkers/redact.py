@@ -222,7 +222,9 @@ _NOT_SECRET_NAME = re.compile(
     r"^(?!.*(secret|passw|pwd|token|cred|auth|key(?!(board|stroke|frame|pad)s?)))[^\n]*?key(board|stroke|frame|pad)|"
     r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z])|"
     # a name whose last word says it points at the secret (`SECRET_VAULT_REF`, `db_password_reference`)
-    r"[_.-]ref(erence)?s?(?![a-z0-9_])[\"'\]]?$)"
+    r"[_.-]ref(erence)?s?(?![a-z0-9_])[\"'\]]?$|"
+    # a name that negates its secret word (`'not-secret'`, `non_secret`, `no-password`, `not_a_token`)
+    r"(?<![a-z])(not?|non)[_.-](an?[_.-])?(secret|passw|pwd|token|key|cred|api[_.-]?key)|(?<![a-z])n(ot|on)secret)"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.
 _NOT_A_VALUE = re.compile(
@@ -514,8 +516,10 @@ def _hash_name(name: str) -> bool:
 # Tokens whose form alone says what they are (case-sensitive). A placeholder
 # (`ghp_xxxx…`, `sk_live_****`) is kept.
 _TOKEN = re.compile(
-    r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:"  # a YAML block flattened to one line: `\nAKIA…`
-    r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])"
+    # (a redaction glued before or after is no boundary: it stands for a secret's characters, and a token glued to
+    # them was no token before they were redacted: `AKIA…00001sk-proj-…` is kept whole on the first pass and the second)
+    r"(?<!\[REDACTED\])(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:"  # a YAML block flattened to one line: `\nAKIA…`
+    r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9]|\[REDACTED\])"
     r"|gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])"
     r"|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"
     r"|xox[abeoprs]-(?:(?:\d-)?\d{8,14}-[A-Za-z0-9-]{8,}|\d-[A-Za-z0-9]{40,})(?![A-Za-z0-9])"
@@ -786,8 +790,9 @@ def _env_assign(match: re.Match[str]) -> str:
     value = match.group(group)
     name = match.group("name")
     if not value or value == REDACTED or _METAVAR.fullmatch(value) or is_benign_value(value, name) or (
-            # a template's opening, its hole past the blank (`ENV DRONE_TOKEN={{ DRONE_TOKEN }}`)
-            value.startswith(("{{", "{%", "${", "$("))):
+            # a template's opening, its hole past the blank (`ENV DRONE_TOKEN={{ DRONE_TOKEN }}`); a placeholder's
+            # `<` (`ENV API_TOKEN <your-token>`, `-e TOKEN=<token>`)
+            value.startswith(("{{", "{%", "${", "$(", "<"))):
         return match.group(0)
     if _env_secret_name(name) or ("from-literal" in match.group("head") and _in_create_secret(match)):
         return _replace(match, group)
@@ -1127,6 +1132,36 @@ def _conn_string(match: re.Match[str]) -> str:
 _CONCAT_VALUE = re.compile(r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_][\w.]*\s*[(\[])")
 
 
+# A secret-named value with a literal fallback or a ternary's literal branches (JavaScript's and C#'s `??`, `||`:
+# `secret = foo || '…'`, `password = env.PASSWORD ?? '…'`; `token = isDev ? '…' : '…'`, either branch a name): the
+# operand before is a name or a member (`env.PASSWORD`, `opts?.secret`, `getEnv()`), each literal judged as
+# _QUOTED_ASSIGN's, and a plain word kept (`|| 'not-set'`).
+_ALT_OPERAND = r"!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\(\s*\))*"
+_ALT_LITERAL = r"(?P<q{n}>[\"'`])(?P<v{n}>(?:\\.|(?!(?P=q{n}))[^\\\n])*)(?P=q{n})"
+_ALT_ASSIGN = re.compile(
+    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=)(?!=)\s*"
+    + _ALT_OPERAND + r"\s*(?:(?:\|\||\?\?)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
+    + _ALT_LITERAL.format(n=2) + "|" + _ALT_OPERAND + r")\s*:\s*(?:" + _ALT_LITERAL.format(n=3) + "|" + _ALT_OPERAND
+    + r"))"
+)
+
+
+def _alt_assign(match: re.Match[str]) -> str:
+    name, text, start = match.group("name"), match.group(0), match.start()
+    if _NOT_SECRET_NAME.search(name):
+        return text
+    for n in ("1", "2", "3"):
+        value = match.group("v" + n)
+        # (a plain word is a default's name here, not a password: `?? 'default'`, `|| "not-set"`, `? 'pass' : …`)
+        if not value or value == REDACTED or is_benign_value(value, name) or _PLAIN_WORD.fullmatch(value) or (
+                match.group("q" + n) == "`" and " " in value):
+            continue
+        i, j = match.start("v" + n) - start, match.end("v" + n) - start
+        text = text[:i] + REDACTED + text[j:]
+        start += j - i - len(REDACTED)
+    return text
+
+
 # The names before the last of a multiple assignment (`user, password := "alice", …`): the literal after the
 # operator is the first name's, not the last's.
 _MULTI_HEAD = re.compile(r"[ \t]*(?:(?:const|var|let)[ \t]+)?[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*,[ \t]*")
@@ -1134,6 +1169,8 @@ _MULTI_HEAD = re.compile(r"[ \t]*(?:(?:const|var|let)[ \t]+)?[A-Za-z_]\w*(?:[ \t
 
 def _quoted(match: re.Match[str]) -> str:
     value = match.group("value")
+    if match.group("name")[:1] in "\"'" and match.string[:match.start()].rstrip().endswith("?"):
+        return match.group(0)  # a ternary's quoted branch (`c ? 'not-a-secret' : '…'`), no key
     if match.group("op").strip() in ("=", ":=") and match.string[match.end():].lstrip().startswith(",") and (
             _MULTI_HEAD.fullmatch(match.string, 0, match.start())):
         return match.group(0)
@@ -1559,6 +1596,8 @@ def _redact_line(line: str) -> str:
         if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
                 "{" in line or _QUOTED_NEED.search(line)):  # `{`: an accessor list may sit in between
             line = _QUOTED_ASSIGN.sub(_quoted, line)
+        if ("||" in line or "?" in line) and ('"' in line or "'" in line or "`" in line):
+            line = _ALT_ASSIGN.sub(_alt_assign, line)
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
         if "value" in low:

@@ -17,9 +17,11 @@ example of every row.
 from __future__ import annotations
 
 # Start and end of a token: no word character (or `-`) glued to it.
-_B = r"(?<![A-Za-z0-9_])"
-_E = r"(?![A-Za-z0-9_])"
-_ED = r"(?![A-Za-z0-9_-])"
+# (a redaction glued before or after is no boundary: it stands for a secret's characters, so that a second pass
+# keeps what the first kept)
+_B = r"(?<![A-Za-z0-9_])(?<!\[REDACTED\])"
+_E = r"(?![A-Za-z0-9_]|\[REDACTED\])"
+_ED = r"(?![A-Za-z0-9_-]|\[REDACTED\])"
 _HEX = "[a-f0-9]"
 # A mixed-case alphanumeric body after a prefix that identifiers also use (`aio_`, `NF-`): it holds a
 # digit and an uppercase letter.

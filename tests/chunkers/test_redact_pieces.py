@@ -23,7 +23,7 @@ from chunkers.redact import (
     _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _SPACED_PAIR, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call,
     _quoted_env, _spaced_pair,
     _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line, _LABELLED, _labelled, _WEAK_START, _WEAK_UNQUOTED,
-    _weak_unquoted,
+    _weak_unquoted, _DOCKER_ENV_SPACE,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
@@ -127,6 +127,8 @@ def _redact_line_without_hints(line: str) -> str:
     if secret:
         line = _HEADER_FLAG.sub(_header_flag, line)
     line = _ENV_ASSIGN.sub(_env_assign, line)
+    # a Dockerfile's `ENV NAME value`, judged as `ENV NAME=value` (hypothesis seed 141 drew `ENV Api-Token 'AzureAd:…'`)
+    line = _DOCKER_ENV_SPACE.sub(_env_assign, line)
     line = _COMMAND_CRED.sub(_command_cred, line)
     line = _SQL_PASSWORD.sub(_sql_password, line)
     if "@" in line and "://" in line:
