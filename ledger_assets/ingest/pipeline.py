@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from chunkers import ChunkOptions, chunk_file_result, rechunk_key
+from chunkers.paths import is_test_path
 from chunkers.text import decode, line_count, BinaryContent
 
 from ledger_assets.encode.lexical import words
@@ -345,6 +346,14 @@ def pools_code(profile: str, chunk: dict, symbols: list[dict]) -> bool:
             and quoted_share(chunk, symbols) >= POOL_MIN_QUOTED)  # 0.0 for a transformed (not verbatim) body
 
 
+def embeds_test_symbols(settings, path: str) -> bool:
+    """Do this file's symbols get sentences of their own? Not a test file's, unless `embed_test_symbols` or the
+    `full` profile: tests were 55% of MediatR's chunks and 62% of its symbol sentences, and a test sinks under
+    the test prior (0.3) unless the question is about tests, where its code text, its names and its words still
+    answer (docs/decisions.md, issue 30's ninth round)."""
+    return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
+
+
 def pool_key(symbol_hashes: list[str]) -> str:
     """The cache key of a pooled code vector: its parts' hashes, in order (a changed sentence is a new key)."""
     return POOL_PREFIX + text_hash("\x1e".join(symbol_hashes))
@@ -394,9 +403,12 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     updates = []
     symbol_lines = 0
     profile = ledger.settings.embed_profile
-    for _, group in groupby(rows, key=lambda r: r["file_path"]):
+    skipped_tests = 0
+    for path, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
         owners = owned_symbols(chunks) if profile in ("standard", "full", "pooled") else {}
+        if owners and not embeds_test_symbols(ledger.settings, path):
+            owners, skipped_tests = {}, skipped_tests + 1
         owned = file_symbol_texts(chunks, owned=owners) if owners else {}
         heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
         joint = file_symbol_heads(chunks) if profile == "joint" else {}
@@ -451,5 +463,6 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     ledger.db.add_to_summary(run_id, repo_id, embeddings_computed=computed, elapsed_s=elapsed)
     log.info(f"embeddings ({profile} profile): {inputs} distinct model inputs ({symbol_lines} symbol vectors) for "
              f"{len(rows)} chunks, {computed} computed, {inputs - computed} from cache"
-             + (f"; {len(pools)} code vectors pooled from symbol vectors ({pooled} new)" if pools else ""))
+             + (f"; {len(pools)} code vectors pooled from symbol vectors ({pooled} new)" if pools else "")
+             + (f"; {skipped_tests} test files' symbols left to the name and sparse lanes" if skipped_tests else ""))
     return EmbeddingReport(len(rows), inputs, computed, inputs - computed, elapsed, pooled=len(pools))

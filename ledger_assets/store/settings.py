@@ -266,6 +266,10 @@ class LedgerSettings:
                                                 "its symbols' heads read together; `lean` (opt-in): the code text, "
                                                 "design only for an LLM intent, 1 a chunk",
                                  choices=EMBED_PROFILES, resource="")
+    embed_test_symbols: bool = setting(False, "a test file's symbols get sentences of their own (the symbol lane); "
+                                              "off: its chunks embed their code text alone and its symbols reach "
+                                              "the name and sparse lanes (`full` embeds them always)",
+                                       resource="")
     lock_timeout_s: float = setting(120.0, "how long a process waits for the DuckDB file or the Qdrant folder",
                                     bounds=(0, 86_400))
     upsert_batch: int = UPSERT_BATCH  # points per Qdrant upsert (not a variable)

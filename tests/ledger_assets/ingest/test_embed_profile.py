@@ -248,3 +248,43 @@ def test_joint_profile_reads_each_chunk_once_and_keeps_the_symbol_lane(git_repo,
         rows = con.execute("select code_hash, symbol_hashes from chunks where symbol_hashes <> ''").fetchall()
     assert rows and all(c.rsplit(":", 1)[0] == s[2:].split(":", 1)[0] for c, s in rows)  # one input's vectors
     assert _ingest(ledger, embedder, "r2")["embeddings"].embeddings_computed == 0
+
+
+TEST_ORDERS_PY = '''from orders import OrderBook
+
+
+def test_add_order_keeps_the_price():
+    book = OrderBook()
+    book.add_order("a", 1.5)
+    assert book.orders["a"] == 1.5
+
+
+def test_cancel_order_of_an_unknown_id_is_false():
+    assert OrderBook().cancel_order("nope") is False
+'''
+
+
+@pytest.mark.parametrize("embed_test_symbols", [False, True])
+def test_a_test_files_symbols_get_no_sentence_unless_asked(git_repo, tmp_path, embedder, embed_test_symbols):
+    """By default a test file's chunks embed their code text alone (no symbol sentences: a test sinks under the
+    test prior unless the question is about tests, where its text, names and words answer); `embed_test_symbols`
+    brings them back, as for any file."""
+    import json
+
+    git_repo.write("tests/test_orders.py", TEST_ORDERS_PY)
+    ledger = Ledger(LedgerSettings(home=str(tmp_path / "home"), lock_timeout_s=60,
+                                   embed_test_symbols=embed_test_symbols))
+    ledger.registry.add(_repo(git_repo).path, "shop")
+    ran = _ingest(ledger, embedder, "r1")
+    with ledger.db.connect() as con:
+        rows = con.execute("select file_path, symbols, code_hash, symbol_hashes from chunks").fetchall()
+    tests = [r for r in rows if r[0] == "tests/test_orders.py"]
+    assert tests and any(json.loads(r[1] or "[]") for r in tests)  # the chunker saw the test functions
+    if embed_test_symbols:
+        assert any(r[3] for r in tests)  # their sentences, as for any file
+    else:  # the code text alone: no sentence, so nothing to pool either
+        assert all(not r[3] and not r[2].startswith("pool:") for r in tests)
+    assert any(r[3] for r in rows if r[0] == "orders.py")  # a source file keeps its sentences
+    sentences = sum(len(json.loads(r[3] or "[]")) for r in rows)
+    own_text = sum(not r[2].startswith("pool:") for r in rows)
+    assert ran["embeddings"].embeddings_computed == sentences + own_text
