@@ -347,10 +347,10 @@ def pools_code(profile: str, chunk: dict, symbols: list[dict]) -> bool:
 
 
 def embeds_test_symbols(settings, path: str) -> bool:
-    """Do this file's symbols get sentences of their own? Not a test file's, unless `embed_test_symbols` or the
-    `full` profile: tests were 55% of MediatR's chunks and 62% of its symbol sentences, and a test sinks under
-    the test prior (0.3) unless the question is about tests, where its code text, its names and its words still
-    answer (docs/decisions.md, issue 30's ninth round)."""
+    """Do this file's symbols get sentences of their own? A test file's not when `embed_test_symbols` is off (an
+    opt-in; `full` keeps them): tests were 55% of MediatR's chunks and 62% of its symbol sentences and sink under
+    the test prior (0.3) unless the question is about tests, but such a question then loses the lane that finds
+    them (docs/decisions.md, issue 30's ninth round)."""
     return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
 
 

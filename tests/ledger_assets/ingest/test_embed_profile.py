@@ -155,7 +155,7 @@ def test_pooled_profile_is_the_default_and_pools_code_vectors_from_symbol_vector
 
     from ledger_assets.encode.embedder import fetch_vectors
 
-    assert ledger.settings.embed_profile == "pooled"  # the default
+    assert ledger.settings.embed_profile == "pooled" and ledger.settings.embed_test_symbols  # the defaults
     git_repo.write("README.md", README_MD)
     git_repo.write("report.py", REPORT_PY)  # 14 code lines, of which its sentence quotes 6
     ledger.registry.add(_repo(git_repo).path, "shop")
@@ -266,9 +266,9 @@ def test_cancel_order_of_an_unknown_id_is_false():
 
 @pytest.mark.parametrize("embed_test_symbols", [False, True])
 def test_a_test_files_symbols_get_no_sentence_unless_asked(git_repo, tmp_path, embedder, embed_test_symbols):
-    """By default a test file's chunks embed their code text alone (no symbol sentences: a test sinks under the
-    test prior unless the question is about tests, where its text, names and words answer); `embed_test_symbols`
-    brings them back, as for any file."""
+    """With `embed_test_symbols` off (an opt-in), a test file's chunks embed their code text alone (no symbol
+    sentences: a test sinks under the test prior unless the question is about tests); on (the default), its
+    symbols get sentences as any file's do."""
     import json
 
     git_repo.write("tests/test_orders.py", TEST_ORDERS_PY)
