@@ -6,6 +6,9 @@ import pytest
 
 from chunkers.redact import REDACTED, redact_text
 
+# A generated secret's value, shared by the rounds' cases: long, mixed, no word in it.
+GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
+
 
 def assert_kept(line: str) -> None:
     """A look-alike comes back unchanged, alone and as a file's last line."""

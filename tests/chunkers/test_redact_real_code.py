@@ -2,9 +2,8 @@
 stays redacted; and a secret's label without a blank judged as with one (`key=…` as `x key=…`), which the pre-check
 property test found. Values are made up here."""
 
-from tests.chunkers.redact_asserts import pair_test, round_tests
+from tests.chunkers.redact_asserts import GENERATED, pair_test, round_tests
 
-GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
 
 PAIRS = [
     # floor division and shifts in an assignment to a token-named variable are code

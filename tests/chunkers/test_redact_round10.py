@@ -3,11 +3,10 @@ literal compared before a secret's name, a generated value under `pw` or `cred`,
 name. Each fix has cases that fail without it and look-alikes beside them. Values are made up here."""
 import pytest
 
-from tests.chunkers.redact_asserts import round_tests
+from tests.chunkers.redact_asserts import GENERATED, round_tests
 
 HEX = "9c1e4b7a2f6d83e05a1b4c9d7e2f3a6b8c0d1e2f"
 B64 = "Qm9yZWRHaXJhZmZlNzcxMi9zaWxseVBpbmVhcHBsZSsxOQ=="
-GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
 BEARER = "7fkq2mzx0plw93hd82jsnq4"
 
 KEPT = [

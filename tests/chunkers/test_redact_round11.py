@@ -5,9 +5,8 @@ constant, a phrase with numbers, `key` inside another word, an attribute selecto
 missed are found: a type annotation before `=`, a multiple assignment with other values, a call's first argument a
 constant in capitals. Each look-alike has a secret twin that stays redacted. Values are made up here."""
 
-from tests.chunkers.redact_asserts import pair_test, round_tests
+from tests.chunkers.redact_asserts import GENERATED, pair_test, round_tests
 
-GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
 PUNCT = "7Hq$zP2-mW9~vK4.xL8="
 
 # (look-alike, its secret twin, the twin's secret): the twin is the same line with a secret in the value's place

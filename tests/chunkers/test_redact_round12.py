@@ -6,9 +6,8 @@ missed are found: a password's word glued to what comes before it in a query str
 under `auth`, C#'s `Equals` with a comparison type or a `Token` member, a credential's constructor with the password
 by position. Each look-alike has a secret twin that stays redacted. Values are made up here."""
 
-from tests.chunkers.redact_asserts import pair_test, round_tests
+from tests.chunkers.redact_asserts import GENERATED, pair_test, round_tests
 
-GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
 PUNCT = "7Hq$zP2-mW9~vK4.xL8="
 
 # (look-alike, its secret twin, the twin's secret): the twin is the same line with a secret in the value's place

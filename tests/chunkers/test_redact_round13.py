@@ -7,9 +7,8 @@ kept: PHP's `.` concatenation between two strings' ends, a placeholder or a bind
 name whose last word says it is a reference. Each look-alike has a secret twin that stays redacted; the limits of the
 new forms (a plain word by position, a flag's short value, a third argument) are kept. Values are made up here."""
 
-from tests.chunkers.redact_asserts import pair_test, round_tests
+from tests.chunkers.redact_asserts import GENERATED, pair_test, round_tests
 
-GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
 PASSWORD = "h7Kp!x2Wq9"
 
 # (look-alike, its secret twin, the twin's secret): the twin is the same line with a secret in the value's place

@@ -10,9 +10,8 @@ look-alike has a secret twin that stays redacted. Values are made up here."""
 import pytest
 
 from chunkers.redact import redact_text
-from tests.chunkers.redact_asserts import pair_test, round_tests
+from tests.chunkers.redact_asserts import GENERATED, pair_test, round_tests
 
-GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
 PASSWORD = "h7Kp!x2Wq9Lm"
 
 # (look-alike, its secret twin, the twin's secret): the twin is the same line with a secret in the value's place
