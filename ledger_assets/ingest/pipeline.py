@@ -348,9 +348,9 @@ def pools_code(profile: str, chunk: dict, symbols: list[dict]) -> bool:
 
 def embeds_test_symbols(settings, path: str) -> bool:
     """Do this file's symbols get sentences of their own? A test file's not when `embed_test_symbols` is off (an
-    opt-in; `full` keeps them): tests were 55% of MediatR's chunks and 62% of its symbol sentences and sink under
-    the test prior (0.3) unless the question is about tests, but such a question then loses the lane that finds
-    them (docs/decisions.md, issue 30's ninth round)."""
+    opt-in; `full` keeps them): tests are much of a repo's symbols and sink under the test prior unless the
+    question is about tests, but such a question then loses the lane that finds them (docs/decisions.md, issue
+    30's ninth round)."""
     return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
 
 

@@ -268,8 +268,8 @@ class LedgerSettings:
                                  choices=EMBED_PROFILES, resource="")
     embed_test_symbols: bool = setting(True, "a test file's symbols get sentences of their own (the symbol lane); "
                                              "off (opt-in): its chunks embed their code text alone, its symbols reach "
-                                             "the name and sparse lanes (MediatR 2.49 -> 1.59 texts a chunk; a "
-                                             "question about tests loses the lane that finds them)",
+                                             "the name and sparse lanes (fewer texts; a question about tests loses "
+                                             "the lane that finds them)",
                                        resource="")
     lock_timeout_s: float = setting(120.0, "how long a process waits for the DuckDB file or the Qdrant folder",
                                     bounds=(0, 86_400))
