@@ -1,6 +1,6 @@
 """File-level retrieval on change requests (issue 21): commit subject -> the source files it changed.
 
-    python benchmarks/commit_eval.py NAME=REPO_PATH [NAME=REPO_PATH ...] [--work DIR] [--max N]
+    python benchmarks/commit_eval.py NAME=REPO_PATH [NAME=REPO_PATH ...] [--work DIR] [--max N] [--tests]
 
 For each git work tree: `ledger golden REPO --commits --max N` (newest commits first; merges, version
 bumps, typo/format/lint/CI/docs chores and test files left out; 1-5 source files a commit) ->
@@ -9,6 +9,10 @@ practice for such sets) and ingest it with every pipeline stage in a LEDGER_HOME
 --work -> `ledger eval --sweep` at file level (each system's ranking read as distinct files; Acc@k =
 any target file among the first k). Reports are kept as WORK/NAME/report.json; a second run reuses
 the ingested homes and, with --reuse, the reports.
+
+--tests asks for tests instead (`commit_items(tests=True)`): "tests for" and the subject -> the test files the
+commit changed, on the same ingested home (WORK/NAME/golden-tests, report-tests.json). The test prior stands
+aside for such a question; what it measures is whether a test is still found when it is what is asked for.
 
 Then leave-one-repo-out: for each repo, the `--group file` settings (decay, RRF k, test prior, docs prior) and
 the chunk-level test prior are chosen on the OTHER repos (best mean of Acc@1 + Acc@5) and reported on
@@ -50,14 +54,16 @@ BASELINES = ("bm25_windows", "bm25_ident_windows", "minilm_windows", "rrf_bm25_m
 GROUP_KEYS = ("decay", "rrf_k", "test_prior", "docs_prior")
 
 
-def run_one(name: str, repo: Path, work: Path, embedder: Embedder, max_items: int, reuse: bool) -> dict:
+def run_one(name: str, repo: Path, work: Path, embedder: Embedder, max_items: int, reuse: bool,
+            tests: bool = False) -> dict:
     base = work / name
-    saved = base / "report.json"
+    suffix = "-tests" if tests else ""
+    saved = base / f"report{suffix}.json"
     if reuse and saved.is_file():
         return json.loads(saved.read_text(encoding="utf-8"))
-    golden = base / "golden" / "golden.jsonl"
+    golden = base / f"golden{suffix}" / "golden.jsonl"
     if not golden.is_file():
-        build_commit_golden(repo, base / "golden", max_items)
+        build_commit_golden(repo, base / f"golden{suffix}", max_items, tests=tests)
     ledger = Ledger(LedgerSettings.from_env(home=str(base / "home")))
     if name not in ledger.registry.load():
         ledger.registry.add(str(repo.resolve()), name)
@@ -124,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=None, help="where golden sets, homes and reports go (kept)")
     ap.add_argument("--max", type=int, default=150, help="queries per repo (the newest commits)")
     ap.add_argument("--reuse", action="store_true", help="reuse WORK/NAME/report.json where present")
+    ap.add_argument("--tests", action="store_true", help="questions about tests: 'tests for' + subject -> test files")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     work = args.work or Path(tempfile.mkdtemp(prefix="commit-eval-"))
@@ -134,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         name, sep, path = spec.partition("=")
         if not sep or not Path(path).is_dir():
             raise SystemExit(f"{spec}: want NAME=REPO_PATH")
-        reports[name] = run_one(name, Path(path), work, embedder, args.max, args.reuse)
+        reports[name] = run_one(name, Path(path), work, embedder, args.max, args.reuse, args.tests)
     held = loro(reports) if len(reports) > 1 else {n: {"group_settings": {}, "chunk_test_prior": None,
                                                        "group": r["systems"]["fusion:group_file"],
                                                        "fusion": r["systems"]["fusion"]}

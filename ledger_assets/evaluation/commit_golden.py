@@ -1,6 +1,8 @@
 """`ledger golden REPO OUT --commits`: a golden set of change requests from the repo's own history.
 
 The query is a commit's subject, the targets the source files it changed (tests are never targets).
+With `tests` (benchmarks/commit_eval.py --tests), the set asks for tests instead: "tests for" and the subject,
+the targets the test files it changed, so a cut to how tests are indexed is measured where it would hurt.
 The eval scores it at file level against the index of the repo at HEAD: a file changed by an old
 commit may have changed since (accepted practice for this kind of set; targets gone at HEAD are
 dropped).
@@ -12,10 +14,11 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from chunkers.paths import is_source_path
+from chunkers.paths import GENERATED_SUFFIXES, SOURCE_EXTENSIONS, is_source_path, is_test_path
 from ledger_assets.evaluation.golden import MIN_QUERY_WORDS, GoldenError
+from ledger_assets.retrieval.priors import asks_about_tests
 from ledger_assets.store import git
 
 MAX_COMMIT_FILES = 5
@@ -30,6 +33,7 @@ _CHORE_SUBJECT = re.compile(
     re.IGNORECASE)
 _CONVENTIONAL = re.compile(r"^(?:feat|fix|refactor|perf|feature|bugfix|hotfix|improvement|enhancement)"
                            r"(?:\(([^)]*)\))?!?:\s*", re.IGNORECASE)
+_TEST_PREFIX = re.compile(r"^tests?(?:\([^)]*\))?!?:\s*", re.IGNORECASE)
 _PR_SUFFIX = re.compile(r"\s*\((?:#\d+(?:,\s*#\d+)*|closes? #\d+|fixes #\d+)\)\s*$|\s+#\d+\s*$", re.IGNORECASE)
 
 
@@ -61,8 +65,23 @@ def _git_lines(root: Path, *args: str) -> str:
         raise GoldenError(f"{root}: git {args[0]} failed: {exc.detail}") from exc
 
 
-def commit_items(repo_path: str | Path, max_items: int | None = None) -> tuple[list[CommitItem], Counter]:
-    """Commit subjects -> source files changed, newest first, and why the others were skipped."""
+def is_test_source(path: str) -> bool:
+    """A test in a source language: what a question about tests is answered with."""
+    return (PurePosixPath(path).suffix.lower() in SOURCE_EXTENSIONS and is_test_path(path)
+            and not path.endswith(GENERATED_SUFFIXES))
+
+
+def test_query(subject: str) -> str:
+    """A commit subject as a question about its tests: "tests for" and the change, unless it names tests
+    already ("test: cover x" -> "tests for cover x"; "add tests for x" stays)."""
+    text = commit_query(_TEST_PREFIX.sub("", subject.strip()))
+    return text if asks_about_tests(text) else f"tests for {text}"
+
+
+def commit_items(repo_path: str | Path, max_items: int | None = None,
+                 tests: bool = False) -> tuple[list[CommitItem], Counter]:
+    """Commit subjects -> source files changed (with `tests`, test files changed), newest first, and why the
+    others were skipped."""
     root = Path(repo_path).expanduser()
     if not (root / ".git").exists() and not root.joinpath("HEAD").exists():
         raise GoldenError(f"{repo_path}: not a git repository")
@@ -78,10 +97,10 @@ def commit_items(repo_path: str | Path, max_items: int | None = None) -> tuple[l
         sha, _, subject = head.partition("\x1f")
         changed = [p for p in rest.replace("\n", "\0").split("\0") if p.strip()]
         why["commits"] += 1
-        if _CHORE_SUBJECT.search(subject):
+        if _CHORE_SUBJECT.search(_TEST_PREFIX.sub("", subject) if tests else subject):
             why["chore subject"] += 1
             continue
-        source = sorted({p for p in changed if is_source_path(p)})
+        source = sorted({p for p in changed if (is_test_source(p) if tests else is_source_path(p))})
         if not 1 <= len(source) <= MAX_COMMIT_FILES:
             why["no source file" if not source else f"over {MAX_COMMIT_FILES} source files"] += 1
             continue
@@ -89,8 +108,8 @@ def commit_items(repo_path: str | Path, max_items: int | None = None) -> tuple[l
         if not files:
             why["files gone at HEAD"] += 1
             continue
-        query = commit_query(subject)
-        if len(query.split()) < MIN_QUERY_WORDS:
+        query = test_query(subject) if tests else commit_query(subject)
+        if len(query.split()) < MIN_QUERY_WORDS + (2 if tests and query.startswith("tests for ") else 0):
             why["short subject"] += 1
             continue
         if query.lower() in seen:
@@ -103,8 +122,10 @@ def commit_items(repo_path: str | Path, max_items: int | None = None) -> tuple[l
     return items, why
 
 
-def build_commit_golden(repo_path: str | Path, out_dir: str | Path, max_items: int | None = None) -> dict:
-    """`ledger golden REPO OUT --commits`: OUT/golden.jsonl, one {"query", "files", "commit"} a line.
+def build_commit_golden(repo_path: str | Path, out_dir: str | Path, max_items: int | None = None,
+                        tests: bool = False) -> dict:
+    """`ledger golden REPO OUT --commits`: OUT/golden.jsonl, one {"query", "files", "commit"} a line (with
+    `tests`, the questions about tests of `commit_items`).
 
     The repo itself is what gets indexed (at HEAD): no copy is made."""
     root = Path(repo_path).expanduser()
@@ -115,7 +136,7 @@ def build_commit_golden(repo_path: str | Path, out_dir: str | Path, max_items: i
     out = Path(out_dir).expanduser()
     if out.exists() and any(out.iterdir()):
         raise GoldenError(f"{out_dir}: exists and is not empty; give a new folder")
-    items, why = commit_items(root.resolve(), max_items)
+    items, why = commit_items(root.resolve(), max_items, tests)
     out.mkdir(parents=True, exist_ok=True)
     golden = out / "golden.jsonl"
     golden.write_text("".join(item.to_json() + "\n" for item in items), encoding="utf-8")

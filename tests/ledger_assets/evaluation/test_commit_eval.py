@@ -10,7 +10,7 @@ import pytest
 from ledger_assets.cli import main
 from chunkers.paths import is_source_path
 from ledger_assets.evaluation.baselines import rrf_lists
-from ledger_assets.evaluation.commit_golden import commit_query
+from ledger_assets.evaluation.commit_golden import build_commit_golden, commit_query
 from ledger_assets.evaluation.scoring import (EvalError, Target, distinct_files, first_relevant_file, load_golden,
                                               metrics)
 
@@ -71,6 +71,22 @@ def test_commit_subjects_become_change_requests(shop_history, tmp_path, capsys):
     assert report["skipped"]["files gone at HEAD"] == 2  # the legacy module, added then removed
     golden = load_golden(out / "golden.jsonl")
     assert golden[1].files == ("src/shop/pricing.py",)
+
+
+def test_a_commit_set_of_questions_about_tests(shop_history, tmp_path):
+    """`tests=True` (commit_eval.py --tests): "tests for" and the subject -> the test files the commit changed;
+    a subject naming tests already stays as it is, and a commit that changed no test is left out."""
+    shop_history.write("tests/test_cart.py", "def test_empty_cart_totals_zero():\n    assert True\n")
+    shop_history.commit("test: add tests for an empty cart")
+    made = build_commit_golden(shop_history.path, tmp_path / "golden", tests=True)
+    lines = [json.loads(x) for x in (tmp_path / "golden" / "golden.jsonl").read_text().splitlines()]
+    assert [(x["query"], x["files"]) for x in lines] == [
+        ("add tests for an empty cart", ["tests/test_cart.py"]),
+        ("tests for pricing: round half-even when converting currency", ["tests/test_pricing.py"]),
+        ("tests for Cover rounding of negative amounts", ["tests/test_pricing.py"]),
+        ("tests for Add a cart that totals prices with discount codes", ["tests/test_pricing.py"]),
+    ]
+    assert made["queries"] == 4 and made["skipped"]["no source file"] == 5  # the commits that changed no test
 
 
 def test_commit_golden_max_and_bad_input(shop_history, tmp_path, capsys):
