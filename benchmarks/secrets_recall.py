@@ -71,7 +71,7 @@ from their checkouts at run time (nothing of theirs is stored here).
   with only the positives whose value is no plain word (`azerty123`, `woopie`: sonar_word).
 - bandit (held out in the thirteenth round, development from the fourteenth): its B105-B107 example, examples/hardcoded-passwords.py (`--bandit`),
   each line its `# Possible hardcoded password: '…'` comment names a positive; see bandit_cases. Scored like whispers.
-- microsoft/DevSkim (held out in the fourteenth round): the `must-match` / `must-not-match` samples of its token
+- microsoft/DevSkim (held out in the fourteenth round, development from the fifteenth): the `must-match` / `must-not-match` samples of its token
   rules (`--devskim`: rules/default/security/privacy/secrets.json); see devskim_cases. Scored like whispers.
 - americanexpress/earlybird (held out in the fifteenth round): the `Example` of each of its hard-coded credential
   rules (CWE-798) and the lines of its false-positive, same-key-value and scanLine test tables with their verdicts
@@ -1775,8 +1775,8 @@ def main(argv: list[str] | None = None) -> int:
                            skipped, args.show, "as above")
     if args.bandit:  # held out in the thirteenth round, development from the fourteenth
         whispers_score("bandit (development)", *bandit_cases(args.bandit), args.show, "an empty password")
-    if args.devskim:  # held out in the fourteenth round
-        whispers_score("devskim (held out)", *devskim_cases(args.devskim), args.show, "none")
+    if args.devskim:  # held out in the fourteenth round, development from the fifteenth
+        whispers_score("devskim (development)", *devskim_cases(args.devskim), args.show, "none")
     if args.earlybird:  # held out in the fifteenth round
         whispers_score("earlybird (held out)", *earlybird_cases(args.earlybird), args.show,
                        "a test case of no credential rule, a line both kept and dropped")
