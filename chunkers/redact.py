@@ -1112,6 +1112,13 @@ def _url_cred(m: re.Match[str]) -> str:
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
 
 
+def _url_cred_more(m: re.Match[str]) -> str:
+    """A multi-host URI's other hosts' `,user:password@`, judged as the first host's (_url_cred)."""
+    if _URL_PASSWORD_HOLE.fullmatch(m.group(3)):
+        return m.group(0)
+    return f"{m.group(1)},{REDACTED}:{REDACTED}@"
+
+
 # (a composite format's numbered hole, `user:{0}@`; not a named one, `{secretConst}`: interpolated, it holds a value;
 # one character, `user:;@`: no secret)
 _URL_PASSWORD_HOLE = re.compile(r".|\*{3,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|<[^<>]*>|"
@@ -1601,7 +1608,7 @@ def _redact_line(line: str) -> str:
     if "@" in line and "://" in line:
         line = _URL_CRED.sub(_url_cred, line)
         if "," in line:
-            line = _URL_CRED_MORE.sub(lambda m: f"{m.group(1)},{REDACTED}:{REDACTED}@", line)
+            line = _URL_CRED_MORE.sub(_url_cred_more, line)
     if ";" in line and "=" in line and _CONN_HINT.search(line):
         line = _CONN_STRING.sub(_conn_string, line)
     multi = False

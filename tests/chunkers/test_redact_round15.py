@@ -27,6 +27,8 @@ PAIRS = [
      f'    os.putenv("HTTP_PASSWORD", "{GENERATED}")', GENERATED),
     # a URL's password of one character
     ('string e4 = "scheme://user:;@domain.com";', f'string e4 = "scheme://user:{PASSWORD}@domain.com";', PASSWORD),
+    # ... and a multi-host URI's other hosts, judged as the first
+    ("postgresql://u:p@h1:5432,u:p@h2:5433/db", f"postgresql://u:{PASSWORD}@h1:5432,u:{PASSWORD}@h2:5433/db", PASSWORD),
     # a connection string's password cut at a format hole left open
     ('a = String.Format("Server=localhost; Database=Test; Password = invalid {0", secretConst);',
      f'a = String.Format("Server=localhost; Database=Test; Password = {PASSWORD}", secretConst);', PASSWORD),
