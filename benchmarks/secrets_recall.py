@@ -20,7 +20,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --sonar-php /work/.mirror/SonarSource+sonar-php/repo \\
         --sonar-js /work/.mirror/SonarSource+SonarJS/repo \\
         --bandit /work/.mirror/PyCQA+bandit/repo \\
-        --devskim /work/.mirror/microsoft+DevSkim/repo [--show N] [--time DIR ...]
+        --devskim /work/.mirror/microsoft+DevSkim/repo \\
+        --earlybird /work/.mirror/americanexpress+earlybird/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -70,8 +71,11 @@ from their checkouts at run time (nothing of theirs is stored here).
   with only the positives whose value is no plain word (`azerty123`, `woopie`: sonar_word).
 - bandit (held out in the thirteenth round, development from the fourteenth): its B105-B107 example, examples/hardcoded-passwords.py (`--bandit`),
   each line its `# Possible hardcoded password: '…'` comment names a positive; see bandit_cases. Scored like whispers.
-- microsoft/DevSkim (held out in the fourteenth round): the `must-match` / `must-not-match` samples of its token
+- microsoft/DevSkim (held out in the fourteenth round, development from the fifteenth): the `must-match` / `must-not-match` samples of its token
   rules (`--devskim`: rules/default/security/privacy/secrets.json); see devskim_cases. Scored like whispers.
+- americanexpress/earlybird (held out in the fifteenth round): the `Example` of each of its hard-coded credential
+  rules (CWE-798) and the lines of its false-positive, same-key-value and scanLine test tables with their verdicts
+  (`--earlybird`); see earlybird_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1410,6 +1414,91 @@ def devskim_cases(root: Path):
     return files, 0
 
 
+
+_EB_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"|\'((?:[^\'\\]|\\.)*)\'|`([^`]*)`')
+_EB_FIELD = re.compile(r'\b(\w+):\s*(`[^`]*`|"(?:[^"\\]|\\.)*"|true\b|false\b|\d+)')
+# the Go test tables read (file, function): each case's line and the verdict field that says it is no finding
+_EB_TABLES = (("pkg/scan/falsePositives_test.go", "Test_findFalsePositive"),
+              ("pkg/postprocess/skipSameKeyValue_test.go", ""), ("pkg/scan/scan_test.go", "Test_scanLine"))
+
+
+def _eb_secret(line: str) -> str | None:
+    """A sample line's secret: a URL's password (`://user:pass@`), else its last quoted literal holding a word
+    character, else an element's text (`<p>v</p>`), else what follows its last `=` or `:` that a value follows (a
+    trailing `,`/`;` off), else None (the line changed at all counts)."""
+    m = re.search(r"://[^:/@\s]+:([^@\s]+)@", line)
+    if m:
+        return m.group(1)
+    lits = [a or b or c for a, b, c in _EB_QUOTED.findall(line) if re.search(r"\w", a or b or c)]
+    if lits:
+        return lits[-1]
+    m = re.search(r">([^<>]+)</", line) or re.search(r".*[=:]\s*([^\s=:].*?)\s*$", line)
+    return (m.group(1).rstrip(",;").strip() or None) if m else None
+
+
+def earlybird_cases(root: Path):
+    """(files, skipped) from americanexpress/earlybird: (1) the `Example` of each content rule (config/rules/*.yaml
+    with `Searcharea: body`) whose CWE list holds CWE-798 (hard-coded credentials), a positive one-line file; (2) the
+    cases of its Go test tables that give a whole line (`LineValue`/`lineValue`, else `MatchValue`/`matchValue`)
+    and a verdict (_EB_TABLES: findFalsePositive's `wantIsFP`, only for a hit whose `Code` is such a rule;
+    skipSameKeyValue's `wantIgnore`; scanLine's `wantIsHit`): a kept finding a positive, a dropped one (a false
+    positive, ignored, no hit) a negative line. A positive's secret is _eb_secret's. Skipped (counted): an
+    unreadable rule file, a table case whose Code is no CWE-798 rule, a line the tables both keep and drop (each
+    time: findFalsePositive's verdict can turn on the file's name, which a line alone does not have). Scored like whispers."""
+    import yaml
+    names, read = repo_files(root, "config/rules")
+    files, skipped, codes = [], 0, set()
+    for name in names:
+        if not name.endswith((".yaml", ".yml")):
+            continue
+        try:
+            doc = yaml.safe_load(read(name)) or {}
+        except yaml.YAMLError:
+            skipped += 1
+            continue
+        if doc.get("Searcharea") != "body":
+            continue
+        for rule in doc.get("rules") or []:
+            if "CWE-798" not in (rule.get("CWE") or []):
+                continue
+            codes.add(rule.get("Code"))
+            example = str(rule.get("Example") or "")
+            if example:
+                files.append((f"rule {rule.get('Code')}", example, [(0, _eb_secret(example))], []))
+    table = []
+    for name, func in _EB_TABLES:
+        tnames, tread = repo_files(root, str(Path(name).parent))
+        if name not in tnames:
+            continue
+        src = tread(name)
+        if func:
+            start = src.find(f"func {func}(")
+            end = src.find("\nfunc ", start + 1)
+            src = src[start:end if end > 0 else len(src)] if start >= 0 else ""
+        for block in re.split(r"\bname:\s*", src)[1:]:
+            fields = {k: v for k, v in _EB_FIELD.findall(block)}
+            raw = next((fields[k] for k in ("LineValue", "lineValue", "MatchValue", "matchValue") if k in fields), None)
+            want = next((k for k in ("wantIsFP", "wantIgnore", "wantIsHit") if k in fields), None)
+            if raw is None or want is None:
+                continue
+            if "Code" in fields and int(fields["Code"]) not in codes:
+                skipped += 1
+                continue
+            line = go_string(raw)
+            found = (fields[want] == "true") == (want == "wantIsHit")  # a hit kept: no false positive, not ignored
+            label = f"{Path(name).stem}: {block.split(chr(10), 1)[0].strip().strip(',')[:60]}"
+            table.append((label, line, found))
+    verdicts = {}
+    for _, line, found in table:
+        verdicts.setdefault(line.strip(), set()).add(found)
+    for label, line, found in table:
+        if len(verdicts[line.strip()]) > 1:  # the same line both kept and dropped (by its file's name): skipped
+            skipped += 1
+            continue
+        files.append((label, line, [(0, _eb_secret(line))] if found else [], [] if found else [0]))
+    return files, skipped
+
+
 _MSU_ALPHABETS = {
     "RandomLowercase": "abcdefghijklmnopqrstuvwxyz", "RandomHexadecimal": "0123456789abcdef",
     "RandomBase62": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
@@ -1632,6 +1721,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a SonarSource/SonarJS checkout or bare mirror (S6418's fixture, S2068's RuleTester cases)")
     ap.add_argument("--bandit", type=Path, help="a PyCQA/bandit checkout or bare mirror (its hardcoded-password example)")
     ap.add_argument("--devskim", type=Path, help="a microsoft/DevSkim checkout or bare mirror (its token rules' samples)")
+    ap.add_argument("--earlybird", type=Path,
+                    help="an americanexpress/earlybird checkout or bare mirror (its rules' examples, its tests' lines)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1684,8 +1775,11 @@ def main(argv: list[str] | None = None) -> int:
                            skipped, args.show, "as above")
     if args.bandit:  # held out in the thirteenth round, development from the fourteenth
         whispers_score("bandit (development)", *bandit_cases(args.bandit), args.show, "an empty password")
-    if args.devskim:  # held out in the fourteenth round
-        whispers_score("devskim (held out)", *devskim_cases(args.devskim), args.show, "none")
+    if args.devskim:  # held out in the fourteenth round, development from the fifteenth
+        whispers_score("devskim (development)", *devskim_cases(args.devskim), args.show, "none")
+    if args.earlybird:  # held out in the fifteenth round
+        whispers_score("earlybird (held out)", *earlybird_cases(args.earlybird), args.show,
+                       "a test case of no credential rule, a line both kept and dropped")
     if args.time:
         timing(args.time)
     return 0

@@ -210,7 +210,7 @@ _NOT_SECRET_NAME = re.compile(
     # a credential object's member that is no secret (`networkCredential.Domain`, `credentials.UserName`)
     r"(credentials?|creds)[_.-]?(domain|realm|user(name)?|login)s?(?![a-z])|"
     r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(url|uri|host|endpoint|server|file|path|dir)s?(?![a-z])|"
-    r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|"
+    r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|mgr|manager|"
     # the name of where a password is kept (`passwordName = "UserPasswordValue"`), as `secretName` is
     r"name(?![a-z]))|"
     # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path)
@@ -339,9 +339,10 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"\s*\+\s+[$\w].*\s\+\s*|\s*\.\s+[$\w][\w$>\[\]'\"-]*\s+\.\s*)$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
-# format hole.
+# format hole; a class's name in camel case too (a docstring's `server_credentials: A ServerCredentials object.`).
 _PHRASE_WORD = re.compile(
-    r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[A-Z]+|\{\w*\}|%[sd]|&|-|—)[.,:;!?)\]'"`*]*""")
+    r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[A-Z]+|[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd]|&|-|—)"""
+    r"""[.,:;!?)\]'"`*]*""")
 # An identifier: words joined by `_`, `.`, `:`, `-` or camel case.
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.:\-][A-Za-z0-9]+)*")
 _IDENT_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -505,7 +506,14 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _address_or_name(v)) or (
         bool(name) and (
             _other_reference(v, name) or _parser_token(v, name)
-            or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))))
+            or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
+            or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)))
+
+
+# A storage's or a session's key named in lower-case words (`storage_key = "session_storage"`, Django's `SESSION_KEY =
+# "_auth_user_id"`): the slot a value is kept under, not an Azure storage account's key (base64) or a session's secret.
+_SLOT_KEY_NAME = re.compile(r"(?i)(?:storage|session|cache)[_.-]?key[\"'\]]?$")
+_SLOT_NAME = re.compile(r"_*[a-z]{2,}(?:[_.:-][a-z]{2,})+")
 
 
 def _hash_name(name: str) -> bool:
@@ -517,20 +525,21 @@ def _hash_name(name: str) -> bool:
 # (`ghp_xxxx…`, `sk_live_****`) is kept.
 _TOKEN = re.compile(
     # (a redaction glued before or after is no boundary: it stands for a secret's characters, and a token glued to
-    # them was no token before they were redacted: `AKIA…00001sk-proj-…` is kept whole on the first pass and the second)
+    # them was no token before they were redacted: `AKIA…00001sk-proj-…` is kept whole on the first pass and the second;
+    # each form's end below, `AIza…` glued to a word's `github_pat_…` as well as AKIA's)
     r"(?<!\[REDACTED\])(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:"  # a YAML block flattened to one line: `\nAKIA…`
     r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9]|\[REDACTED\])"
-    r"|gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])"
-    r"|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])"
-    r"|xox[abeoprs]-(?:(?:\d-)?\d{8,14}-[A-Za-z0-9-]{8,}|\d-[A-Za-z0-9]{40,})(?![A-Za-z0-9])"
-    r"|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}(?![A-Za-z0-9-])"
+    r"|gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9]|\[REDACTED\])"
+    r"|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_]|\[REDACTED\])"
+    r"|xox[abeoprs]-(?:(?:\d-)?\d{8,14}-(?>[A-Za-z0-9-]{8,})|\d-[A-Za-z0-9]{40,})(?![A-Za-z0-9]|\[REDACTED\])"
+    r"|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}(?![A-Za-z0-9-]|\[REDACTED\])"
     # a user's or a bot's token with short numeric parts (`xoxp-523423-234243-234233-e039d0…`)
-    r"|xox[abeoprs]-(?:\d{4,14}-){2,3}(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{12,}(?![A-Za-z0-9-])"
-    r"|[rs]k_(?:live|test)_[A-Za-z0-9]{12,}(?![A-Za-z0-9])"
-    r"|AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"
-    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}(?![A-Za-z0-9_-])"
+    r"|xox[abeoprs]-(?:\d{4,14}-){2,3}(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{12,}(?![A-Za-z0-9-]|\[REDACTED\])"
+    r"|[rs]k_(?:live|test)_[A-Za-z0-9]{12,}(?![A-Za-z0-9]|\[REDACTED\])"
+    r"|AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-]|\[REDACTED\])"
+    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}(?![A-Za-z0-9_-]|\[REDACTED\])"
     # a fine-grained GitHub token glued to a word (`ourgithub_pat_…`): its full form only (22, `_`, 59)
-    r")|(?<=[A-Za-z0-9])github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}(?![A-Za-z0-9_])"
+    r")|(?<=[A-Za-z0-9])(?<!\[REDACTED\])github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}(?![A-Za-z0-9_]|\[REDACTED\])"
 )
 # What a text holding a _TOKEN or an auth header contains: may_hold_secret's test of a
 # text with no `=`, `:`, `-` or quote (`_redact_line` tests its line by substrings).
@@ -1103,8 +1112,16 @@ def _url_cred(m: re.Match[str]) -> str:
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
 
 
-# (a composite format's numbered hole, `user:{0}@`; not a named one, `{secretConst}`: interpolated, it holds a value)
-_URL_PASSWORD_HOLE = re.compile(r"\*{3,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|<[^<>]*>|"
+def _url_cred_more(m: re.Match[str]) -> str:
+    """A multi-host URI's other hosts' `,user:password@`, judged as the first host's (_url_cred)."""
+    if _URL_PASSWORD_HOLE.fullmatch(m.group(3)):
+        return m.group(0)
+    return f"{m.group(1)},{REDACTED}:{REDACTED}@"
+
+
+# (a composite format's numbered hole, `user:{0}@`; not a named one, `{secretConst}`: interpolated, it holds a value;
+# one character, `user:;@`: no secret)
+_URL_PASSWORD_HOLE = re.compile(r".|\*{3,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|<[^<>]*>|"
                                 r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}")
 
 
@@ -1118,9 +1135,14 @@ def _conn_part(m: re.Match[str]) -> str:
         return m.group(0)
     # a template's part (`Password=your_password`, `Pwd=${DB_PASS}`, `Password=xxxxxxxx`) says where one goes
     if not value or _REFERENCE_OR_PLACEHOLDER.match(value) or _PLACEHOLDER_RUN.search(value) or (
-            _REFERENCE_OR_PLACEHOLDER.match(value.split()[0])):
+            _REFERENCE_OR_PLACEHOLDER.match(value.split()[0])) or _OPEN_HOLE.fullmatch(value):
         return m.group(0)
     return f"{m.group(1)}{m.group(2)}{REDACTED}"
+
+
+# A part's value that ends in a format hole left open (`Password = invalid {0` before the string's end, `$"…Password
+# ={test1` whose hole closes on the next line): a word at most, then `{` and a name or a number.
+_OPEN_HOLE = re.compile(r"(?:[A-Za-z]+[ \t]+)?\{[A-Za-z0-9_]*")
 
 
 def _conn_string(match: re.Match[str]) -> str:
@@ -1134,15 +1156,22 @@ _CONCAT_VALUE = re.compile(r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_][\w
 
 # A secret-named value with a literal fallback or a ternary's literal branches (JavaScript's and C#'s `??`, `||`:
 # `secret = foo || '…'`, `password = env.PASSWORD ?? '…'`; `token = isDev ? '…' : '…'`, either branch a name): the
-# operand before is a name or a member (`env.PASSWORD`, `opts?.secret`, `getEnv()`), each literal judged as
-# _QUOTED_ASSIGN's, and a plain word kept (`|| 'not-set'`).
+# operand before is a name or a member (`env.PASSWORD`, `opts?.secret`, `getEnv()`), or two compared (`a === b ?
+# '…' : '…'`, `mode == 'dev' ? …`: the compared literal is no branch); Python's conditional expression too (`x if c
+# else '…'`, `os.environ.get("X") if c else '…'`: its `else` literal). Each literal judged as _QUOTED_ASSIGN's, and
+# a plain word kept (`|| 'not-set'`).
 _ALT_OPERAND = r"!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\(\s*\))*"
 _ALT_LITERAL = r"(?P<q{n}>[\"'`])(?P<v{n}>(?:\\.|(?!(?P=q{n}))[^\\\n])*)(?P=q{n})"
+_ALT_QUOTED = r"(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"  # a literal not judged (compared, an argument)
+_ALT_COMPARED = (_ALT_OPERAND + r"(?:\s*(?:[!=]==?|[<>]=?)\s*(?:" + _ALT_OPERAND + "|" + _ALT_QUOTED
+                 + r"|-?\d+(?:\.\d+)?))?")
+_PY_OPERAND = r"[A-Za-z_][\w.]*(?:\((?:[^()'\"\n]|" + _ALT_QUOTED + r"){0,120}\)|\[(?:[^\[\]'\"\n]|" + _ALT_QUOTED + r"){0,120}\])*"
 _ALT_ASSIGN = re.compile(
-    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=)(?!=)\s*"
-    + _ALT_OPERAND + r"\s*(?:(?:\|\||\?\?)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
+    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=)(?!=)\s*(?:"
+    + _ALT_COMPARED + r"\s*(?:(?:\|\||\?\?)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
     + _ALT_LITERAL.format(n=2) + "|" + _ALT_OPERAND + r")\s*:\s*(?:" + _ALT_LITERAL.format(n=3) + "|" + _ALT_OPERAND
-    + r"))"
+    + r"))|(?:" + _ALT_QUOTED + "|" + _PY_OPERAND + r")[ \t]+if[ \t]+(?:[^'\"\n#]|" + _ALT_QUOTED + r"){1,160}?[ \t]else[ \t]+"
+    + _ALT_LITERAL.format(n=4) + r")"
 )
 
 
@@ -1150,7 +1179,7 @@ def _alt_assign(match: re.Match[str]) -> str:
     name, text, start = match.group("name"), match.group(0), match.start()
     if _NOT_SECRET_NAME.search(name):
         return text
-    for n in ("1", "2", "3"):
+    for n in ("1", "2", "3", "4"):
         value = match.group("v" + n)
         # (a plain word is a default's name here, not a password: `?? 'default'`, `|| "not-set"`, `? 'pass' : …`)
         if not value or value == REDACTED or is_benign_value(value, name) or _PLAIN_WORD.fullmatch(value) or (
@@ -1579,7 +1608,7 @@ def _redact_line(line: str) -> str:
     if "@" in line and "://" in line:
         line = _URL_CRED.sub(_url_cred, line)
         if "," in line:
-            line = _URL_CRED_MORE.sub(lambda m: f"{m.group(1)},{REDACTED}:{REDACTED}@", line)
+            line = _URL_CRED_MORE.sub(_url_cred_more, line)
     if ";" in line and "=" in line and _CONN_HINT.search(line):
         line = _CONN_STRING.sub(_conn_string, line)
     multi = False
@@ -1596,7 +1625,7 @@ def _redact_line(line: str) -> str:
         if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
                 "{" in line or _QUOTED_NEED.search(line)):  # `{`: an accessor list may sit in between
             line = _QUOTED_ASSIGN.sub(_quoted, line)
-        if ("||" in line or "?" in line) and ('"' in line or "'" in line or "`" in line):
+        if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
             line = _ALT_ASSIGN.sub(_alt_assign, line)
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)

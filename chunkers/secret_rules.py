@@ -187,12 +187,14 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"[A-Za-z0-9]{24}(?![\w.-])"),
     # a JWT without its signature (`alg: none`), or its header not JSON's `{"`
     ("jwt_unsigned", ".ey",
-     r"(?<![\w.-])ey[A-Za-z0-9_-]{15,}\.ey[A-Za-z0-9_/\\-]{15,}\.(?:[A-Za-z0-9_/\\-]{10,}={0,2})?(?![\w.])"),
+     r"(?<![\w.-])(?<!\[REDACTED\])ey[A-Za-z0-9_-]{15,}\.ey[A-Za-z0-9_/\\-]{15,}\.(?:[A-Za-z0-9_/\\-]{10,}={0,2})?"
+     r"(?![\w.]|\[REDACTED\])"),
     # a JWT whose header is JSON laid out with a line break or a tab after its `{` (RFC 7519 lets JSON's blanks
     # be): base64 of `{\n ` is `ewog`, of `{\n"` `ewoi`, of `{\n\t` `ewoJ`, of `{\r\n` `ew0K`, of `{\t"` `ewki`;
     # the claims `eyJ…` after it. A word starting `ew` (`ewallet_…`) is none of these
     ("jwt_spaced_header", "=.ey",
-     r"(?<![\w.-])ew(?:o[gJi]|0K|k[iJ])[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}\.(?:[A-Za-z0-9_-]{10,})?(?![\w.])"),
+     r"(?<![\w.-])(?<!\[REDACTED\])ew(?:o[gJi]|0K|k[iJ])[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}\.(?:[A-Za-z0-9_-]{10,})?"
+     r"(?![\w.]|\[REDACTED\])"),
     # (not in a URL's path: a Notion page's `…/API-<32 hex>`)
     ("octopus_deploy", "=API-", r"(?<![A-Za-z0-9_/.-])API-(?=[A-Z0-9]{0,25}[0-9])[A-Z0-9]{26,34}" + _ED),
     ("scalingo", "tk-us-", _tok(r"tk-us-", r"[A-Za-z0-9_-]{48}", _ED)),
@@ -247,7 +249,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # a JWT of two parts, header and claims, no signature: it ends where a value ends (a blank, a quote, a bracket),
     # not at a character no JWT holds (`?`, `.`)
     ("jwt_two_part", "=.eyJ",
-     r"(?<![\w.-])eyJ[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}(?=$|[\s\"'`,;&)\]}<>])"),
+     r"(?<![\w.-])(?<!\[REDACTED\])eyJ[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}(?=$|[\s\"'`,;&)\]}<>])"),
     # a raw private key (secp256k1, 64 hex digits, maybe `0x`) after a private key's name in prose; not when a
     # hash's or a public key's word comes between (`private key file sha256: …`)
     ("hex_private_key_prose", "private key|private-key|privkey|priv key|secret key|signing key",

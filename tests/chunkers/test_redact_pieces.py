@@ -23,7 +23,7 @@ from chunkers.redact import (
     _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _SPACED_PAIR, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call,
     _quoted_env, _spaced_pair,
     _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line, _LABELLED, _labelled, _WEAK_START, _WEAK_UNQUOTED,
-    _weak_unquoted, _DOCKER_ENV_SPACE,
+    _weak_unquoted, _DOCKER_ENV_SPACE, _url_cred, _url_cred_more,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
@@ -132,8 +132,9 @@ def _redact_line_without_hints(line: str) -> str:
     line = _COMMAND_CRED.sub(_command_cred, line)
     line = _SQL_PASSWORD.sub(_sql_password, line)
     if "@" in line and "://" in line:
-        line = _URL_CRED.sub(lambda m: f"{m.group(1)}{REDACTED}:{REDACTED}@", line)
-        line = _URL_CRED_MORE.sub(lambda m: f"{m.group(1)},{REDACTED}:{REDACTED}@", line)
+        # (its value judged as the redactor judges it: a mask, a hole or one character is kept)
+        line = _URL_CRED.sub(_url_cred, line)
+        line = _URL_CRED_MORE.sub(_url_cred_more, line)
     if ";" in line and "=" in line:
         line = _CONN_STRING.sub(_conn_string, line)
     if ("=" in line or ":" in line) and secret:
