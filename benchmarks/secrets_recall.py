@@ -74,7 +74,7 @@ from their checkouts at run time (nothing of theirs is stored here).
   each line its `# Possible hardcoded password: '…'` comment names a positive; see bandit_cases. Scored like whispers.
 - microsoft/DevSkim (held out in the fourteenth round, development from the fifteenth): the `must-match` / `must-not-match` samples of its token
   rules (`--devskim`: rules/default/security/privacy/secrets.json); see devskim_cases. Scored like whispers.
-- americanexpress/earlybird (held out in the fifteenth round): the `Example` of each of its hard-coded credential
+- americanexpress/earlybird (held out in the fifteenth round, development from the sixteenth): the `Example` of each of its hard-coded credential
   rules (CWE-798) and the lines of its false-positive, same-key-value and scanLine test tables with their verdicts
   (`--earlybird`); see earlybird_cases. Scored like whispers.
 - GitGuardian/ggshield (held out in the sixteenth round): the documents its tests send to GitGuardian's API with the
@@ -1944,8 +1944,8 @@ def main(argv: list[str] | None = None) -> int:
         whispers_score("bandit (development)", *bandit_cases(args.bandit), args.show, "an empty password")
     if args.devskim:  # held out in the fourteenth round, development from the fifteenth
         whispers_score("devskim (development)", *devskim_cases(args.devskim), args.show, "none")
-    if args.earlybird:  # held out in the fifteenth round
-        whispers_score("earlybird (held out)", *earlybird_cases(args.earlybird), args.show,
+    if args.earlybird:  # held out in the fifteenth round, development from the sixteenth
+        whispers_score("earlybird (development)", *earlybird_cases(args.earlybird), args.show,
                        "a test case of no credential rule, a line both kept and dropped")
     if args.ggshield:  # held out in the sixteenth round
         whispers_score("ggshield (held out)", *ggshield_cases(args.ggshield), args.show,
