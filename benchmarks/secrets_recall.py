@@ -21,7 +21,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --sonar-js /work/.mirror/SonarSource+SonarJS/repo \\
         --bandit /work/.mirror/PyCQA+bandit/repo \\
         --devskim /work/.mirror/microsoft+DevSkim/repo \\
-        --earlybird /work/.mirror/americanexpress+earlybird/repo [--show N] [--time DIR ...]
+        --earlybird /work/.mirror/americanexpress+earlybird/repo \\
+        --ggshield /work/.mirror/GitGuardian+ggshield/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -73,9 +74,12 @@ from their checkouts at run time (nothing of theirs is stored here).
   each line its `# Possible hardcoded password: '…'` comment names a positive; see bandit_cases. Scored like whispers.
 - microsoft/DevSkim (held out in the fourteenth round, development from the fifteenth): the `must-match` / `must-not-match` samples of its token
   rules (`--devskim`: rules/default/security/privacy/secrets.json); see devskim_cases. Scored like whispers.
-- americanexpress/earlybird (held out in the fifteenth round): the `Example` of each of its hard-coded credential
+- americanexpress/earlybird (held out in the fifteenth round, development from the sixteenth): the `Example` of each of its hard-coded credential
   rules (CWE-798) and the lines of its false-positive, same-key-value and scanLine test tables with their verdicts
   (`--earlybird`); see earlybird_cases. Scored like whispers.
+- GitGuardian/ggshield (held out in the sixteenth round): the documents its tests send to GitGuardian's API with the
+  policy breaks the API answers, its VCR cassettes' and its test modules' `…_SCAN_RESULT`s (`--ggshield`); see
+  ggshield_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1499,6 +1503,167 @@ def earlybird_cases(root: Path):
     return files, skipped
 
 
+# GitGuardian's match kinds that are no secret value: where a secret is (host, port, database), whose it is
+# (username, client_id), or a file's name (the Filenames / File extensions policies).
+_GG_NOT_SECRET = frozenset({"host", "port", "username", "client_id", "database", "filename", "file_extension",
+                            "connection_uri_host", "scheme"})
+
+
+def _gg_value(node, env: dict):
+    """_py_value's small Python, and a dict, an f-string, `str.replace`, `os.getenv(name, default)`; an
+    expression it cannot read inside a dict or list is None (an index computed by code)."""
+    import ast
+    if isinstance(node, ast.Dict):
+        out = {}
+        for k, v in zip(node.keys, node.values):
+            try:
+                out[_gg_value(k, env)] = _gg_value(v, env)
+            except (ValueError, TypeError, KeyError, AttributeError):
+                out[_gg_value(k, env)] = None
+        return out
+    if isinstance(node, ast.List):
+        return [_gg_value(e, env) for e in node.elts]
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for v in node.values:
+            parts.append(str(_gg_value(v.value, env)) if isinstance(v, ast.FormattedValue) else v.value)
+        return "".join(parts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == "replace" and len(node.args) == 2:
+            return _gg_value(node.func.value, env).replace(*(_gg_value(a, env) for a in node.args))
+        if node.func.attr in ("getenv", "get") and len(node.args) == 2:  # os.getenv / os.environ.get: the default
+            return _gg_value(node.args[1], env)
+        if node.func.attr == "load" and node.args:  # ScanResult.SCHEMA.load({...}): the response as written
+            return _gg_value(node.args[0], env)
+    return _py_value(node, env)
+
+
+def _gg_module(src: str, env: dict) -> dict:
+    """A test module's constants (its top-level single-name assignments that _gg_value reads), in order."""
+    import ast
+    env = dict(env)
+    for stmt in ast.parse(src).body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            try:
+                env[stmt.targets[0].id] = _gg_value(stmt.value, env)
+            except (ValueError, TypeError, KeyError, AttributeError):
+                pass
+    return env
+
+
+def ggshield_cases(root: Path):
+    """(files, skipped) from GitGuardian/ggshield, whose detection is its API's: the documents its tests send and
+    the policy breaks the API answers. (1) Each VCR cassette (tests/**/cassettes/*.yaml) request to a `scan` or
+    `multiscan` endpoint: its documents paired with the response's results, in order; (2) each test module's
+    `X_SCAN_RESULT = ScanResult.SCHEMA.load({...})` whose document is a constant named `X` or `X_PATCH` of the same
+    module (tests/unit/conftest.py's patches; the constants of tests/conftest.py read first). A positive is each
+    match of a policy break of the "Secrets detection" policy whose kind is a value (`apikey`, `password`,
+    `client_secret`, ...; not _GG_NOT_SECRET's host, port, username, client_id: where a secret is or whose); its line
+    is the first document line holding the match (a multi-line match, a private key: its longest line). A negative
+    line is each non-blank line of a document with no policy break, and each line of a document with breaks that
+    holds no part of any match. The same line with the same value counts once, the same negative line once.
+    Skipped (counted): a match not found in its document, an unreadable cassette or module."""
+    import json
+    import yaml
+    git = ["git", "-C", str(root)]
+    names = subprocess.run(git + ["ls-tree", "-r", "--name-only", "HEAD", "tests/"], capture_output=True, text=True,
+                           check=True).stdout.split("\n") if not (root / "tests").is_dir() else \
+        sorted(str(p.relative_to(root)) for p in (root / "tests").rglob("*") if p.is_file())
+    read = (lambda n: (root / n).read_text(encoding="utf-8", errors="replace")) if (root / "tests").is_dir() else \
+        (lambda n: subprocess.run(git + ["show", f"HEAD:{n}"], capture_output=True, text=True,
+                                  errors="replace").stdout)
+    docs, skipped = [], 0  # (label, document text, policy breaks)
+    for name in names:
+        if "/cassettes/" not in name or not name.endswith((".yaml", ".yml")):
+            continue
+        try:
+            cassette = yaml.safe_load(read(name)) or {}
+        except yaml.YAMLError:
+            skipped += 1
+            continue
+        for it in cassette.get("interactions") or []:
+            uri = it.get("request", {}).get("uri", "")
+            if not re.search(r"/v\d+/(multi)?scan\b", uri):
+                continue
+            try:
+                sent = json.loads(it["request"]["body"])
+                answer = json.loads(it["response"]["body"]["string"])
+            except (ValueError, TypeError, KeyError):
+                skipped += 1
+                continue
+            sent = sent if isinstance(sent, list) else [sent]
+            answer = answer if isinstance(answer, list) else [answer]
+            for doc, res in zip(sent, answer):
+                if isinstance(doc, dict) and isinstance(res, dict) and "document" in doc:
+                    docs.append((f"{Path(name).stem}: {doc.get('filename', '')}"[:80], doc["document"],
+                                 res.get("policy_breaks") or []))
+    base = {}
+    if "tests/conftest.py" in names:
+        base = _gg_module(read("tests/conftest.py"), {})
+    for name in names:
+        if not name.endswith(".py"):
+            continue
+        src = read(name)
+        if "SCAN_RESULT" not in src or "policy_breaks" not in src:
+            continue
+        try:
+            env = _gg_module(src, base)
+        except SyntaxError:
+            skipped += 1
+            continue
+        for var, res in env.items():
+            if not var.endswith("SCAN_RESULT") or not isinstance(res, dict):
+                continue
+            stem = var[: -len("SCAN_RESULT")].rstrip("_")
+            doc = next((env[d] for d in (stem, stem + "_PATCH") if isinstance(env.get(d), str)), None)
+            if doc is not None:
+                docs.append((f"{Path(name).stem}: {var}", doc, res.get("policy_breaks") or []))
+    files, seen_pos, seen_neg = [], set(), set()
+    for label, text, breaks in docs:
+        lines = text.split("\n")
+        starts = [0]
+        for ln in lines:
+            starts.append(starts[-1] + len(ln) + 1)
+        taken, pos = set(), []  # line indexes holding part of a match; positives
+        for pb in breaks:
+            secret_policy = str(pb.get("policy", "")).lower() == "secrets detection"
+            for m in pb.get("matches") or []:
+                value = m.get("match")
+                if not isinstance(value, str) or not value:
+                    continue
+                at = text.find(value)
+                parts = value.split("\n")
+                if at < 0:  # a match as the API printed it, a patch's `+` prefixes off its lines
+                    longest = max((p.lstrip("+") for p in parts), key=len)
+                    at = text.find(longest)
+                    parts = [longest]
+                if at < 0:
+                    skipped += int(secret_policy and m.get("type") not in _GG_NOT_SECRET)
+                    continue
+                first = max(i for i in range(len(lines)) if starts[i] <= at)
+                last = max(i for i in range(len(lines)) if starts[i] <= at + len("\n".join(parts)) - 1)
+                taken.update(range(first, last + 1))
+                if not secret_policy or m.get("type") in _GG_NOT_SECRET:
+                    continue
+                if len(parts) > 1:  # a multi-line match: its longest line
+                    k = max(range(len(parts)), key=lambda j: len(parts[j].strip()))
+                    i, value = first + k, parts[k].strip().lstrip("+")
+                else:
+                    i = first
+                key = (lines[i].strip(), value)
+                if key not in seen_pos:
+                    seen_pos.add(key)
+                    pos.append((i, value))
+        neg = []
+        for i, ln in enumerate(lines):
+            if i not in taken and ln.strip() and ln.strip() not in seen_neg:
+                seen_neg.add(ln.strip())
+                neg.append(i)
+        if pos or neg:
+            files.append((label, text, pos, neg))
+    return files, skipped
+
+
 _MSU_ALPHABETS = {
     "RandomLowercase": "abcdefghijklmnopqrstuvwxyz", "RandomHexadecimal": "0123456789abcdef",
     "RandomBase62": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
@@ -1723,6 +1888,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devskim", type=Path, help="a microsoft/DevSkim checkout or bare mirror (its token rules' samples)")
     ap.add_argument("--earlybird", type=Path,
                     help="an americanexpress/earlybird checkout or bare mirror (its rules' examples, its tests' lines)")
+    ap.add_argument("--ggshield", type=Path,
+                    help="a GitGuardian/ggshield checkout or bare mirror (its tests' scanned documents and API answers)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1777,9 +1944,12 @@ def main(argv: list[str] | None = None) -> int:
         whispers_score("bandit (development)", *bandit_cases(args.bandit), args.show, "an empty password")
     if args.devskim:  # held out in the fourteenth round, development from the fifteenth
         whispers_score("devskim (development)", *devskim_cases(args.devskim), args.show, "none")
-    if args.earlybird:  # held out in the fifteenth round
-        whispers_score("earlybird (held out)", *earlybird_cases(args.earlybird), args.show,
+    if args.earlybird:  # held out in the fifteenth round, development from the sixteenth
+        whispers_score("earlybird (development)", *earlybird_cases(args.earlybird), args.show,
                        "a test case of no credential rule, a line both kept and dropped")
+    if args.ggshield:  # held out in the sixteenth round
+        whispers_score("ggshield (held out)", *ggshield_cases(args.ggshield), args.show,
+                       "a match not found in its document, an unreadable cassette or module")
     if args.time:
         timing(args.time)
     return 0

@@ -45,7 +45,8 @@ SECRET_SECTION = re.compile(r"(?i)(secret|password|connectionstring|credential)"
 # Names that mark a secret in free text (source code, prose, code blocks).
 # The secret word itself (`Password`, `ApiKey`, `account-key`), without a name's prefix or suffix.
 _SECRET_CORE = (
-    r"(?:secret|passw(?:or)?d|passphrase|pwd|token|connection[_-]?string|credentials?|creds|"
+    # (misspelt or cut short: `passwrd`; `pword` only as a word of its own: `stopwords`, `opword` are none)
+    r"(?:secret|passw(?:or|r)?d|(?<![A-Za-z])pword(?![a-z])|passphrase|pwd|token|connection[_-]?string|credentials?|creds|"
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|"
     r"shared[_-]?access|storage|license|app|preshared)[_-]?key)"
 )
@@ -55,7 +56,8 @@ _SECRET_CORE_RE = re.compile("(?i)" + _SECRET_CORE)
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
 # initializer: `ApiKey { get; init; } = "literal"`
 _ACCESSORS = r"(?:\s*\{(?:\s*(?:(?:public|private|protected|internal)\s+)?(?:get|set|init)\s*;){1,2}\s*\})?"
-_ANNOTATION = r":\s*[A-Za-z_][\w.]*(?:\[[\w., |\[\]]*\])?(?:\s*\|\s*[A-Za-z_][\w.]*)*\s*"
+# (Swift's optional and implicitly unwrapped types: `let password: String! = "…"`, `String?`)
+_ANNOTATION = r":\s*[A-Za-z_][\w.]*(?:\[[\w., |\[\]]*\])?[!?]?(?:\s*\|\s*[A-Za-z_][\w.]*)*\s*"
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
     r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")[\"']?\]?" + _ACCESSORS + ")"
@@ -246,7 +248,7 @@ _CONN_CRED = re.compile(
     r"(?:shared[ \t]*)?access[ \t]*key|account[ \t]*key|shared[ \t]*access[ \t]*signature|sig)[ \t]*=[ \t]*)"
     r"([^;]*)"
 )
-_SECRET_WORDS = ("secret", "passw", "passphrase", "pwd", "token", "connection", "credential", "creds", "key")
+_SECRET_WORDS = ("secret", "passw", "pword", "passphrase", "pwd", "token", "connection", "credential", "creds", "key")
 
 
 def _has_secret_word(text: str) -> bool:
@@ -384,7 +386,18 @@ def _names_a_key(value: str, name: str = "") -> bool:
     # of letters, the last a secret's, each after the first capitalized
     if words[-1] in _KEY_WORDS and _CAMEL_NAME.fullmatch(value):
         return True
-    return bool(name) and set(words) <= {w.lower() for w in _IDENT_WORDS.findall(name)}
+    if not name:
+        return False
+    own = [w.lower() for w in _IDENT_WORDS.findall(re.split(r"[.:]", name.strip("\"'`@$[] "))[-1])]
+    # a kebab- or snake-case phrase of lower-case words ending in all the words of its own name, a name of two words
+    # or more, with one or two more words before them (`client_secret: grafana-client-secret`, `some-client-secret`):
+    # a label, not a value (`password = ini-plain-password` is a value: one word of a name is too little to repeat)
+    if len(own) >= 2 and _KEBAB_WORDS.fullmatch(value) and 0 < len(words) - len(own) <= 2 and words[-len(own):] == own:
+        return True
+    return set(words) <= {w.lower() for w in _IDENT_WORDS.findall(name)}
+
+
+_KEBAB_WORDS = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+")
 
 
 _CAMEL_NAME = re.compile(r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){2,}")
@@ -488,12 +501,29 @@ _STORE_PATH = re.compile(r"[A-Za-z][A-Za-z0-9_-]*(?:/[A-Za-z0-9][A-Za-z0-9_-]*)*
 _IPV6 = re.compile(r"(?=[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:)(?:[0-9A-Fa-f]{1,4}|:)(?::[0-9A-Fa-f]{1,4}|:(?=:|$)){2,8}")
 _DOTTED_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3}){2,3}")
 _DOTTED_WORDS = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+){3,}")
+# a property's key of lower-case dotted words, a digit or two after one (`'e2.api.client.secret.key'`), that names a
+# secret's word: the key a value is looked up by
+_DOTTED_KEY = re.compile(r"[a-z]+[0-9]{0,2}(?:\.[a-z]+[0-9]{0,2}){3,}")
+# a file's path, its last piece a file name with an extension (`api.auth.Password: /foo/bar/Password.js`): where a
+# value is read from, not the value
+_FILE_PATH = re.compile(r"(?:\.{0,2}/|~/)(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[A-Za-z]{1,5}")
+# the Fetch API's credentials modes (`credentials: 'include'`, `"omit"`, `same-origin`): an enumerated value
+_FETCH_MODES = frozenset(("include", "omit", "same-origin"))
 
 
 def _address_or_name(value: str) -> bool:
     if _IPV6.fullmatch(value):
         return value.count("::") <= 1 and (value.count(":") >= 7 or "::" in value)
+    if _DOTTED_KEY.fullmatch(value) and any(re.sub(r"[0-9]+$", "", w) in _KEY_WORDS for w in value.split(".")):
+        return True
+    if _FILE_PATH.fullmatch(value):
+        return not any(looks_random(p, 8) for p in re.split(r"[/.]", value) if p)
     return bool(_DOTTED_NUMBER.fullmatch(value) or _DOTTED_WORDS.fullmatch(value))
+
+
+def _fetch_mode(value: str, name: str) -> bool:
+    """`credentials: 'include'`: a name whose last word is `credentials` holding one of the Fetch API's modes."""
+    return value in _FETCH_MODES and name.strip("\"'`@$[] ").lower().rsplit(".", 1)[-1].endswith("credentials")
 
 
 def is_benign_value(value: str, name: str = "") -> bool:
@@ -505,7 +535,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or _word_path(v) or (
         _address_or_name(v)) or (
         bool(name) and (
-            _other_reference(v, name) or _parser_token(v, name)
+            _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)))
 
@@ -1458,13 +1488,19 @@ _INI_PROSE = frozenset("the a an your from see of to in for with is are this tha
                        "set by as be it".split())
 
 
+# A word and three digits or more (`password = fall123`, `summer2020`): a password's habit, seldom a variable's
+# name (`arg1`, `tmp2`), and what `password=fall123` unspaced is redacted as already.
+_WORD_DIGITS = re.compile(r"[A-Za-z]{3,}[0-9]{3,}")
+
+
 def _ini_line(match: re.Match[str]) -> str:
     """A passphrase in a client config is words (`password = correct horse battery staple`):
     a phrase is a value here, where a line is nothing but `name = value`."""
     value, name = match.group("value").strip(), match.group("name")
     bare = _TRAILING_COMMENT.sub("", value)  # `secret_key = secret  # Compliant`: a name, then a comment
     if (value == REDACTED or _INI_CODE.search(value) or _NOT_SECRET_NAME.search(name) or (
-            _INI_IDENT.fullmatch(bare) and not looks_random(bare)) or _NOT_A_VALUE.search(value)
+            _INI_IDENT.fullmatch(bare) and not looks_random(bare) and not _WORD_DIGITS.fullmatch(bare))
+            or _NOT_A_VALUE.search(value)
             or _REFERENCE_OR_PLACEHOLDER.match(value) or _names_a_key(value, name) or _PUBLIC_OR_HASH.match(value)
             or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value)
             or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))):
@@ -1567,7 +1603,8 @@ _QUOTED_HINT = re.compile(r"""[=:>]\s*(?:@|[bBrRuU]{1,2})?["'`]""")
 # at every letter (measured on EF Core's candidate lines: 0.13 s -> 0.08 s,
 # most of it `///` lines holding `name="key"`).
 _QUOTED_NEED = re.compile(
-    r"""(?i)(?:secret|passw(?:or)?d|passphrase|pwd|token|connection[_-]?string|credential|creds|key)[\w.$@-]*["']?\]?"""
+    r"""(?i)(?:secret|passw(?:or|r)?d|(?<![A-Za-z])pword(?![a-z])|passphrase|pwd|token|connection[_-]?string|credential|"""
+    r"""creds|key)[\w.$@-]*["']?\]?"""
     r"""\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|""" + _ANNOTATION + r"""=(?!=))\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
@@ -1580,7 +1617,7 @@ def _redact_line(line: str) -> str:
     # _SECRET_WORDS and _FORM_HINT as substring tests written out: a generator over a
     # tuple, or a search of _FORM_HINT (whose many first letters defeat re's prefix
     # scan), costs several times more per line.
-    secret = ("key" in low or "token" in low or "secret" in low or "passw" in low or "pwd" in low
+    secret = ("key" in low or "token" in low or "secret" in low or "passw" in low or "pwd" in low or "pword" in low
               or "connection" in low or "credential" in low or "creds" in low or "passphrase" in low)
     # Secrets found by their form first: what they leave is no longer a value for the rest.
     if _RULE_HOT.search(low) or _CS_RULE_HOT.search(line) or _RE_HINT_ANY.search(line):
