@@ -78,9 +78,9 @@ from their checkouts at run time (nothing of theirs is stored here).
 - americanexpress/earlybird (held out in the fifteenth round, development from the sixteenth): the `Example` of each of its hard-coded credential
   rules (CWE-798) and the lines of its false-positive, same-key-value and scanLine test tables with their verdicts
   (`--earlybird`); see earlybird_cases. Scored like whispers.
-- GitGuardian/ggshield (held out in the sixteenth round): the documents its tests send to GitGuardian's API with the
-  policy breaks the API answers, its VCR cassettes' and its test modules' `…_SCAN_RESULT`s (`--ggshield`); see
-  ggshield_cases. Scored like whispers.
+- GitGuardian/ggshield (held out in the sixteenth round, development from the seventeenth): the documents its
+  tests send to GitGuardian's API with the policy breaks the API answers, its VCR cassettes' and its test modules'
+  `…_SCAN_RESULT`s (`--ggshield`); see ggshield_cases. Scored like whispers.
 - bridgecrewio/checkov (held out in the seventeenth round): the files of its secrets tests whose findings the tests
   label per line or per file (`--checkov`: the sanity folders' true positives and false-positive guards, the
   resources' cfn, terraform, file-type and k8s files, an entropy sample, a line of two secrets); see checkov_cases.
@@ -1681,10 +1681,11 @@ _MSU_HOLE = re.compile(r"(?:WellKnownRegexPatterns\.)?(?:(Random\w+)\((\d+)\)|Ge
 
 
 # checkov's secrets tests whose expected findings are labelled per line: the file under tests/secrets/, and for
-# each line a finding is on (1-based, as the tests' `file_line_range`s and counts give them) its secret, None for
-# the line's last quoted literal, "://" for a URL's password, "*" for each `NAME=value` pair's value. A file of none is all negatives. The test that labels each:
-# tests/secrets/test_runner.py (the sanity folders' 6 and 0 findings, cfn's 2, terraform's 0, terraform_failed's 2,
-# file_type's .py 2, .ts 2, Dockerfiles 4, yml 2 with k8s's none, db-conn.js's lines 4 and 6, the one line's 2).
+# each line a finding is on (1-based, as the tests' `file_line_range`s and counts give them) where its secret is:
+# None for the line's last quoted literal, "://" for a URL's password, "*" for each `NAME=value` pair's value. A
+# file of none is all negatives. The test that labels each: tests/secrets/test_runner.py (the sanity folders' 6
+# and 0 findings, cfn's 2, terraform's 0, terraform_failed's 2, file_type's .py 2, .ts 2, Dockerfiles 4, yml 2 with
+# k8s's none, db-conn.js's lines 4 and 6, the one line's 2).
 _CK_FILES = (
     ("sanity/secrets/true_positive.json", {2: None, 3: None, 4: None, 5: None, 6: None, 7: None}),
     ("sanity/non_secrets/true_negative.json", {}),
@@ -2012,8 +2013,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.earlybird:  # held out in the fifteenth round, development from the sixteenth
         whispers_score("earlybird (development)", *earlybird_cases(args.earlybird), args.show,
                        "a test case of no credential rule, a line both kept and dropped")
-    if args.ggshield:  # held out in the sixteenth round
-        whispers_score("ggshield (held out)", *ggshield_cases(args.ggshield), args.show,
+    if args.ggshield:  # held out in the sixteenth round, development from the seventeenth
+        whispers_score("ggshield (development)", *ggshield_cases(args.ggshield), args.show,
                        "a match not found in its document, an unreadable cassette or module")
     if args.checkov:  # held out in the seventeenth round
         whispers_score("checkov (held out)", *checkov_cases(args.checkov), args.show,
