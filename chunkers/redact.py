@@ -540,7 +540,14 @@ def is_benign_value(value: str, name: str = "") -> bool:
         bool(name) and (
             _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
+            or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)))
+
+
+# A CSS hex colour (`#d8dee9`, `#fff`, `#11223344`): a style's or a theme's token (pygments' `Token: "#d8dee9"`, a
+# design token), never a key or a token of a service's; under a password's or a secret's name it stays a value.
+_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+_PASSWORD_WORD = re.compile(r"(?i)passw|passphrase|pwd|pword|secret|credential|creds")
 
 
 # A storage's or a session's key named in lower-case words (`storage_key = "session_storage"`, Django's `SESSION_KEY =
