@@ -22,7 +22,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --bandit /work/.mirror/PyCQA+bandit/repo \\
         --devskim /work/.mirror/microsoft+DevSkim/repo \\
         --earlybird /work/.mirror/americanexpress+earlybird/repo \\
-        --ggshield /work/.mirror/GitGuardian+ggshield/repo [--show N] [--time DIR ...]
+        --ggshield /work/.mirror/GitGuardian+ggshield/repo \\
+        --checkov /work/.mirror/bridgecrewio+checkov/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -77,9 +78,13 @@ from their checkouts at run time (nothing of theirs is stored here).
 - americanexpress/earlybird (held out in the fifteenth round, development from the sixteenth): the `Example` of each of its hard-coded credential
   rules (CWE-798) and the lines of its false-positive, same-key-value and scanLine test tables with their verdicts
   (`--earlybird`); see earlybird_cases. Scored like whispers.
-- GitGuardian/ggshield (held out in the sixteenth round): the documents its tests send to GitGuardian's API with the
-  policy breaks the API answers, its VCR cassettes' and its test modules' `…_SCAN_RESULT`s (`--ggshield`); see
-  ggshield_cases. Scored like whispers.
+- GitGuardian/ggshield (held out in the sixteenth round, development from the seventeenth): the documents its
+  tests send to GitGuardian's API with the policy breaks the API answers, its VCR cassettes' and its test modules'
+  `…_SCAN_RESULT`s (`--ggshield`); see ggshield_cases. Scored like whispers.
+- bridgecrewio/checkov (held out in the seventeenth round): the files of its secrets tests whose findings the tests
+  label per line or per file (`--checkov`: the sanity folders' true positives and false-positive guards, the
+  resources' cfn, terraform, file-type and k8s files, an entropy sample, a line of two secrets); see checkov_cases.
+  Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1675,6 +1680,65 @@ _MSU_HOLE = re.compile(r"(?:WellKnownRegexPatterns\.)?(?:(Random\w+)\((\d+)\)|Ge
                        r"\s*1\)\[0\],\s*(\d+)\)|Guid\.NewGuid\(\)(?:\.ToString\(\))?|(\w+))")
 
 
+# checkov's secrets tests whose expected findings are labelled per line: the file under tests/secrets/, and for
+# each line a finding is on (1-based, as the tests' `file_line_range`s and counts give them) where its secret is:
+# None for the line's last quoted literal, "://" for a URL's password, "*" for each `NAME=value` pair's value. A
+# file of none is all negatives. The test that labels each: tests/secrets/test_runner.py (the sanity folders' 6
+# and 0 findings, cfn's 2, terraform's 0, terraform_failed's 2, file_type's .py 2, .ts 2, Dockerfiles 4, yml 2 with
+# k8s's none, db-conn.js's lines 4 and 6, the one line's 2).
+_CK_FILES = (
+    ("sanity/secrets/true_positive.json", {2: None, 3: None, 4: None, 5: None, 6: None, 7: None}),
+    ("sanity/non_secrets/true_negative.json", {}),
+    ("sanity/iac_fp/main.json", {}),
+    ("sanity/iac_fp/main.tf", {}),
+    ("sanity/non_iac_fp/a.py", {}),
+    ("resources/cfn/secret.yml", {17: None, 18: None}),
+    ("resources/cfn/secret-no-false-positive.yml", {}),
+    ("resources/cfn/secret-no-false-positive2.yml", {}),
+    ("resources/terraform/main.tf", {}),
+    ("resources/terraform_failed/main.tf", {2: None, 3: None}),
+    ("resources/file_type/test.py", {9: None, 10: None}),
+    ("resources/file_type/test.ts", {1: None, 2: None}),
+    ("resources/file_type/Dockerfile", {8: None, 9: None}),
+    ("resources/file_type/Dockerfile.simple", {2: None, 3: None}),
+    ("resources/k8s/secret-name.yaml", {}),
+    ("test_entropy_source_files/db-conn.js", {4: None, 6: "://"}),
+    ("omit_multiple_secrets/test/multiple_secrets_one_line.txt", {1: "*"}),
+)
+
+
+def checkov_cases(root: Path):
+    """(files, skipped) from bridgecrewio/checkov's secrets tests (tests/secrets/, _CK_FILES): a labelled line a
+    positive for each of its secrets, every other non-blank line of the files a negative line. Skipped (counted): a
+    labelled line holding none of the value its label asks for, a file missing. Scored like whispers."""
+    files, skipped = [], 0
+    names, read = repo_files(root, "tests/secrets")
+    for name, labels in _CK_FILES:
+        path = "tests/secrets/" + name
+        if path not in names:
+            skipped += 1 + len(labels)
+            continue
+        text = read(path)
+        lines = text.split("\n")
+        pos = []
+        for n, how in labels.items():
+            line = lines[n - 1] if n <= len(lines) else ""
+            if how == "://":
+                values = [m.group(1) for m in re.finditer(r"://[^:/@\s]+:([^@\s]+)@", line)]
+            elif how == "*":
+                values = [v.strip("'\"") for v in re.findall(r"\b[A-Z_]+=('[^']*'|\"[^\"]*\"|[^\s'\"\\]+)", line)]
+            else:
+                lits = re.findall(r"\"([^\"]*)\"|'([^']*)'", line)
+                values = [next((a or b for a, b in reversed(lits) if a or b), "")][:1] if lits else []
+            values = [v for v in values if v]
+            if not values:
+                skipped += 1
+            pos += [(n - 1, v) for v in values]
+        neg = [i for i, line in enumerate(lines) if line.strip() and i + 1 not in labels]
+        files.append((name, text, pos, neg))
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -1890,6 +1954,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="an americanexpress/earlybird checkout or bare mirror (its rules' examples, its tests' lines)")
     ap.add_argument("--ggshield", type=Path,
                     help="a GitGuardian/ggshield checkout or bare mirror (its tests' scanned documents and API answers)")
+    ap.add_argument("--checkov", type=Path,
+                    help="a bridgecrewio/checkov checkout or bare mirror (its secrets tests' files, labelled per line)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -1947,9 +2013,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.earlybird:  # held out in the fifteenth round, development from the sixteenth
         whispers_score("earlybird (development)", *earlybird_cases(args.earlybird), args.show,
                        "a test case of no credential rule, a line both kept and dropped")
-    if args.ggshield:  # held out in the sixteenth round
-        whispers_score("ggshield (held out)", *ggshield_cases(args.ggshield), args.show,
+    if args.ggshield:  # held out in the sixteenth round, development from the seventeenth
+        whispers_score("ggshield (development)", *ggshield_cases(args.ggshield), args.show,
                        "a match not found in its document, an unreadable cassette or module")
+    if args.checkov:  # held out in the seventeenth round
+        whispers_score("checkov (held out)", *checkov_cases(args.checkov), args.show,
+                       "a labelled line without its value, a file missing")
     if args.time:
         timing(args.time)
     return 0

@@ -66,15 +66,18 @@ _QUOTED_ASSIGN = re.compile(
     r"(?P<op>\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=))\s*)(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
+# A unified diff's line prefix before a line's text (`+` added, `-` removed; a context line's blank is a blank):
+# `+password=…`, `-github_token: …`, `+    secret = …` in a patch, a pre-commit hook's or a review's view.
+_DIFF_MARK = r"(?:[+-](?=[ \t]*[A-Za-z_$@]))?"
 # A config-shaped line: `KEY=value` (no space before '=') or `key: value`.
 _CONFIG_LINE = re.compile(
-    r"(?im)^(?P<lead>[ \t]*(?:export[ \t]+|-[ \t]+)?)"
+    r"(?im)^(?P<lead>" + _DIFF_MARK + r"[ \t]*(?:export[ \t]+|-[ \t]+)?)"
     r"(?P<name>(?:" + _CODE_SECRET_NAME + r"))"
     r"(?P<op>=|:[ \t]+)(?P<value>[^\s\"'`(\[{][^\n]*?)[ \t]*$"
 )
 # What every _CONFIG_LINE match starts with (its name is a run of [\w.$@-]):
 # a cheap anchored test before the costly pattern.
-_CONFIG_START = re.compile(r"(?i)[ \t]*(?:export[ \t]+|-[ \t]+)?[\w.$@-]+(?:=|:[ \t])")
+_CONFIG_START = re.compile(r"(?i)" + _DIFF_MARK + r"[ \t]*(?:export[ \t]+|-[ \t]+)?[\w.$@-]+(?:=|:[ \t])")
 # `auth` or `oauth` alone as a name, or after a prefix and `_` or `.` (`$auth`, `$oauth`, `d_auth`, `arg?.auth`): a
 # weak name (an auth scheme's name, a flag): its literal is a secret only when it looks generated (_WEAK_QUOTED's).
 _AUTH_NAME = r"(?:\$?(?:[A-Za-z_$][\w$]*?[_.])?(?:auth|AUTH|Auth|oauth|OAUTH|OAuth|oAuth)\b)"
@@ -164,7 +167,7 @@ _C_DEFINE = re.compile(r"(?i)^[ \t]*#[ \t]*define[ \t]+(?P<name>" + _CODE_SECRET
 # spaces` in `.my.cnf`, `.pypirc`, `.s3cfg`, `credentials`); code (`password = input()`,
 # `api_key = self.api_key`, `token = token or None;`) is told apart by _INI_CODE.
 _INI_LINE = re.compile(
-    r"(?i)^(?P<lead>[ \t]*)(?P<name>" + _CODE_SECRET_NAME + r")(?P<op>[ \t]+=[ \t]*|[ \t]*=[ \t]+)"
+    r"(?i)^(?P<lead>" + _DIFF_MARK + r"[ \t]*)(?P<name>" + _CODE_SECRET_NAME + r")(?P<op>[ \t]+=[ \t]*|[ \t]*=[ \t]+)"
     r"(?P<value>[^\s\"'`(\[{<$%@&*#][^\n]*?)[ \t]*\r?$"
 )
 _INI_CODE = re.compile(
@@ -537,7 +540,14 @@ def is_benign_value(value: str, name: str = "") -> bool:
         bool(name) and (
             _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
+            or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)))
+
+
+# A CSS hex colour (`#d8dee9`, `#fff`, `#11223344`): a style's or a theme's token (pygments' `Token: "#d8dee9"`, a
+# design token), never a key or a token of a service's; under a password's or a secret's name it stays a value.
+_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+_PASSWORD_WORD = re.compile(r"(?i)passw|passphrase|pwd|pword|secret|credential|creds")
 
 
 # A storage's or a session's key named in lower-case words (`storage_key = "session_storage"`, Django's `SESSION_KEY =
@@ -1493,6 +1503,23 @@ _INI_PROSE = frozenset("the a an your from see of to in for with is are this tha
 _WORD_DIGITS = re.compile(r"[A-Za-z]{3,}[0-9]{3,}")
 
 
+# A line of nothing but unquoted statements ended by `;` (`FacebookAppSecret = ce3f…;`, `FacebookAppId = 2947…;
+# FacebookAppSecret = ce3f…;`): code's form (_INI_CODE's trailing `;`), where a bare word is a name, not a value
+# (`password = other_password;`, `token = cfg.token;`), so a value is a secret here only when it looks generated
+# (looks_random) and holds a digit, under a secret's name.
+_STATEMENTS_LINE = re.compile(
+    r"^" + _DIFF_MARK + r"[ \t]*(?:[A-Za-z_$][\w$]*[ \t]*=[ \t]*[^\s;\"'`=(){}\[\]<>,]+;[ \t]*)+\r?$")
+_STATEMENT = re.compile(r"(?P<name>[A-Za-z_$][\w$]*)(?P<op>[ \t]*=[ \t]*)(?P<value>[^\s;\"'`=(){}\[\]<>,]+)(?=;)")
+
+
+def _statement(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    if REDACTED in value or _name_tier(name) != 2 or not re.search(r"[0-9]", value) or not looks_random(value) or (
+            _DOTTED.fullmatch(value)) or is_benign_value(value, name):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 def _ini_line(match: re.Match[str]) -> str:
     """A passphrase in a client config is words (`password = correct horse battery staple`):
     a phrase is a value here, where a line is nothing but `name = value`."""
@@ -1719,6 +1746,8 @@ def _redact_line(line: str) -> str:
         line = _SPACED_PAIR.sub(_spaced_pair, line)
     if secret and "=" in line and (" =" in line or "= " in line or "\t" in line):
         line = _INI_LINE.sub(_ini_line, line)
+    if secret and ";" in line and "=" in line and _STATEMENTS_LINE.match(line):
+        line = _STATEMENT.sub(_statement, line)
     if "-" in line and secret:
         line = _CLI_FLAG.sub(_cli_flag, line)
     if "_" in line and "=" in line:
