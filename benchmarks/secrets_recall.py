@@ -82,7 +82,7 @@ from their checkouts at run time (nothing of theirs is stored here).
 - GitGuardian/ggshield (held out in the sixteenth round, development from the seventeenth): the documents its
   tests send to GitGuardian's API with the policy breaks the API answers, its VCR cassettes' and its test modules'
   `…_SCAN_RESULT`s (`--ggshield`); see ggshield_cases. Scored like whispers.
-- bridgecrewio/checkov (held out in the seventeenth round): the files of its secrets tests whose findings the tests
+- bridgecrewio/checkov (held out in the seventeenth round, development from the eighteenth): the files of its secrets tests whose findings the tests
   label per line or per file (`--checkov`: the sanity folders' true positives and false-positive guards, the
   resources' cfn, terraform, file-type and k8s files, an entropy sample, a line of two secrets); see checkov_cases.
   Scored like whispers.
@@ -2109,8 +2109,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.ggshield:  # held out in the sixteenth round, development from the seventeenth
         whispers_score("ggshield (development)", *ggshield_cases(args.ggshield), args.show,
                        "a match not found in its document, an unreadable cassette or module")
-    if args.checkov:  # held out in the seventeenth round
-        whispers_score("checkov (held out)", *checkov_cases(args.checkov), args.show,
+    if args.checkov:  # held out in the seventeenth round, development from the eighteenth
+        whispers_score("checkov (development)", *checkov_cases(args.checkov), args.show,
                        "a labelled line without its value, a file missing")
     if args.repo_supervisor:  # held out in the eighteenth round
         for which, title in (("all", ""), ("name", ", only the positives a name or a form labels"),
