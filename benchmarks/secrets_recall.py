@@ -23,7 +23,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --devskim /work/.mirror/microsoft+DevSkim/repo \\
         --earlybird /work/.mirror/americanexpress+earlybird/repo \\
         --ggshield /work/.mirror/GitGuardian+ggshield/repo \\
-        --checkov /work/.mirror/bridgecrewio+checkov/repo [--show N] [--time DIR ...]
+        --checkov /work/.mirror/bridgecrewio+checkov/repo \\
+        --repo-supervisor /work/.mirror/auth0+repo-supervisor/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -81,10 +82,14 @@ from their checkouts at run time (nothing of theirs is stored here).
 - GitGuardian/ggshield (held out in the sixteenth round, development from the seventeenth): the documents its
   tests send to GitGuardian's API with the policy breaks the API answers, its VCR cassettes' and its test modules'
   `…_SCAN_RESULT`s (`--ggshield`); see ggshield_cases. Scored like whispers.
-- bridgecrewio/checkov (held out in the seventeenth round): the files of its secrets tests whose findings the tests
+- bridgecrewio/checkov (held out in the seventeenth round, development from the eighteenth): the files of its secrets tests whose findings the tests
   label per line or per file (`--checkov`: the sanity folders' true positives and false-positive guards, the
   resources' cfn, terraform, file-type and k8s files, an entropy sample, a line of two secrets); see checkov_cases.
   Scored like whispers.
+- auth0/repo-supervisor (held out in the eighteenth round): the values its integration tests expect it to report
+  in its fixture files, the values its pre-filters must drop as no secret, its random secrets (`--repo-supervisor`);
+  see repo_supervisor_cases. Scored like whispers, then again with only the positives a name or a form labels, and
+  with only those with no name (a bare value: by policy not redacted).
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1739,6 +1744,92 @@ def checkov_cases(root: Path):
     return files, skipped
 
 
+# auth0/repo-supervisor's labelled values. Integration (test/integration/src/cli.js, "should detect secrets in supported
+# files"): the files of dir.with.secrets and, for each, the values the tool must report; each value with "name" when
+# the line gives it a secret's name (a name or key saying secret, key, password; a k8s env entry's `- name:` line
+# above) and "bare" when nothing on the line names it a secret (a key, a value under FOO_BAR, USER_ID or a key that
+# is itself a random string). awslambda.handler.js's "a report with findings": the blob `var x = "th1s1S4S…"`.
+_RS_SECRETS = (
+    ("test/fixtures/integration/dir.with.secrets/foo/bar.js", (
+        ("zJd-55qmsY6LD53CRTqnCr_g-", "name"), ("gm5yb-hJWRoS7ZJTi_YUj_tbU", "name"),
+        ("GxC56B6x67anequGYNPsW_-TL", "name"), ("MLTk-BuGS8s6Tx9iK5zaL8a_W", "bare"),
+        ("2g877BA_TsE-WoPoWrjHah9ta", "bare"))),
+    ("test/fixtures/integration/dir.with.secrets/foo/foo.json", (
+        ("q28Wt3nAmLt_3NGpqi2qz-jQ7", "bare"), ("d7kyociU24P9hJ_sYVkqzo-kE", "bare"))),
+    ("test/fixtures/integration/dir.with.secrets/foo/foo.yaml", (
+        ("iaCELgL.0imfnc4mVLWwsAawjYr4Rx-Bf50DDptlz", "name"), ("c0NhbGVpbzEyMw==83bnd2!adfiu3", "name"))),
+    ("test/fixtures/integration/dir.with.secrets/foo/foo.yml", (
+        ("984267C934L692S8109S270", "bare"), ("LE73!jd8DNo$%Mn!kSN", "name"))),
+    ("test/fixtures/integration/awslambda.json", (("th1s1S4S3cr3TM3sSag3!-3@111Qweac.-+", "bare"),)),
+)
+# The unit tests' pre-filter fixtures (test/unit/src/filters/entropy.meter/pre.filters/*.js): the lists a filter
+# must drop as no secret (`to.be.equal(false)`) are negatives, each value a line of its own; the URLs with a
+# user and password (the filter returns 'john:doe') are positives, their password "name" by the URL's form; the
+# lists a filter must let through are no verdict on being a secret, left out. test/fixtures/fixtures.json's
+# randomSecrets (every filter must let them through as secrets) are positives with no name: a bare line each.
+_RS_NEGATIVES = (
+    ("authentication.urls.json", ("urlsWithoutAuthParams", "urlsWithEmptyAuthParams")),
+    ("css.selectors.json", ("validCSSSelectors",)),
+    ("dictionary.words.json", ("camelCase", "separators", "mixed", "singleWords")),
+    ("email.addresses.json", ("validEmailAddresses",)),
+    ("local.paths.json", ("validLocalPaths",)),
+    ("multiple.words.json", ("multipleWords",)),
+    ("object.keys.identifiers.json", ("objectKeys",)),
+    ("skip.prefixes.json", ("shouldMatchPrefixes",)),
+    ("whitelist.json", ("whitelist",)),
+)
+
+
+def repo_supervisor_cases(root: Path, which: str = "all"):
+    """(files, skipped) from auth0/repo-supervisor's test fixtures (_RS_SECRETS, _RS_NEGATIVES): each labelled value
+    a positive on the first line holding it, the other non-blank lines of dir.with.secrets' files negatives; the
+    pre-filter fixtures' values a line each. which: "all", "name" (only the positives a name or a form labels) or
+    "bare" (only those with no name). Skipped (counted): a value not found in its file, a fixture missing."""
+    import json
+    files, skipped = [], 0
+    names, read = repo_files(root, "test/fixtures")
+    keep = (lambda how: True) if which == "all" else (lambda how: how == which)
+    for path, values in _RS_SECRETS:
+        if path not in names:
+            skipped += len(values)
+            continue
+        text = read(path)
+        lines = text.split("\n")
+        pos, labelled = [], set()
+        for value, how in values:
+            i = next((k for k, line in enumerate(lines) if value in line), None)
+            if i is None:
+                skipped += 1
+                continue
+            labelled.add(i)
+            if keep(how):
+                pos.append((i, value))
+        neg = [] if "awslambda" in path or which != "all" else [i for i, line in enumerate(lines) if line.strip() and i not in labelled]
+        files.append((path.rsplit("/", 1)[-1], text, pos, neg))
+    base = "test/fixtures/unit/src/filters/entropy.meter/pre.filters/"
+    for name, keys in _RS_NEGATIVES:
+        if base + name not in names:
+            skipped += 1
+            continue
+        data = json.loads(read(base + name))
+        vals = [v for k in keys for v in data.get(k, []) if isinstance(v, str) and v.strip()]
+        pos = []
+        if name == "authentication.urls.json":
+            urls = [u for u in data.get("urlsWithAuthParams", []) if isinstance(u, str)]
+            if keep("name"):
+                pos = [(len(vals) + j, re.search(r"://[^:/@]*:([^@]+)@", u).group(1)) for j, u in enumerate(urls)]
+            vals += urls
+        files.append((name, "\n".join(vals), pos, [] if which != "all" else list(range(len(vals) - (
+            len(data.get("urlsWithAuthParams", [])) if name == "authentication.urls.json" else 0)))))
+    if "test/fixtures/fixtures.json" in names:
+        secrets = json.loads(read("test/fixtures/fixtures.json")).get("randomSecrets", [])
+        files.append(("fixtures.json randomSecrets", "\n".join(secrets),
+                      [(i, v) for i, v in enumerate(secrets)] if keep("bare") else [], []))
+    else:
+        skipped += 1
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -1956,6 +2047,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a GitGuardian/ggshield checkout or bare mirror (its tests' scanned documents and API answers)")
     ap.add_argument("--checkov", type=Path,
                     help="a bridgecrewio/checkov checkout or bare mirror (its secrets tests' files, labelled per line)")
+    ap.add_argument("--repo-supervisor", dest="repo_supervisor", type=Path,
+                    help="an auth0/repo-supervisor checkout or bare mirror (its test fixtures' labelled values)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2016,9 +2109,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.ggshield:  # held out in the sixteenth round, development from the seventeenth
         whispers_score("ggshield (development)", *ggshield_cases(args.ggshield), args.show,
                        "a match not found in its document, an unreadable cassette or module")
-    if args.checkov:  # held out in the seventeenth round
-        whispers_score("checkov (held out)", *checkov_cases(args.checkov), args.show,
+    if args.checkov:  # held out in the seventeenth round, development from the eighteenth
+        whispers_score("checkov (development)", *checkov_cases(args.checkov), args.show,
                        "a labelled line without its value, a file missing")
+    if args.repo_supervisor:  # held out in the eighteenth round
+        for which, title in (("all", ""), ("name", ", only the positives a name or a form labels"),
+                             ("bare", ", only the positives with no name")):
+            whispers_score("repo-supervisor (held out)" + title, *repo_supervisor_cases(args.repo_supervisor, which),
+                           args.show, "a value not found in its file, a fixture missing")
     if args.time:
         timing(args.time)
     return 0

@@ -190,6 +190,14 @@ _SHORT_NAMED = re.compile(
     r"(?P<name>\b(?:[A-Za-z_$][\w$]*?)?(?i:pw|cred))(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)"
     r"(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{16,200})(?P=q)"
 )
+# ... and a name whose last word is `pass` after another word (`pg_pass`, `test_pass`, `dbPass`, `DB_PASS`): `pass`
+# alone is a keyword, a test's verdict or a step (`bypass`, `compass`, `first_pass`, `pass_through` never end so or
+# are glued), so the value is a password only when it looks generated, or like a password (letters with digits or
+# signs inside, not a plain word: `sup1rstr0ngpass2ForTT`), eight characters or more.
+_PASS_NAMED = re.compile(
+    r"(?P<name>\b[A-Za-z_$][\w$]*?(?:[A-Za-z0-9]_(?i:pass)|[a-z0-9]Pass|[A-Z0-9]PASS))"
+    r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{8,200})(?P=q)"
+)
 # A literal under a name that ends in the word "key" or "token" without saying which
 # (`HEROKU_KEY`, `hubspotKey`, `sort_key`): a secret only when the value looks generated.
 _WEAK_QUOTED = re.compile(
@@ -345,8 +353,11 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
 # format hole; a class's name in camel case too (a docstring's `server_credentials: A ServerCredentials object.`).
+# (a word of another language's letters counts: `Passordet må ha minst 6 tegn.`, a UI message in Norwegian; one
+# letter beyond ASCII at least, no digit)
 _PHRASE_WORD = re.compile(
-    r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[A-Z]+|[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd]|&|-|—)"""
+    r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[A-Z]+|[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd]|&|-|—|"""
+    r"""[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*)"""
     r"""[.,:;!?)\]'"`*]*""")
 # An identifier: words joined by `_`, `.`, `:`, `-` or camel case.
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.:\-][A-Za-z0-9]+)*")
@@ -541,7 +552,30 @@ def is_benign_value(value: str, name: str = "") -> bool:
             _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
-            or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)))
+            or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
+            or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name)))
+
+
+# A kebab-case or camel-case identifier of plain words (`my-product`, `iamRoleStatements`) under a name with "key"
+# or "token" as one word of a longer name that says no more (_name_tier 1: Terraform's EFS `creation_token =
+# "my-product"`, an idempotency token; `IAM_ROLE_STATEMENTS_TOKEN = 'iamRoleStatements'`, a constant naming a
+# field): a name, not a generated key. A strong name (`api_key`, `auth_token`) or a password's keeps its value.
+_WORDS_ID = re.compile(r"[a-z]{2,}(?:-[a-z]{2,})+|[a-z]{2,}(?:[A-Z][a-z]{2,})+")
+
+
+def _words_under_weak_name(value: str, name: str) -> bool:
+    return _WORDS_ID.fullmatch(value) is not None and _PASSWORD_WORD.search(name) is None and (
+        _name_tier(name) == 1) and not looks_random(value)
+
+
+# A label of several words (a quoted key with a blank: `'Slack Token'`, `"Square OAuth Secret"`) mapped to an
+# upper-case id (`'CKV_SECRET_14'`: letters, `_`-joined words, maybe a number last): a table of kinds, not a value.
+_UPPER_ID = re.compile(r"[A-Z]{2,}(?:_[A-Z]{2,})+(?:_[0-9]{1,4})?")
+
+
+def _label_mapped_to_id(value: str, name: str) -> bool:
+    label = name.strip("\"'`[] ")
+    return " " in label and _UPPER_ID.fullmatch(value) is not None and not looks_random(value)
 
 
 # A CSS hex colour (`#d8dee9`, `#fff`, `#11223344`): a style's or a theme's token (pygments' `Token: "#d8dee9"`, a
@@ -1236,8 +1270,17 @@ def _alt_assign(match: re.Match[str]) -> str:
 _MULTI_HEAD = re.compile(r"[ \t]*(?:(?:const|var|let)[ \t]+)?[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*,[ \t]*")
 
 
+# The words of a quoted label before its last word (`'Slack ` of `'Slack Token': …`), at the end of what precedes.
+_LABEL_HEAD = re.compile(r"[\"'][A-Za-z][\w.-]*(?:[ \t][\w.-]+)*[ \t]$")
+
+
 def _quoted(match: re.Match[str]) -> str:
     value = match.group("value")
+    name = match.group("name")
+    if name[-1:] in "\"'" and name[:1] not in "\"'" and _UPPER_ID.fullmatch(value):
+        head = _LABEL_HEAD.search(match.string[max(0, match.start() - 80):match.start()])
+        if head and _label_mapped_to_id(value, head.group(0) + name):
+            return match.group(0)
     if match.group("name")[:1] in "\"'" and match.string[:match.start()].rstrip().endswith("?"):
         return match.group(0)  # a ternary's quoted branch (`c ? 'not-a-secret' : '…'`), no key
     if match.group("op").strip() in ("=", ":=") and match.string[match.end():].lstrip().startswith(",") and (
@@ -1299,6 +1342,20 @@ def _short_named(match: re.Match[str]) -> str:
     words = _IDENT_WORDS.findall(name)
     if not words or words[-1].lower() not in ("pw", "cred") or REDACTED in value or _NOT_SECRET_NAME.search(name) or (
             _hash_name(name) or is_benign_value(value, name) or not looks_random(value)):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+# a pass as a step of a process, not a password (`first_pass`, `render_pass`, `boarding_pass`)
+_PASS_STEP = frozenset("first second third last next prev previous final single double multi render shader boarding "
+                       "one two each every".split())
+
+
+def _pass_named(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    if len(words) < 2 or words[-1] != "pass" or words[-2] in _PASS_STEP or REDACTED in value or _NOT_SECRET_NAME.search(name) or (
+            _hash_name(name) or is_benign_value(value, name) or not (looks_random(value) or _password_like(value))):
         return match.group(0)
     return _replace(match, "value")
 
@@ -1728,6 +1785,8 @@ def _redact_line(line: str) -> str:
         line = _CMP_CALL.sub(_cmp_call, line)
     if ("pw" in low or "cred" in low) and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
         line = _SHORT_NAMED.sub(_short_named, line)
+    if "pass" in low and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
+        line = _PASS_NAMED.sub(_pass_named, line)
     if secret and "define" in low and '"' in line:
         line = _C_DEFINE.sub(_quoted_call, line)
     if secret and '"' in line and ("equals" in low or "compareto" in low):
@@ -1778,7 +1837,9 @@ _FORM_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
 # PowerShell's `ConvertTo-SecureString "…" -AsPlainText`.
 _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     "uthorization", "bearer", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)", "derivebytes", "change_user",
-    "imap_open", "logon", r"new\s+(?:pdo|mysqli|maxdb)\b"))
+    "imap_open", "logon", r"new\s+(?:pdo|mysqli|maxdb)\b",
+    # a name ending in `pass` given a value (`dbPass = …`, `"pg_pass": …`: _PASS_NAMED)
+    r"pass[\"'\]]?[ \t]*[:=]"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 # The hints as one scan per first character: a literal first character lets re skip ahead
 # (measured over 31 MB of Python: 1.3 s against 1.8 s for the one trie), worth its 35 calls
