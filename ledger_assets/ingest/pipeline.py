@@ -347,10 +347,10 @@ def pools_code(profile: str, chunk: dict, symbols: list[dict]) -> bool:
 
 
 def embeds_test_symbols(settings, path: str) -> bool:
-    """Do this file's symbols get sentences of their own? A test file's not when `embed_test_symbols` is off (an
-    opt-in; `full` keeps them): tests are much of a repo's symbols and sink under the test prior unless the
-    question is about tests, but such a question then loses the lane that finds them (docs/decisions.md, issue
-    30's ninth round)."""
+    """Do this file's symbols get sentences of their own? A test file's not while `embed_test_symbols` is off (the
+    default; `full` keeps them): tests are much of a repo's symbols and sink under the test prior unless the
+    question is about tests; for such a question the symbol lane takes test chunks from the code lane instead
+    (retrieval/search.py, tests_by_code; docs/decisions.md, issue 30's ninth and tenth rounds)."""
     return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
 
 
@@ -464,5 +464,6 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     log.info(f"embeddings ({profile} profile): {inputs} distinct model inputs ({symbol_lines} symbol vectors) for "
              f"{len(rows)} chunks, {computed} computed, {inputs - computed} from cache"
              + (f"; {len(pools)} code vectors pooled from symbol vectors ({pooled} new)" if pools else "")
-             + (f"; {skipped_tests} test files' symbols left to the name and sparse lanes" if skipped_tests else ""))
+             + (f"; {skipped_tests} test files' symbols without sentences (their code text stands for them)"
+                if skipped_tests else ""))
     return EmbeddingReport(len(rows), inputs, computed, inputs - computed, elapsed, pooled=len(pools))

@@ -32,6 +32,8 @@ from typing import Iterable, Iterator
 
 from qdrant_client import models
 
+from chunkers.paths import is_test_path
+
 from ledger_assets.encode import lexical
 from ledger_assets.encode.quality import RUBRIC_FIELDS
 from ledger_assets.retrieval import rerank
@@ -45,7 +47,7 @@ from ledger_assets.store.qdrant import (CODE_VECTOR, DESIGN_VECTOR, SPARSE_VECTO
 from ledger_assets.retrieval.fusion import FUSED_LANES, QueryError, fuse, order_hits, parse_weights
 from ledger_assets.retrieval.groups import FileHit, group_files
 from ledger_assets.retrieval.names import NAME_LANE, name_lane, named_symbols
-from ledger_assets.retrieval.priors import apply_test_prior
+from ledger_assets.retrieval.priors import apply_test_prior, asks_about_tests
 from ledger_assets.retrieval.rules import collapse_shapes, prefer_specific_names, yield_private_twins
 from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
@@ -70,6 +72,19 @@ def fetch_chunk_payload(ledger: Ledger, client, repo_id: str, file_path: str, ch
     if not points:
         return None
     return points[0] if with_vectors else points[0].payload
+
+
+def tests_by_code(symbol: list, code: list, depth: int) -> list:
+    """The symbol lane for a question about tests: a test file's chunk (its symbols get no sentences unless
+    `embed_test_symbols` is on) enters at its code lane score, as a sentence quoting its code would. Only such a
+    question: for any other, test chunks in this lane crowded the source out of it (docs/decisions.md, issue 30's
+    tenth round)."""
+    best = {str(p.id): p for p in symbol}
+    for p in code:
+        key = str(p.id)
+        if is_test_path((p.payload or {}).get("file_path", "")) and (key not in best or p.score > best[key].score):
+            best[key] = p
+    return sorted(best.values(), key=lambda p: -p.score)[:depth]
 
 
 @dataclass
@@ -220,6 +235,8 @@ class Searcher:
                     results[name] = self._query(opened, query, using, flt, depth)
             else:
                 results[name] = self._query(client, query, using, flt, depth)
+        if results.get("code") and "symbol" in results and asks_about_tests(text):
+            results["symbol"] = tests_by_code(results["symbol"], results["code"], depth)
         if NAME_LANE in lanes:
             results[NAME_LANE] = name_lane(text, results, depth)
         return results

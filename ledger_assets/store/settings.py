@@ -266,10 +266,10 @@ class LedgerSettings:
                                                 "its symbols' heads read together; `lean` (opt-in): the code text, "
                                                 "design only for an LLM intent, 1 a chunk",
                                  choices=EMBED_PROFILES, resource="")
-    embed_test_symbols: bool = setting(True, "a test file's symbols get sentences of their own (the symbol lane); "
-                                             "off (opt-in): its chunks embed their code text alone, its symbols reach "
-                                             "the name and sparse lanes (fewer texts; a question about tests loses "
-                                             "the lane that finds them)",
+    embed_test_symbols: bool = setting(False, "on (opt-in): a test file's symbols get sentences of their own, as "
+                                              "any file's do; off: none (fewer texts), its symbols still reach the "
+                                              "name and sparse lanes, and a question about tests takes test chunks "
+                                              "into the symbol lane from the code lane",
                                        resource="")
     lock_timeout_s: float = setting(120.0, "how long a process waits for the DuckDB file or the Qdrant folder",
                                     bounds=(0, 86_400))

@@ -155,7 +155,7 @@ def test_pooled_profile_is_the_default_and_pools_code_vectors_from_symbol_vector
 
     from ledger_assets.encode.embedder import fetch_vectors
 
-    assert ledger.settings.embed_profile == "pooled" and ledger.settings.embed_test_symbols  # the defaults
+    assert ledger.settings.embed_profile == "pooled" and not ledger.settings.embed_test_symbols  # the defaults
     git_repo.write("README.md", README_MD)
     git_repo.write("report.py", REPORT_PY)  # 14 code lines, of which its sentence quotes 6
     ledger.registry.add(_repo(git_repo).path, "shop")
@@ -266,9 +266,9 @@ def test_cancel_order_of_an_unknown_id_is_false():
 
 @pytest.mark.parametrize("embed_test_symbols", [False, True])
 def test_a_test_files_symbols_get_no_sentence_unless_asked(git_repo, tmp_path, embedder, embed_test_symbols):
-    """With `embed_test_symbols` off (an opt-in), a test file's chunks embed their code text alone (no symbol
-    sentences: a test sinks under the test prior unless the question is about tests); on (the default), its
-    symbols get sentences as any file's do."""
+    """With `embed_test_symbols` off (the default), a test file's chunks embed their code text alone: no symbol
+    sentence, no symbol vector (a question about tests takes them into that lane from the code lane at query time,
+    retrieval/search.py's tests_by_code); on (an opt-in), its symbols get sentences as any file's do."""
     import json
 
     git_repo.write("tests/test_orders.py", TEST_ORDERS_PY)
@@ -280,10 +280,13 @@ def test_a_test_files_symbols_get_no_sentence_unless_asked(git_repo, tmp_path, e
         rows = con.execute("select file_path, symbols, code_hash, symbol_hashes from chunks").fetchall()
     tests = [r for r in rows if r[0] == "tests/test_orders.py"]
     assert tests and any(json.loads(r[1] or "[]") for r in tests)  # the chunker saw the test functions
-    if embed_test_symbols:
-        assert any(r[3] for r in tests)  # their sentences, as for any file
-    else:  # the code text alone: no sentence, so nothing to pool either
+    points = [p for p in _points(ledger) if p.payload["file_path"] == "tests/test_orders.py"]
+    assert len(points) == len(tests)
+    if embed_test_symbols:  # their sentences, as for any file
+        assert any(r[3] for r in tests) and any(SYMBOL_VECTOR in p.vector for p in points)
+    else:  # the code text alone: no sentence, so nothing to pool either, and no symbol vector
         assert all(not r[3] and not r[2].startswith("pool:") for r in tests)
+        assert not any(SYMBOL_VECTOR in p.vector for p in points)
     assert any(r[3] for r in rows if r[0] == "orders.py")  # a source file keeps its sentences
     sentences = sum(len(json.loads(r[3] or "[]")) for r in rows)
     own_text = sum(not r[2].startswith("pool:") for r in rows)

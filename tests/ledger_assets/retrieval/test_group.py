@@ -15,7 +15,7 @@ from chunkers.paths import is_docs_path, is_test_path
 from ledger_assets.retrieval.groups import group_files
 from ledger_assets.retrieval.priors import apply_test_prior, asks_about_docs, asks_about_tests, is_test_chunk
 from ledger_assets.retrieval.hits import Hit
-from ledger_assets.retrieval.search import Searcher, SearchOptions
+from ledger_assets.retrieval.search import Searcher, SearchOptions, tests_by_code
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.settings import LedgerSettings
 from tests.conftest import GitRepo, ingest
@@ -97,6 +97,27 @@ def test_group_file_ranks_the_source_above_its_test_for_a_non_test_question(shop
     about = shop.searcher.search_files("tests for rounding half-even currency conversion",
                                        SearchOptions(repo="shop", k=5, group="file"))
     assert about[0].file_path == "tests/test_pricing.py"
+
+
+def test_a_question_about_tests_takes_test_chunks_into_the_symbol_lane_from_the_code_lane(shop):
+    """A test file's symbols get no sentences by default (`embed_test_symbols`); for a question about tests the
+    symbol lane takes its chunks at their code lane score, best score first, each once, never a source's from there."""
+    def pt(pid, path, score):
+        return SimpleNamespace(id=pid, score=score, payload={"file_path": path})
+
+    symbol = [pt("a", "src/shop/pricing.py", 0.6), pt("t1", "tests/test_pricing.py", 0.3)]
+    code = [pt("b", "src/shop/cart.py", 0.9), pt("t1", "tests/test_pricing.py", 0.5), pt("t2", "tests/test_cart.py", 0.4)]
+    merged = tests_by_code(symbol, code, 3)
+    assert [(p.id, p.score) for p in merged] == [("a", 0.6), ("t1", 0.5), ("t2", 0.4)]  # no cart.py: not a test
+    assert not shop.ledger.settings.embed_test_symbols
+    with shop.ledger.db.connect() as con:
+        lanes = con.execute("select file_path, symbol_hashes from chunks where file_path like 'tests/%'").fetchall()
+    assert lanes and all(not h for _, h in lanes)  # no sentence for a test: the code lane is what finds it
+    searcher = shop.searcher
+    about = searcher.search_files("tests for rounding half-even currency conversion",
+                                  SearchOptions(repo="shop", k=5, group="file"))
+    plain = searcher.search_files("rounding half-even currency conversion", SearchOptions(repo="shop", k=5, group="file"))
+    assert about[0].file_path == "tests/test_pricing.py" and plain[0].file_path == "src/shop/pricing.py"
 
 
 def test_group_file_on_the_command_line(shop, monkeypatch, capsys):
