@@ -350,7 +350,7 @@ def embeds_test_symbols(settings, path: str) -> bool:
     """Do this file's symbols get sentences of their own? A test file's not while `embed_test_symbols` is off (the
     default; `full` keeps them): tests are much of a repo's symbols and sink under the test prior unless the
     question is about tests; for such a question the symbol lane takes test chunks from the code lane instead
-    (retrieval/search.py, tests_by_code; docs/decisions.md, issue 30's ninth and tenth rounds)."""
+    (retrieval/search.py, symbol_lane_for_tests; docs/decisions.md, issue 30's ninth and tenth rounds)."""
     return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
 
 

@@ -74,7 +74,7 @@ def fetch_chunk_payload(ledger: Ledger, client, repo_id: str, file_path: str, ch
     return points[0] if with_vectors else points[0].payload
 
 
-def tests_by_code(symbol: list, code: list, depth: int) -> list:
+def symbol_lane_for_tests(symbol: list, code: list, depth: int) -> list:
     """The symbol lane for a question about tests: a test file's chunk (its symbols get no sentences unless
     `embed_test_symbols` is on) enters at its code lane score, as a sentence quoting its code would. Only such a
     question: for any other, test chunks in this lane crowded the source out of it (docs/decisions.md, issue 30's
@@ -236,7 +236,7 @@ class Searcher:
             else:
                 results[name] = self._query(client, query, using, flt, depth)
         if results.get("code") and "symbol" in results and asks_about_tests(text):
-            results["symbol"] = tests_by_code(results["symbol"], results["code"], depth)
+            results["symbol"] = symbol_lane_for_tests(results["symbol"], results["code"], depth)
         if NAME_LANE in lanes:
             results[NAME_LANE] = name_lane(text, results, depth)
         return results

@@ -268,7 +268,7 @@ def test_cancel_order_of_an_unknown_id_is_false():
 def test_a_test_files_symbols_get_no_sentence_unless_asked(git_repo, tmp_path, embedder, embed_test_symbols):
     """With `embed_test_symbols` off (the default), a test file's chunks embed their code text alone: no symbol
     sentence, no symbol vector (a question about tests takes them into that lane from the code lane at query time,
-    retrieval/search.py's tests_by_code); on (an opt-in), its symbols get sentences as any file's do."""
+    retrieval/search.py's symbol_lane_for_tests); on (an opt-in), its symbols get sentences as any file's do."""
     import json
 
     git_repo.write("tests/test_orders.py", TEST_ORDERS_PY)

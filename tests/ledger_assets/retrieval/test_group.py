@@ -15,7 +15,7 @@ from chunkers.paths import is_docs_path, is_test_path
 from ledger_assets.retrieval.groups import group_files
 from ledger_assets.retrieval.priors import apply_test_prior, asks_about_docs, asks_about_tests, is_test_chunk
 from ledger_assets.retrieval.hits import Hit
-from ledger_assets.retrieval.search import Searcher, SearchOptions, tests_by_code
+from ledger_assets.retrieval.search import Searcher, SearchOptions, symbol_lane_for_tests
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.settings import LedgerSettings
 from tests.conftest import GitRepo, ingest
@@ -107,7 +107,7 @@ def test_a_question_about_tests_takes_test_chunks_into_the_symbol_lane_from_the_
 
     symbol = [pt("a", "src/shop/pricing.py", 0.6), pt("t1", "tests/test_pricing.py", 0.3)]
     code = [pt("b", "src/shop/cart.py", 0.9), pt("t1", "tests/test_pricing.py", 0.5), pt("t2", "tests/test_cart.py", 0.4)]
-    merged = tests_by_code(symbol, code, 3)
+    merged = symbol_lane_for_tests(symbol, code, 3)
     assert [(p.id, p.score) for p in merged] == [("a", 0.6), ("t1", 0.5), ("t2", 0.4)]  # no cart.py: not a test
     assert not shop.ledger.settings.embed_test_symbols
     with shop.ledger.db.connect() as con:
