@@ -343,8 +343,10 @@ def cmd_golden(args) -> int:
     try:
         if args.max is not None and not args.commits:
             raise UsageError("--max is for --commits")
+        if args.tests and not args.commits:
+            raise UsageError("--tests is for --commits")
         if args.commits:
-            report = build_commit_golden(args.repo_path, args.out_dir, args.max)
+            report = build_commit_golden(args.repo_path, args.out_dir, args.max, tests=args.tests)
         else:
             report = build_golden(args.repo_path, args.out_dir)
     except GoldenError as exc:
@@ -353,7 +355,8 @@ def cmd_golden(args) -> int:
         print(json.dumps(report))
     elif args.commits:
         skipped = ", ".join(f"{n} {why}" for why, n in report["skipped"].items()) or "none"
-        print(f"{report['queries']} commit queries from {report['commits_read']} commits (skipped: {skipped}) "
+        kind = "questions about tests" if args.tests else "commit queries"
+        print(f"{report['queries']} {kind} from {report['commits_read']} commits (skipped: {skipped}) "
               f"-> {report['golden']}\nregister and ingest {report['repo']} at HEAD, then "
               f"`ledger eval {report['golden']} --repo ID` (file-level Acc@k)")
     else:
@@ -515,6 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--commits", action="store_true",
                    help="change requests from the repo's history: commit subject -> source files changed")
     p.add_argument("--max", type=int, help="with --commits: at most N queries (the newest)")
+    p.add_argument("--tests", action="store_true",
+                   help="with --commits: questions about tests ('tests for' + subject -> test files changed)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_golden)
 

@@ -87,6 +87,9 @@ def test_a_commit_set_of_questions_about_tests(shop_history, tmp_path):
         ("tests for Add a cart that totals prices with discount codes", ["tests/test_pricing.py"]),
     ]
     assert made["queries"] == 4 and made["skipped"]["no source file"] == 5  # the commits that changed no test
+    assert main(["golden", str(shop_history.path), str(tmp_path / "cli"), "--commits", "--tests"]) == 0
+    assert (tmp_path / "cli" / "golden.jsonl").read_text() == (tmp_path / "golden" / "golden.jsonl").read_text()
+    assert main(["golden", str(shop_history.path), str(tmp_path / "bad"), "--tests"]) == 2  # --tests is for --commits
 
 
 def test_commit_golden_max_and_bad_input(shop_history, tmp_path, capsys):
