@@ -341,22 +341,18 @@ def cmd_golden(args) -> int:
     from ledger_assets.evaluation.golden import GoldenError, build_golden
 
     try:
-        if args.max is not None and not args.commits:
-            raise UsageError("--max is for --commits")
-        if args.tests and not args.commits:
-            raise UsageError("--tests is for --commits")
-        if args.commits:
-            report = build_commit_golden(args.repo_path, args.out_dir, args.max, tests=args.tests)
-        else:
-            report = build_golden(args.repo_path, args.out_dir)
+        if (args.max is not None or args.tests) and not args.commits:
+            raise UsageError("--max and --tests are for --commits")
+        report = (build_commit_golden(args.repo_path, args.out_dir, args.max, tests=args.tests) if args.commits
+                  else build_golden(args.repo_path, args.out_dir))
     except GoldenError as exc:
         raise UsageError(str(exc)) from exc
     if args.format == "json":
         print(json.dumps(report))
     elif args.commits:
         skipped = ", ".join(f"{n} {why}" for why, n in report["skipped"].items()) or "none"
-        kind = "questions about tests" if args.tests else "commit queries"
-        print(f"{report['queries']} {kind} from {report['commits_read']} commits (skipped: {skipped}) "
+        print(f"{report['queries']} {'questions about tests' if args.tests else 'commit queries'} from "
+              f"{report['commits_read']} commits (skipped: {skipped}) "
               f"-> {report['golden']}\nregister and ingest {report['repo']} at HEAD, then "
               f"`ledger eval {report['golden']} --repo ID` (file-level Acc@k)")
     else:
@@ -518,8 +514,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--commits", action="store_true",
                    help="change requests from the repo's history: commit subject -> source files changed")
     p.add_argument("--max", type=int, help="with --commits: at most N queries (the newest)")
-    p.add_argument("--tests", action="store_true",
-                   help="with --commits: questions about tests ('tests for' + subject -> test files changed)")
+    p.add_argument("--tests", action="store_true", help="with --commits: questions about tests -> test files")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_golden)
 
