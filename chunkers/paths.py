@@ -53,7 +53,16 @@ def is_docs_path(path: str) -> bool:
     return name.lower().endswith(DOCS_EXTENSIONS) or bool(_DOCS_NAME.match(name))
 
 
+def _written_source(path: str) -> bool:
+    """A source language's file, not generated."""
+    return PurePosixPath(path).suffix.lower() in SOURCE_EXTENSIONS and not path.endswith(GENERATED_SUFFIXES)
+
+
 def is_source_path(path: str) -> bool:
     """Program source a change lands in: a source language's file, not a test, not generated."""
-    suffix = PurePosixPath(path).suffix.lower()
-    return suffix in SOURCE_EXTENSIONS and not is_test_path(path) and not path.endswith(GENERATED_SUFFIXES)
+    return _written_source(path) and not is_test_path(path)
+
+
+def is_test_source_path(path: str) -> bool:
+    """A test in a source language, not generated: what a question about tests is answered with."""
+    return _written_source(path) and is_test_path(path)

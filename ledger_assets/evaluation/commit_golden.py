@@ -14,9 +14,9 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from chunkers.paths import GENERATED_SUFFIXES, SOURCE_EXTENSIONS, is_source_path, is_test_path
+from chunkers.paths import is_source_path, is_test_source_path
 from ledger_assets.evaluation.golden import MIN_QUERY_WORDS, GoldenError
 from ledger_assets.retrieval.priors import asks_about_tests
 from ledger_assets.store import git
@@ -65,12 +65,6 @@ def _git_lines(root: Path, *args: str) -> str:
         raise GoldenError(f"{root}: git {args[0]} failed: {exc.detail}") from exc
 
 
-def is_test_source(path: str) -> bool:
-    """A test in a source language: what a question about tests is answered with."""
-    return (PurePosixPath(path).suffix.lower() in SOURCE_EXTENSIONS and is_test_path(path)
-            and not path.endswith(GENERATED_SUFFIXES))
-
-
 def test_query(subject: str) -> str:
     """A commit subject as a question about its tests: "tests for" and the change, unless it names tests
     already ("test: cover x" -> "tests for cover x"; "add tests for x" stays)."""
@@ -100,7 +94,7 @@ def commit_items(repo_path: str | Path, max_items: int | None = None,
         if _CHORE_SUBJECT.search(_TEST_PREFIX.sub("", subject) if tests else subject):
             why["chore subject"] += 1
             continue
-        source = sorted({p for p in changed if (is_test_source(p) if tests else is_source_path(p))})
+        source = sorted({p for p in changed if (is_test_source_path(p) if tests else is_source_path(p))})
         if not 1 <= len(source) <= MAX_COMMIT_FILES:
             why["no source file" if not source else f"over {MAX_COMMIT_FILES} source files"] += 1
             continue
