@@ -87,7 +87,7 @@ from their checkouts at run time (nothing of theirs is stored here).
   label per line or per file (`--checkov`: the sanity folders' true positives and false-positive guards, the
   resources' cfn, terraform, file-type and k8s files, an entropy sample, a line of two secrets); see checkov_cases.
   Scored like whispers.
-- auth0/repo-supervisor (held out in the eighteenth round): the values its integration tests expect it to report
+- auth0/repo-supervisor (held out in the eighteenth round, development from the nineteenth): the values its integration tests expect it to report
   in its fixture files, the values its pre-filters must drop as no secret, its random secrets (`--repo-supervisor`);
   see repo_supervisor_cases. Scored like whispers, then again with only the positives a name or a form labels, and
   with only those with no name (a bare value: by policy not redacted).
@@ -2263,10 +2263,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.checkov:  # held out in the seventeenth round, development from the eighteenth
         whispers_score("checkov (development)", *checkov_cases(args.checkov), args.show,
                        "a labelled line without its value, a file missing")
-    if args.repo_supervisor:  # held out in the eighteenth round
+    if args.repo_supervisor:  # held out in the eighteenth round, development from the nineteenth
         for which, title in (("all", ""), ("name", ", only the positives a name or a form labels"),
                              ("bare", ", only the positives with no name")):
-            whispers_score("repo-supervisor (held out)" + title, *repo_supervisor_cases(args.repo_supervisor, which),
+            whispers_score("repo-supervisor (development)" + title, *repo_supervisor_cases(args.repo_supervisor, which),
                            args.show, "a value not found in its file, a fixture missing")
     if args.twoms:  # held out in the nineteenth round
         whispers_score("2ms (held out)", *twoms_cases(args.twoms), args.show,
