@@ -1403,15 +1403,17 @@ def _arrow_return(match: re.Match[str]) -> str:
 
 # An environment assignment as an item of a YAML flow list, after a comma (`command: [ "sh", "-c", export,
 # API_KEY=…]`, `args: [--debug, DB_PASSWORD=…]`): judged as _ENV_ASSIGN's; only on a line that opens a flow list
-# under a YAML key or a list item (`key: [`, `- [`), so a call's keyword argument (`f(a, password=pw)`) is none.
-_FLOW_LIST_LINE = re.compile(r"[ \t]*(?:-[ \t]+)?(?:[\w.-]+:[ \t]*)?\[")
+# under a YAML key or a list item (`key: [`, `- [`), outside parentheses, so a call's keyword argument (`f(a,
+# password=pw)`, `[dict(run_id=r, key=tag) for …]`) is none.
+_FLOW_LIST_LINE = re.compile(r"[ \t]*(?:-[ \t]*|[\w.-]+:[ \t]*)\[")
 _FLOW_ASSIGN = re.compile(
     r"(?<=,)(?P<head>[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][\w.-]*)=)(?P<v>[^\s,\[\]\"'`;|&()\\]+)(?=[ \t]*[,\]])")
 
 
 def _flow_assign(match: re.Match[str]) -> str:
     value, name = match.group("v"), match.group("name")
-    if REDACTED in value or not _env_secret_name(name) or _METAVAR.fullmatch(value) or is_benign_value(value, name) or (
+    before = match.string[:match.start()]
+    if before.count("(") != before.count(")") or REDACTED in value or not _env_secret_name(name) or _METAVAR.fullmatch(value) or is_benign_value(value, name) or (
             value.startswith(("{{", "{%", "${", "$(", "<", "$"))):
         return match.group(0)
     return _replace(match, "v")
