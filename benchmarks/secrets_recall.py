@@ -24,7 +24,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --earlybird /work/.mirror/americanexpress+earlybird/repo \\
         --ggshield /work/.mirror/GitGuardian+ggshield/repo \\
         --checkov /work/.mirror/bridgecrewio+checkov/repo \\
-        --repo-supervisor /work/.mirror/auth0+repo-supervisor/repo [--show N] [--time DIR ...]
+        --repo-supervisor /work/.mirror/auth0+repo-supervisor/repo \\
+        --2ms /work/.mirror/Checkmarx+2ms/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -86,10 +87,14 @@ from their checkouts at run time (nothing of theirs is stored here).
   label per line or per file (`--checkov`: the sanity folders' true positives and false-positive guards, the
   resources' cfn, terraform, file-type and k8s files, an entropy sample, a line of two secrets); see checkov_cases.
   Scored like whispers.
-- auth0/repo-supervisor (held out in the eighteenth round): the values its integration tests expect it to report
+- auth0/repo-supervisor (held out in the eighteenth round, development from the nineteenth): the values its integration tests expect it to report
   in its fixture files, the values its pre-filters must drop as no secret, its random secrets (`--repo-supervisor`);
   see repo_supervisor_cases. Scored like whispers, then again with only the positives a name or a form labels, and
   with only those with no name (a bare value: by policy not redacted).
+- Checkmarx/2ms (held out in the nineteenth round): its own labelled values, not its gitleaks-derived rules' samples:
+  the files its end-to-end and scan tests scan with the reports they must equal, its engine tests' secrets and
+  Confluence metadata, its authenticated-url rule's true positives, its benchmark's secret patterns in the templates
+  that "contain secrets" and its clean template and padding (`--2ms`); see twoms_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1830,6 +1835,150 @@ def repo_supervisor_cases(root: Path, which: str = "all"):
     return files, skipped
 
 
+# Checkmarx/2ms's own labelled values (its rules derive from gitleaks', a development corpus: the samples of a rule
+# gitleaks has are left out; of its own rules, only authenticated-url has samples, hardcoded-password has none).
+# (1) The files its end-to-end and scan tests scan, with the reports they must equal (tests/testData/input/*.txt with
+# tests/testData/expectedReport/**.json; pkg/testData/secrets/*.txt with pkg/testData/expectedReports/**.json): each
+# reported value a positive on the first line holding its first line, every other non-blank line of those files a
+# negative line (the reports are compared whole: nothing else is reported). (2) engine/engine_test.go's TestSecrets
+# (a case with ShouldFind true; the JFROG key "without keyword" is ShouldFind false only because gitleaks needs a
+# keyword, its comment says, so it is a secret too), its line-content cases (`let apikey = "eyJ…"`), and
+# TestDetectWithConfluenceMetadata (a Confluence user key: a negative). (3) authenticated_url_test.go's true positives.
+# (4) benches/test_data.go: each of the 6 SecretPatterns ("realistic secret patterns that will trigger detection") in
+# each of the 5 ContentTemplates that "contain secrets" (the pattern's line a positive; the templates' other lines
+# carry no verdict and are left out), the template of "clean code" and the PaddingPatterns' lines negatives.
+_TWOMS_REPORTED = (
+    ("tests/testData/input", "tests/testData/expectedReport"),
+    ("pkg/testData/secrets", "pkg/testData/expectedReports"),
+)
+# engine_test.go's TestSecrets cases: the part of the content that is the secret (the password of a URL, the value)
+_TWOMS_ENGINE = {
+    "mongodb+srv://radar:mytoken@": "mytoken",
+    "https://elastic:bF21iC0bfTVXo3qhpJqTGs78@": "bF21iC0bfTVXo3qhpJqTGs78",
+    "https://abc:123@google.com": "123",
+    "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": "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",
+    "AKCp8jRRiQSA": "AKCp8jRRiQSAbghbuZmHKZcaKGEqbAASGH2SAb3rxXJQsSq9dGga8gFXe6aHpcRmzuHxN6oaT",
+    "imagePullSecretJfrog.password=": "AKCp8kqqfQbYifrbyvqusjyk6N3QKprXTv9B8HTitLbJzXT1kW7dDticXTsJpCrbqtizAwK4D",
+    "--docker-password=": "AKCp8kqX8yeKBTqgm2XExHsp8yVdJn6SAgQmS1nJMfMDmzxEqX74rUGhedaWu7Eovid3VsMwb",
+    "mock_secret:=": "very_secret_value",
+    "SecretKey:": "NzFEUDg0Y0Jtc25sbko4VU96Q3VxM184bGkxV2xEb0twajY3ZFVybEtrcj0=",
+}
+
+
+def _twoms_value_items(node):
+    """Every (source, value, startLine, endLine) of a 2ms report (the dicts holding them, at any depth)."""
+    if isinstance(node, dict):
+        if isinstance(node.get("source"), str) and isinstance(node.get("value"), str):
+            yield node["source"], node["value"], node.get("startLine"), node.get("endLine")
+        for v in node.values():
+            yield from _twoms_value_items(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _twoms_value_items(v)
+
+
+def _twoms_file(name: str, text: str, found, files: list) -> int:
+    """One scanned file: each reported value a positive on its reported start line (or, when that line does not
+    hold it, the first line holding its first line), the lines of every finding no negatives, the rest negatives."""
+    lines, pos, labelled, skipped = text.split("\n"), set(), set(), 0
+    for value, start, end in found:
+        head = value.replace("\r", "").split("\n")[0].strip()
+        i = start - 1 if isinstance(start, int) and 0 < start <= len(lines) and head in lines[start - 1] else next(
+            (k for k, line in enumerate(lines) if head in line), None)
+        if i is None:
+            skipped += 1
+            continue
+        pos.add((i, head))
+        labelled.update(range(i, max(i, (end or start or 0) - 1) + 1))
+    files.append((name, text, sorted(pos), [i for i, line in enumerate(lines) if line.strip() and i not in labelled]))
+    return skipped
+
+
+def twoms_cases(root: Path):
+    """(files, skipped) from Checkmarx/2ms's own labelled values (see _TWOMS_REPORTED, _TWOMS_ENGINE). Skipped
+    (counted): a reported value not found in its file, a scanned file no report names, a TestSecrets case not in _TWOMS_ENGINE or without its value,
+    the line-content case whose value is glued inside 500 letters each side, a fixture missing."""
+    import json
+    files, skipped = [], 0
+    for inputs, reports in _TWOMS_REPORTED:
+        names, read = repo_files(root, inputs)
+        rnames, rread = repo_files(root, reports)
+        found: dict[str, set] = {}
+        for r in rnames:
+            if r.endswith(".json"):
+                items = list(_twoms_value_items(json.loads(rread(r))))
+                base = 0 if any(x[2] == 0 for x in items) else 1  # pkg's reports count lines from 0, tests' from 1
+                for source, value, start, end in items:
+                    found.setdefault(source.rsplit("/", 1)[-1], set()).add((value, start + 1 - base, end + 1 - base))
+        for n in names:
+            if n.endswith(".txt") and n.rsplit("/", 1)[-1] not in found:
+                skipped += 1  # a file no report names: no verdict on its lines
+            elif n.endswith(".txt"):
+                skipped += _twoms_file(n.rsplit("/", 1)[-1], read(n), sorted(found.get(n.rsplit("/", 1)[-1], ())),
+                                       files)
+    names, read = repo_files(root, "engine")
+    src = read("engine/engine_test.go") if "engine/engine_test.go" in names else ""
+    block = src[src.find("func TestSecrets("):src.find("\n}\n", src.find("func TestSecrets("))]
+    for m in re.finditer(r'Content:\s*("(?:[^"\\]|\\.)*")(.*?)ShouldFind:\s*(\w+)', block, re.S):
+        content = go_string(m.group(1))
+        if not content:
+            continue  # the empty case
+        key = next((k for k in _TWOMS_ENGINE if k in content), None)
+        if key is None or _TWOMS_ENGINE[key] not in content:
+            skipped += 1
+            continue
+        lines = content.split("\n")
+        i = next(k for k, line in enumerate(lines) if _TWOMS_ENGINE[key] in line)
+        files.append(("engine_test.go TestSecrets", content, [(i, _TWOMS_ENGINE[key])], []))
+    for m in re.finditer(r'expectedLineContent:\s*("(?:[^"\\]|\\.)*"|`[^`]*`)', src):
+        line = go_string(m.group(1))
+        v = re.search(r'"(eyJ[\w.-]+)"', line)
+        if v:
+            files.append(("engine_test.go line content", line, [(0, v.group(1))], []))
+        else:
+            skipped += 1  # strings.Repeat("A", 250) + …: the value glued inside letters
+    confluence = src[src.find("func TestDetectWithConfluenceMetadata("):]
+    for m in re.finditer(r'Content:\s*("(?:[^"\\]|\\.)*")(.*?)ShouldFind:\s*false', confluence[:confluence.find(
+            "\n}\n")], re.S):
+        files.append(("engine_test.go Confluence metadata", go_string(m.group(1)), [], [0]))
+    names, read = repo_files(root, "engine/rules/ruledefine")
+    path = "engine/rules/ruledefine/authenticated_url_test.go"
+    if path in names:
+        tp = re.search(r"truePositives:\s*\[\]string\{(.*?)\n\s*\},", read(path), re.S)
+        for lit in split_top(tp.group(1)) if tp else ():
+            url = go_string(lit)
+            pw = re.search(r"://[^:/@]*:(.+)@", url)
+            files.append(("authenticated_url_test.go", url, [(0, pw.group(1))] if pw else [], []))
+    else:
+        skipped += 1
+    names, read = repo_files(root, "benches")
+    if "benches/test_data.go" in names:
+        src = read("benches/test_data.go")
+
+        def strings(var: str) -> list[str]:
+            at = src.find("var " + var + " = []string{")
+            if at < 0:
+                return []
+            i = j = src.index("{", at) + 1
+            while j < len(src) and src[j] != "}":  # the closing brace, strings skipped
+                j = string_end(src, j) if src[j] in "\"`" else src.find("\n", j) if src.startswith("//", j) else j + 1
+            return [go_string(x) for x in split_top(src[i:j])]
+        patterns, templates, padding = strings("SecretPatterns"), strings("ContentTemplates"), strings("PaddingPatterns")
+        for t, template in enumerate(templates[:-1]):
+            lines = template.split("\n")
+            i = next(k for k, line in enumerate(lines) if "%s" in line)
+            for p in patterns:
+                files.append((f"benches template {t}", lines[i].replace("%s", p), [(0, p)], []))
+        if templates:
+            files.append(("benches clean template", templates[-1], [],
+                          [i for i, line in enumerate(templates[-1].split("\n")) if line.strip()]))
+        pad = "\n".join(x.strip("\n") for x in padding if x.strip())
+        files.append(("benches padding", pad, [], list(range(len(pad.split("\n"))))))
+    else:
+        skipped += 1
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -2049,6 +2198,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a bridgecrewio/checkov checkout or bare mirror (its secrets tests' files, labelled per line)")
     ap.add_argument("--repo-supervisor", dest="repo_supervisor", type=Path,
                     help="an auth0/repo-supervisor checkout or bare mirror (its test fixtures' labelled values)")
+    ap.add_argument("--2ms", dest="twoms", type=Path,
+                    help="a Checkmarx/2ms checkout or bare mirror (its own tests' and benchmarks' labelled values)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2112,11 +2263,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.checkov:  # held out in the seventeenth round, development from the eighteenth
         whispers_score("checkov (development)", *checkov_cases(args.checkov), args.show,
                        "a labelled line without its value, a file missing")
-    if args.repo_supervisor:  # held out in the eighteenth round
+    if args.repo_supervisor:  # held out in the eighteenth round, development from the nineteenth
         for which, title in (("all", ""), ("name", ", only the positives a name or a form labels"),
                              ("bare", ", only the positives with no name")):
-            whispers_score("repo-supervisor (held out)" + title, *repo_supervisor_cases(args.repo_supervisor, which),
+            whispers_score("repo-supervisor (development)" + title, *repo_supervisor_cases(args.repo_supervisor, which),
                            args.show, "a value not found in its file, a fixture missing")
+    if args.twoms:  # held out in the nineteenth round
+        whispers_score("2ms (held out)", *twoms_cases(args.twoms), args.show,
+                       "a value not found, a case without its value, a fixture missing")
     if args.time:
         timing(args.time)
     return 0

@@ -1037,6 +1037,31 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     return out
 
 
+# A Kubernetes container's env entry whose value is on the line after its name (`- name: DB_PASSWORD` then
+# `value: "…"`, the value's line indented under the item): the name is a secret's (_name_tier 2), the value judged as
+# a Secret's data (_k8s_value). `valueFrom:` is no value; `- name: USER` holds none.
+_K8S_ENV_PAIR = re.compile(r"name:[ \t]*(?P<nq>[\"']?)(?P<name>[A-Za-z_][\w.-]*)(?P=nq)[ \t]*\r?\n(?P<head>(?P<ind>[ \t]+)"
+                           r"value:[ \t]+)(?P<value>[^\s#|>][^\n]*?)[ \t]*\r?$", re.M)
+_K8S_ITEM = re.compile(r"[ \t]*-[ \t]+")
+
+
+def _k8s_env_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the value lines of secret-named env entries (_K8S_ENV_PAIR)."""
+    out: dict[int, str] = {}
+    for m in _K8S_ENV_PAIR.finditer(text):
+        ls = text.rfind("\n", 0, m.start()) + 1
+        item = _K8S_ITEM.fullmatch(text, ls, m.start())
+        if item is None or len(m.group("ind")) <= item.end() - ls - 1 or not _secret_name(m.group("name"))[0]:
+            continue
+        if not _k8s_value(m.group("value")):
+            continue
+        vs = m.start("head")
+        if vs in done:
+            continue
+        out[vs] = m.group("head") + REDACTED + text[m.end("value"):m.end()].rstrip("\n")
+    return out
+
+
 def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
@@ -1356,6 +1381,59 @@ def _pass_named(match: re.Match[str]) -> str:
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
     if len(words) < 2 or words[-1] != "pass" or words[-2] in _PASS_STEP or REDACTED in value or _NOT_SECRET_NAME.search(name) or (
             _hash_name(name) or is_benign_value(value, name) or not (looks_random(value) or _password_like(value))):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+# A getter under a secret's name that returns a literal (`getSecret: () => '…'`, `const apiKey = () => "…"`,
+# `get_token = async () => '…'`): an arrow function's body is the value the name holds.
+_ARROW_RETURN = re.compile(
+    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")[\"']?\s*(?::|=)\s*(?:async\s+)?\(\s*\)\s*=>\s*"
+    r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)")
+
+
+def _arrow_return(match: re.Match[str]) -> str:
+    # (judged as _alt_assign's literal: a plain word is a getter's default or a label, `() => 'loading'`)
+    value, name = match.group("value"), match.group("name")
+    if not value or REDACTED in value or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
+            _PLAIN_WORD.fullmatch(value)) or (match.group("q") == "`" and (" " in value or "${" in value)):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+# An environment assignment as an item of a YAML flow list, after a comma (`command: [ "sh", "-c", export,
+# API_KEY=…]`, `args: [--debug, DB_PASSWORD=…]`): judged as _ENV_ASSIGN's; only on a line that opens a flow list
+# under a YAML key or a list item (`key: [`, `- [`), outside parentheses, so a call's keyword argument (`f(a,
+# password=pw)`, `[dict(run_id=r, key=tag) for …]`) is none.
+_FLOW_LIST_LINE = re.compile(r"[ \t]*(?:-[ \t]*|[\w.-]+:[ \t]*)\[")
+_FLOW_ASSIGN = re.compile(
+    r"(?<=,)(?P<head>[ \t]*(?:export[ \t]+)?(?P<name>[A-Za-z_][\w.-]*)=)(?P<v>[^\s,\[\]\"'`;|&()\\]+)(?=[ \t]*[,\]])")
+
+
+def _flow_assign(match: re.Match[str]) -> str:
+    value, name = match.group("v"), match.group("name")
+    before = match.string[:match.start()]
+    if before.count("(") != before.count(")") or REDACTED in value or not _env_secret_name(name) or _METAVAR.fullmatch(value) or is_benign_value(value, name) or (
+            value.startswith(("{{", "{%", "${", "$(", "<", "$"))):
+        return match.group(0)
+    return _replace(match, "v")
+
+
+# A quoted label of several words ending in `Key` (`"Mailgun Secret Key": "…"`, `'Stripe API Key' => '…'`): the
+# words joined make a secret's name (_name_tier 2: `Secret Key`, `API Key`, `Access Key`; not `Public Key`, `Primary
+# Key`); its literal is a secret when it looks generated (a label's value is often a translation or a help text).
+_LABEL_KEY = re.compile(
+    r"(?P<lq>[\"'])(?P<label>[A-Za-z][\w.-]*(?:[ \t][\w.-]+)*[ \t](?i:key))(?P=lq)[ \t]*(?::|=>|=)[ \t]*"
+    r"(?P<q>[\"'])(?P<value>[^\"'\\\n]+)(?P=q)")
+
+
+def _label_key(match: re.Match[str]) -> str:
+    value, label = match.group("value"), match.group("label")
+    name = re.sub(r"[ \t]+", "_", label)
+    if REDACTED in value or _name_tier(name) != 2 or is_benign_value(value, name) or not (looks_random(value, 16) or (
+            # (a long run of letters and digits that looks_random reads as words: `key-3ax6xnjp29jd6fds4gc373sgvjxteol0`)
+            len(value) >= 24 and _TOKEN_CHARS.fullmatch(value) and re.search(r"[0-9]", value) and (
+                re.search(r"[A-Za-z]", value)) and _entropy(value) >= 4.0)):
         return match.group(0)
     return _replace(match, "value")
 
@@ -1787,6 +1865,12 @@ def _redact_line(line: str) -> str:
         line = _SHORT_NAMED.sub(_short_named, line)
     if "pass" in low and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
         line = _PASS_NAMED.sub(_pass_named, line)
+    if secret and "=>" in line and ("(" in line) and ('"' in line or "'" in line or "`" in line):
+        line = _ARROW_RETURN.sub(_arrow_return, line)
+    if secret and "[" in line and "," in line and "=" in line and _FLOW_LIST_LINE.match(line):
+        line = _FLOW_ASSIGN.sub(_flow_assign, line)
+    if " key" in low and ('"' in line or "'" in line):
+        line = _LABEL_KEY.sub(_label_key, line)
     if secret and "define" in low and '"' in line:
         line = _C_DEFINE.sub(_quoted_call, line)
     if secret and '"' in line and ("equals" in low or "compareto" in low):
@@ -1897,6 +1981,8 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
     pem = _pem_changes(text) if "PRIVATE KEY" in text else None
     if "Private-Lines:" in text or "Secret" in text:
         pem = {**(pem or {}), **_block_changes(text, pem or {})}
+    if "value:" in text and "name:" in text:
+        pem = {**(pem or {}), **_k8s_env_changes(text, pem or {})}
     if pem:
         starts.update(pem)
     changes = []
