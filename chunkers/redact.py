@@ -1413,7 +1413,8 @@ _FLOW_ASSIGN = re.compile(
 def _flow_assign(match: re.Match[str]) -> str:
     value, name = match.group("v"), match.group("name")
     before = match.string[:match.start()]
-    if before.count("(") != before.count(")") or REDACTED in value or not _env_secret_name(name) or _METAVAR.fullmatch(value) or is_benign_value(value, name) or (
+    if before.count("(") != before.count(")") or REDACTED in value or not _env_secret_name(name) or (
+            _METAVAR.fullmatch(value) or is_benign_value(value, name)) or (
             value.startswith(("{{", "{%", "${", "$(", "<", "$"))):
         return match.group(0)
     return _replace(match, "v")
