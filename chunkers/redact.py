@@ -571,14 +571,17 @@ _TYPE_NAME = re.compile(
 # The name's own words in its value (`"tiktoken": "tiktoken"`, `"pooling_mode_lasttoken": "lasttoken"`,
 # `"refresh_token": "hf_oauth__refresh_token"`, `"TokenClassificationPipeline": "….token_classification"`): the
 # word holding "key" or "token" with its neighbour (or glued in a longer word), eight letters or more, found in a
-# value that does not look generated: a name or a label mapped to itself. A password's or a secret's name keeps its
-# value (`dbpassword = "dbpassword1"` is a weak password).
+# value that does not look generated (words of two letters or more, numbers of one or two digits): a name or a
+# label mapped to itself. A password's or a secret's name keeps its value (`dbpassword = "dbpassword1"` is a weak
+# password), and so does a fixture's token that names its kind (`NPM_TOKEN=npm_FakeNpmToken0041Xy9`).
 _OWN_NAME_SEP = re.compile(r"[\W_]+")
 
 
 def _holds_own_name(value: str, name: str) -> bool:
     if _PASSWORD_WORD.search(name) or not re.fullmatch(r"[\w.:/ -]+", value) or looks_random(value):
         return False
+    if not all(len(w) >= 2 if w.isalpha() else len(w) <= 2 for w in _IDENT_WORDS.findall(value)):
+        return False  # a letter alone or a number of three digits or more: a generated part (`npm_FakeNpmToken0041Xy9`)
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
     compact = _OWN_NAME_SEP.sub("", value).lower()
     for k, w in enumerate(words):

@@ -60,6 +60,8 @@ REDACTED_CASES = [
     # a value holding its name's word and a generated tail; a password's name keeps a value holding its own word
     (f'        api_token = "api_token_{GENERATED}",', GENERATED),
     ('    db_password = "dbpassword1"', "dbpassword1"),
+    # a token that names its kind, with a fixture's generated part (this repository's secrets corpus)
+    ("ARG NPM_TOKEN=npm_FakeNpmToken0041Xy9", "npm_FakeNpmToken0041Xy9"),
 ]
 
 test_a_look_alike_is_kept_and_its_twin_redacted = pair_test(PAIRS)
