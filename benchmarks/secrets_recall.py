@@ -25,7 +25,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --ggshield /work/.mirror/GitGuardian+ggshield/repo \\
         --checkov /work/.mirror/bridgecrewio+checkov/repo \\
         --repo-supervisor /work/.mirror/auth0+repo-supervisor/repo \\
-        --2ms /work/.mirror/Checkmarx+2ms/repo [--show N] [--time DIR ...]
+        --2ms /work/.mirror/Checkmarx+2ms/repo \\
+        --talisman /work/.mirror/thoughtworks+talisman/repo [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -91,10 +92,14 @@ from their checkouts at run time (nothing of theirs is stored here).
   in its fixture files, the values its pre-filters must drop as no secret, its random secrets (`--repo-supervisor`);
   see repo_supervisor_cases. Scored like whispers, then again with only the positives a name or a form labels, and
   with only those with no name (a bare value: by policy not redacted).
-- Checkmarx/2ms (held out in the nineteenth round): its own labelled values, not its gitleaks-derived rules' samples:
+- Checkmarx/2ms (held out in the nineteenth round, development from the twentieth): its own labelled values, not its
+  gitleaks-derived rules' samples:
   the files its end-to-end and scan tests scan with the reports they must equal, its engine tests' secrets and
   Confluence metadata, its authenticated-url rule's true positives, its benchmark's secret patterns in the templates
   that "contain secrets" and its clean template and padding (`--2ms`); see twoms_cases. Scored like whispers.
+- thoughtworks/talisman (held out in the twentieth round): the contents its pattern detector's tests must flag or
+  not, the values its file-content detector's tests flag or keep, its acceptance test's password (`--talisman`); see
+  talisman_cases. Scored like whispers, then again split as repo-supervisor's: named, and bare values.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -1979,6 +1984,152 @@ def twoms_cases(root: Path):
     return files, skipped
 
 
+# thoughtworks/talisman's labelled values (its Go detector tests; talisman is a pre-commit hook that flags a line by
+# a secret's keyword near a value, by base64 or hex encoding, or by a credit card's number). (1)
+# detector/pattern/pattern_detector_test.go: each content that shouldPassDetectionOfSecretPattern must flag (the
+# loop's 11 templates over its 7 names, `"pw" : UnsafeString`, `<ConsumerKey>…`, a PEM block, `PWD=appropriate`…) a
+# positive, its secret the value the name labels (_TALISMAN_VALUES; a content holding none, `AWS key :`, is
+# skipped); each that shouldFailDetectionOfSecretPattern must not flag a negative line; the values its ignore tests
+# set up to be flagged but for a checksum or an allowed pattern (`"password" : UnsafePassword`,
+# `password=y0uw1lln3v3rgu3ssmyP@55w0rd`) positives, and their `"key" : "This is an allowed keyword"` a negative.
+# (2) detector/filecontent/*_test.go: each content added in a test that asserts HasFailures true or a failure
+# message naming it, positives (the value: a line of it holding a _TALISMAN_VALUES value, else the whole line: a
+# bare base64, hex or JWT value), each asserting HasFailures false a negative (every non-blank line); a test whose
+# verdict rests on a threshold or an ignore is left out, and so are the credit card numbers (no credential). (3)
+# cmd/acceptance_test.go: `password=somepassword` (exit 1) a positive, the "some text" appended to it (exit 0) a
+# negative. Tests of a helper's own regexes (match_pattern_test.go) or of the word check carry no verdict on a
+# value and are left out. Each distinct content counts once.
+_TALISMAN_VALUES = (
+    "UnsafeString", "UnsafePassword", "randomStringGoesHere", "appropriate", "alksjdhfkjaklsdhflk12345adskjf",
+    "aghjdjadslgjagsfjlsgjalsgjaghjldasja", "y0uw1lln3v3rgu3ssmyP@55w0rd", "somepassword",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AKIAIOSFODNN7EXAMPLE",
+)
+
+
+def _talisman_expr(expr: str, env: dict[str, str], name: str = "") -> str | None:
+    """A Go string expression: literals, `+`, a const of env, `values[i]` (name), strings.ToTitle/ToUpper of it."""
+    out = []
+    for part in split_top(expr.strip(), "+"):
+        if part[0] in "\"`":
+            out.append(go_string(part))
+        elif part == "values[i]":
+            out.append(name)
+        elif part in ("strings.ToTitle(values[i])", "strings.ToUpper(values[i])"):
+            out.append(name.upper())
+        elif part in env:
+            out.append(env[part])
+        else:
+            return None
+    return "".join(out)
+
+
+def _talisman_positive(content: str) -> tuple[int, str] | None:
+    """The labelled value of a flagged content: the first line holding a _TALISMAN_VALUES value, or a one-line
+    content's whole (stripped) line; None when neither."""
+    lines = content.split("\n")
+    for i, line in enumerate(lines):
+        v = next((v for v in _TALISMAN_VALUES if v in line), None)
+        if v:
+            return i, v
+    one = lines[0].strip() if len(lines) == 1 else ""
+    return (0, one) if one and not re.search(r"\s", one) else None  # a bare value alone (not `AWS key :`)
+
+
+def talisman_cases(root: Path, which: str = "all"):
+    """(files, skipped) from thoughtworks/talisman's detector and acceptance tests (see _TALISMAN_VALUES). which:
+    "all", "name" (only the positives a name or a form labels) or "bare" (only a value alone on its line).
+    Skipped (counted): a flagged content holding no value, an expression not read, a test file missing."""
+    files, skipped, seen = [], 0, set()
+
+    def add(src: str, content: str, flagged: bool, whole: bool = False) -> None:
+        """whole: the content is the finding (the pattern detector flags a content whole): none of it negative."""
+        nonlocal skipped
+        if content in seen or not content.strip():
+            return
+        seen.add(content)
+        lines = content.split("\n")
+        if not flagged:
+            if which == "all":
+                files.append((src, content, [], [i for i, line in enumerate(lines) if line.strip()]))
+            return
+        pos = _talisman_positive(content)
+        if pos is None:
+            skipped += 1
+            return
+        bare = lines[pos[0]].strip() == pos[1]
+        if which == "all" or (which == "bare") == bare:
+            files.append((src, content, [pos], [i for i, line in enumerate(lines) if line.strip() and i != pos[0]]
+                                                if which == "all" and not whole else []))
+
+    names, read = repo_files(root, "detector")
+    path = "detector/pattern/pattern_detector_test.go"
+    if path in names:
+        src = read(path)
+        m = re.search(r"values := \[\d+\]string\{(.*?)\}", src)
+        values = [go_string(x) for x in split_top(m.group(1))] if m else []
+        loop = re.search(r"for i := 0; i < len\(values\); i\+\+ \{(.*?)\n\t\}", src, re.S)
+        for c in re.finditer(r"should(Pass|Fail)DetectionOfSecretPattern\(filename,\s*\[\]byte\((.*?)\),\s*t\)",
+                             src, re.S):
+            in_loop = loop and loop.start(1) <= c.start() < loop.end(1)
+            for name in values if in_loop else [""]:
+                content = _talisman_expr(c.group(2), {}, name)
+                if content is None:
+                    skipped += 1
+                else:
+                    add("pattern_detector_test.go", content, c.group(1) == "Pass", True)
+        for c in re.finditer(r"content := \[\]byte\((.*?)\)\n", src):
+            content = _talisman_expr(c.group(1), {})
+            if content is None:
+                skipped += 1
+                continue
+            for line in content.split("\n"):  # the ignore tests: each line its own verdict
+                add("pattern_detector_test.go ignores", line, "allowed keyword" not in line)
+    else:
+        skipped += 1
+    for path in [n for n in names if n.startswith("detector/filecontent/") and n.endswith("_test.go")]:
+        src = read(path)
+        for f in re.finditer(r"\nfunc (Test\w+)\(t \*testing\.T\) \{\n(.*?)\n\}", src, re.S):
+            test, body = f.group(1), f.group(2)
+            if re.search(r"Threshold|Ignore|Allowed|CreditCard", test):
+                continue  # a verdict resting on configuration, or a credit card number
+            env = {}
+            for d in re.finditer(r"(?:const (\w+)(?: string)? =|(\w+) :=) ((?:\"(?:[^\"\\]|\\.)*\"|`[^`]*`|\w+\b(?!\.))"
+                                 r"(?:\s*\+\s*(?:\"(?:[^\"\\]|\\.)*\"|`[^`]*`|\w+))*)", body):
+                v = _talisman_expr(d.group(3), env)
+                if v is not None:
+                    env[d.group(1) or d.group(2)] = v
+            for d in re.finditer(r"(\w+) := \[\]byte\((\w+)\)", body):  # content := []byte(jwt)
+                if d.group(2) in env:
+                    env[d.group(1)] = env[d.group(2)]
+            verdict = ("assert.True(t, results.HasFailures()" in body or "assert.Len(t, results.Results, 1)" in body
+                       or re.search(r"assert\.Equal\(t, s, res\)", body))
+            clean = ("assert.False(t, results.HasFailures()" in body or 'assert.Equal(t, "", res)' in body)
+            if bool(verdict) == bool(clean):
+                continue  # no verdict read
+            for a in re.finditer(r"NewAddition\(filename, (?:\[\]byte\((.*?)\)|(\w+))\)"
+                                 r"|Check(?:Base64|Hex)Encoding\((\w+)\)", body):
+                content = _talisman_expr(a.group(1) or a.group(2) or a.group(3), env)
+                if content is None:
+                    skipped += 1
+                    continue
+                tag = path.rsplit("/", 1)[-1] + " " + test
+                if "\n" in content and verdict and len(content.split("\n")) == 2 and "Java" not in test:
+                    for line in content.split("\n"):  # hex and base64 in one file: each line flagged
+                        add(tag, line, True)
+                else:
+                    add(tag, content.rstrip("\n") if "\r" not in content else content, bool(verdict))
+    names, read = repo_files(root, "cmd")
+    if "cmd/acceptance_test.go" in names:
+        src = read("cmd/acceptance_test.go")
+        if '"password=somepassword \\n"' in src:
+            add("acceptance_test.go", "password=somepassword ", True)
+        if '"some text \\n"' in src:
+            add("acceptance_test.go", "some text ", False)
+    else:
+        skipped += 1
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -2200,6 +2351,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="an auth0/repo-supervisor checkout or bare mirror (its test fixtures' labelled values)")
     ap.add_argument("--2ms", dest="twoms", type=Path,
                     help="a Checkmarx/2ms checkout or bare mirror (its own tests' and benchmarks' labelled values)")
+    ap.add_argument("--talisman", type=Path,
+                    help="a thoughtworks/talisman checkout or bare mirror (its detector and acceptance tests' values)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2268,9 +2421,14 @@ def main(argv: list[str] | None = None) -> int:
                              ("bare", ", only the positives with no name")):
             whispers_score("repo-supervisor (development)" + title, *repo_supervisor_cases(args.repo_supervisor, which),
                            args.show, "a value not found in its file, a fixture missing")
-    if args.twoms:  # held out in the nineteenth round
-        whispers_score("2ms (held out)", *twoms_cases(args.twoms), args.show,
+    if args.twoms:  # held out in the nineteenth round, development from the twentieth
+        whispers_score("2ms (development)", *twoms_cases(args.twoms), args.show,
                        "a value not found, a case without its value, a fixture missing")
+    if args.talisman:  # held out in the twentieth round
+        for which, title in (("all", ""), ("name", ", only the positives a name or a form labels"),
+                             ("bare", ", only the positives with no name")):
+            whispers_score("talisman (held out)" + title, *talisman_cases(args.talisman, which), args.show,
+                           "a flagged content holding no value, an expression not read, a test file missing")
     if args.time:
         timing(args.time)
     return 0

@@ -60,7 +60,8 @@ _ACCESSORS = r"(?:\s*\{(?:\s*(?:(?:public|private|protected|internal)\s+)?(?:get
 _ANNOTATION = r":\s*[A-Za-z_][\w.]*(?:\[[\w., |\[\]]*\])?[!?]?(?:\s*\|\s*[A-Za-z_][\w.]*)*\s*"
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
-    r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")[\"']?\]?" + _ACCESSORS + ")"
+    # (a sign glued to the name's end: `let apikey€ = "…"`, a test's name with a character beyond ASCII)
+    r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")(?:[^\x00-\x7f\w\s])?[\"']?\]?" + _ACCESSORS + ")"
     # a comparison too (`if (secret == "…")`, `!==`): the literal is the secret the code expects
     # a type annotation between the name and `=` (`secret: str = "…"`, `const token: string = '…'`)
     r"(?P<op>\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=))\s*)(?P<pre>@|[bBrRuU]{1,2})?"
@@ -173,6 +174,8 @@ _INI_LINE = re.compile(
 _INI_CODE = re.compile(
     r"[()\[\]{};]$|[();{}]|==|!=|->|=>|\|\||&&|\s(?:[-+*/%]|//|\*\*|<<|>>)\s|\b(?:if|else|or|and|not|new|await|lambda|is|in)\b"
     r"|^(?:true|false|none|null|nil|undefined|nan)$"
+    # a string prefix and an empty literal or a triple-quoted string's opening (`token = b''`, `token_end = r'''`)
+    r"|^[bBrRuUfF]{1,2}(?:'{2,3}|\"{2,3})$"
     r"|^-?(?:0[xob][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?)[lLuUfF]*$"
 )
 # A literal compared with a secret's name, the literal first (`if "…" == password`, `"…" !== token`: a Yoda
@@ -318,7 +321,7 @@ _NPMRC_CRED = re.compile(
 # Sonar's own checks disagree on it (the password check calls `password=:param` a finding)
 _BIND_PARAM = r"[:@][A-Za-z_]*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)[A-Za-z_]*"
 _REFERENCE_OR_PLACEHOLDER = re.compile(
-    r"(?i)^(?:\s*|.|<[^<>]*>|&lt;.*&gt;|\$\{.*\}|\$\(.*\)|\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
+    r"(?i)^(?:\s*|.|[▁Ġ]?<[^<>]*>|&lt;.*&gt;|\$\{.*\}|\$\(.*\)|\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
     # a variable with a path after it (`$BASE_URL/reset`), a variable in shell quotes (`'$DB_PASSWORD'`),
     # a bracketed phrase (`[Shared Access key goes here]`)
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
@@ -547,13 +550,47 @@ def is_benign_value(value: str, name: str = "") -> bool:
     v = value.strip()
     return bool(_REFERENCE_OR_PLACEHOLDER.match(v)) or _is_phrase(v) or _names_a_key(v, name) or bool(
         _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or _word_path(v) or (
-        _address_or_name(v)) or (
+        _address_or_name(v)) or _ONE_ESCAPE.fullmatch(v) is not None or _TYPE_NAME.fullmatch(v) is not None or (
         bool(name) and (
-            _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
+            _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name)))
+
+
+# One character written as an escape (`"\u3299"`, `"\U000f0000"`, `"\x1b"`): a glyph's or a control token's code
+# point, never a secret (a key written in escapes takes many: `"\x8f\x1a…"` stays a value).
+_ONE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2})")
+# A type's name where a schema or an annotation gives a field's type (playwright's protocol `"password": "string?"`,
+# `"credentials": "boolean?"`; a string annotation `_pad_token_tensor: "torch.Tensor | None"`: dotted names joined by
+# ` | `), not its value.
+_TYPE_NAME = re.compile(
+    r"(?:string|boolean|number|integer|object|array|bool|int|str|float|double)(?:\?|\[\])?"
+    r"|[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?: \| [A-Za-z_][\w.]*(?:\[[\w., ]*\])?)+")
+# The name's own words in its value (`"tiktoken": "tiktoken"`, `"pooling_mode_lasttoken": "lasttoken"`,
+# `"refresh_token": "hf_oauth__refresh_token"`, `"TokenClassificationPipeline": "….token_classification"`): the
+# word holding "key" or "token" with its neighbour (or glued in a longer word), eight letters or more, found in a
+# value that does not look generated (words of two letters or more, numbers of one or two digits): a name or a
+# label mapped to itself. A password's or a secret's name keeps its value (`dbpassword = "dbpassword1"` is a weak
+# password), and so does a fixture's token that names its kind (`NPM_TOKEN=npm_FakeNpmToken0041Xy9`).
+_OWN_NAME_SEP = re.compile(r"[\W_]+")
+
+
+def _holds_own_name(value: str, name: str) -> bool:
+    if _PASSWORD_WORD.search(name) or not re.fullmatch(r"[\w.:/ -]+", value) or looks_random(value):
+        return False
+    if not all(len(w) >= 2 if w.isalpha() else len(w) <= 2 for w in _IDENT_WORDS.findall(value)):
+        return False  # a letter alone or a number of three digits or more: a generated part (`npm_FakeNpmToken0041Xy9`)
+    words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    compact = _OWN_NAME_SEP.sub("", value).lower()
+    for k, w in enumerate(words):
+        if "key" in w or "token" in w:
+            whole = ([w] if w not in ("key", "keys", "token", "tokens") else []) + (
+                [words[k - 1] + w] if k else []) + ([w + words[k + 1]] if k + 1 < len(words) else [])
+            if any(len(c) >= 8 and c in compact for c in whole):
+                return True
+    return False
 
 
 # A kebab-case or camel-case identifier of plain words (`my-product`, `iamRoleStatements`) under a name with "key"
@@ -1722,10 +1759,14 @@ def _xml_element(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+_ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
+
+
 def _cli_flag(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
-    if value == REDACTED or value.lower() in _PROSE_AFTER_FLAG or _URL_START.match(value) or (
+    # (a prose word before a string's escaped line end: `"- Providing the --api-token parameter\n"`)
+    if value == REDACTED or _ESCAPED_END.sub("", value).lower() in _PROSE_AFTER_FLAG or _URL_START.match(value) or (
             # a flag that asks for the secret takes none (`wget --ask-password URL`)
             _ASK_FLAG.search(match.group("flag"))) or (
             group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
@@ -1767,7 +1808,7 @@ _QUOTED_HINT = re.compile(r"""[=:>]\s*(?:@|[bBrRuU]{1,2})?["'`]""")
 # most of it `///` lines holding `name="key"`).
 _QUOTED_NEED = re.compile(
     r"""(?i)(?:secret|passw(?:or|r)?d|(?<![A-Za-z])pword(?![a-z])|passphrase|pwd|token|connection[_-]?string|credential|"""
-    r"""creds|key)[\w.$@-]*["']?\]?"""
+    r"""creds|key)[\w.$@-]*(?:[^\x00-\x7f\w\s])?["']?\]?"""
     r"""\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|""" + _ANNOTATION + r"""=(?!=))\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
