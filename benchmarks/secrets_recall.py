@@ -2137,7 +2137,7 @@ _CODEQL_FILES = (  # the hard-coded credentials queries' tests whose verdicts ar
     "go/ql/test/query-tests/Security/CWE-798/HardcodedKeysBad.go",
     "go/ql/test/query-tests/Security/CWE-798/sanitizer.go",
 )
-_CQ_COMMENT = re.compile(r"\s(?://|#)\s*(\$ .*|NOT OK.*|OK\b.*|BAD\b.*|GOOD\b.*)$")
+_CQ_COMMENT = re.compile(r"[\s,;](?://|#)\s*(\$ .*|NOT OK.*|OK\b.*|BAD\b.*|GOOD\b.*)$")
 _CQ_LITERAL = re.compile(r"'''(.*?)'''|\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|`([^`]*)`")
 _CQ_USER = re.compile(r"(?:\b(?:user(?:name)?|USER|account|(?:access)?[kK]eyId|storageAccount)['\"]?\s*[:=]\s*|"
                       r"\b(?:auth|loginWith\w+)\()$")
@@ -2145,16 +2145,16 @@ _CQ_USER = re.compile(r"(?:\b(?:user(?:name)?|USER|account|(?:access)?[kK]eyId|s
 
 def codeql_cases(root: Path, which: str = "all"):
     """(files, skipped) from github/codeql's hard-coded credentials query tests (_CODEQL_FILES: Python's, JavaScript's
-    and Go's CWE-798 tests, whose expected verdicts are comments on the lines: `$ Alert`, `$ MISSING: Alert`, `NOT OK`,
-    `BAD` flag a line, `OK`, `GOOD`, `$ Sink` do not). root: a checkout or bare mirror of github/codeql, or a folder
-    holding those files at those paths. A flagged line's positive is its last string literal before the comment (a
-    module's name given to `require` is none); a flagged line with no literal whose next line opens a backquoted string
-    (a PEM block under a Go constant) has the block's first body line as its positive, and the block's other lines are
-    neither; a flagged line with no whole literal (a sink's call, a block's last line) is skipped (counted). Every other
-    line that is not blank and not only a comment is a negative (the tests' look-alikes: placeholders, values that do
-    not reach a credential's sink). which: "all", "secret" (only the positives that are no user name or key id: the
-    literal is not under `user`, `username`, `account`, `keyId`, `accessKeyId`, `storageAccount`, nor an auth call's
-    first argument) or "user" (only those)."""
+    and Go's CWE-798 tests, whose expected verdicts are comments on the lines (after a blank, `,` or `;`): `$ Alert`, `$
+    MISSING: Alert`, `NOT OK`, `BAD` flag a line, `OK`, `GOOD`, `$ Sink` do not). root: a checkout or bare mirror of
+    github/codeql, or a folder holding those files at those paths. A flagged line's positive is its last string literal
+    before the comment (a module's name given to `require` is none); a flagged line with no literal whose next line
+    opens a backquoted string (a PEM block under a Go constant) has the block's first body line as its positive, and the
+    block's other lines are neither; a flagged line with no whole literal (a sink's call, a block's last line) is
+    skipped (counted). Every other line that is not blank and not only a comment is a negative (the tests' look-alikes:
+    placeholders, values that do not reach a credential's sink). which: "all", "secret" (only the positives that are no
+    user name or key id: the literal is not under `user`, `username`, `account`, `keyId`, `accessKeyId`,
+    `storageAccount`, nor an auth call's first argument) or "user" (only those)."""
     files, skipped = [], 0
     for name in _CODEQL_FILES:
         folder = name.rsplit("/", 1)[0]
