@@ -1,11 +1,11 @@
 """Twenty-first round (issue 33): the twentieth round's closing list, the look-alikes main's redactor destroyed in real
 code (the project virtualenv's site-packages), and a pair in a list from thoughtworks/talisman (development from this
 round; github/codeql's hard-coded credentials tests are held out and no case here comes from them). Found: a secret's
-name and a generated value as two strings in a list (`["password", "…"]`, `"pwd" ,"…"`). Kept, each with its secret
+name and a generated value as two strings in a list (`["password", "…"]`, `"password" ,"…"`). Kept, each with its secret
 twin still redacted: two names in a tuple or a call (`("client_secret_post", "client_secret_basic")`), a Literal's
-members, a value of signs and at most four letters or digits under a token's name (`".."`, `"done."`, `"v1."`,
-`"-1"`), a regex of character classes, a docstring's `token: str:`, a concatenation's head ending in a blank, a
-pygments style, a signature's quoted annotation, a file's name under a file's name. Values are made up here."""
+members, a value of signs and at most four letters or digits under a token's name (`".."`, `"done."`, `"v1."`, `"-1"`),
+a regex of character classes, a docstring's `token: str:`, a concatenation's head ending in a blank, a pygments style, a
+signature's quoted annotation, a file's name under a file's name. Values are made up here."""
 
 from tests.chunkers.redact_asserts import GENERATED, pair_test, round_tests
 
