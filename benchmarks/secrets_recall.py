@@ -2130,6 +2130,71 @@ def talisman_cases(root: Path, which: str = "all"):
     return files, skipped
 
 
+_CODEQL_FILES = (  # the hard-coded credentials queries' tests whose verdicts are written on their lines
+    "python/ql/test/query-tests/Security/CWE-798-HardcodedCredentials/test.py",
+    "javascript/ql/test/query-tests/Security/CWE-798/HardcodedCredentials.js",
+    "go/ql/test/query-tests/Security/CWE-798/main.go",
+    "go/ql/test/query-tests/Security/CWE-798/HardcodedKeysBad.go",
+    "go/ql/test/query-tests/Security/CWE-798/sanitizer.go",
+)
+_CQ_COMMENT = re.compile(r"[\s,;](?://|#)\s*(\$ .*|NOT OK.*|OK\b.*|BAD\b.*|GOOD\b.*)$")
+_CQ_LITERAL = re.compile(r"'''(.*?)'''|\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|`([^`]*)`")
+_CQ_USER = re.compile(r"(?:\b(?:user(?:name)?|USER|account|(?:access)?[kK]eyId|storageAccount)['\"]?\s*[:=]\s*|"
+                      r"\b(?:auth|loginWith\w+)\()$")
+
+
+def codeql_cases(root: Path, which: str = "all"):
+    """(files, skipped) from github/codeql's hard-coded credentials query tests (_CODEQL_FILES: Python's, JavaScript's
+    and Go's CWE-798 tests, whose expected verdicts are comments on the lines (after a blank, `,` or `;`): `$ Alert`, `$
+    MISSING: Alert`, `NOT OK`, `BAD` flag a line, `OK`, `GOOD`, `$ Sink` do not). root: a checkout or bare mirror of
+    github/codeql, or a folder holding those files at those paths. A flagged line's positive is its last string literal
+    before the comment (a module's name given to `require` is none); a flagged line with no literal whose next line
+    opens a backquoted string (a PEM block under a Go constant) has the block's first body line as its positive, and the
+    block's other lines are neither; a flagged line with no whole literal (a sink's call, a block's last line) is
+    skipped (counted). Every other line that is not blank and not only a comment is a negative (the tests' look-alikes:
+    placeholders, values that do not reach a credential's sink). which: "all", "secret" (only the positives that are no
+    user name or key id: the literal is not under `user`, `username`, `account`, `keyId`, `accessKeyId`,
+    `storageAccount`, nor an auth call's first argument) or "user" (only those)."""
+    files, skipped = [], 0
+    for name in _CODEQL_FILES:
+        folder = name.rsplit("/", 1)[0]
+        names, read = repo_files(root, folder)
+        if name not in names:
+            skipped += 1
+            continue
+        text = read(name)
+        lines = text.split("\n")
+        pos, neg, inside = [], [], set()
+        for i, line in enumerate(lines):
+            if i in inside or not line.strip() or re.match(r"\s*(?://|#)", line):
+                continue
+            m = _CQ_COMMENT.search(line)
+            label = m.group(1) if m else ""
+            flagged = bool(re.match(r"\$ (?:MISSING: )?Alert|NOT OK|BAD", label))
+            if not flagged:
+                if which == "all":
+                    neg.append(i)
+                continue
+            code = line[:m.start()]
+            lits = [t for t in _CQ_LITERAL.finditer(code) if not code[:t.start()].endswith("require(")]
+            if not lits and i + 1 < len(lines) and lines[i + 1].startswith("`") and lines[i + 1].count("`") == 1:
+                end = next((j for j in range(i + 2, len(lines)) if "`" in lines[j]), len(lines))
+                inside.update(range(i + 1, end + 1))
+                if which != "user":
+                    pos.append((i + 2, lines[i + 2].strip()))
+                continue
+            if not lits:
+                skipped += 1
+                continue
+            lit = lits[-1]
+            value = next(g for g in lit.groups() if g is not None)
+            user = bool(_CQ_USER.search(code[:lit.start()]))
+            if which == "all" or (which == "user") == user:
+                pos.append((i, value))
+        files.append((name.rsplit("/", 1)[1], text, pos, neg))
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -2353,6 +2418,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a Checkmarx/2ms checkout or bare mirror (its own tests' and benchmarks' labelled values)")
     ap.add_argument("--talisman", type=Path,
                     help="a thoughtworks/talisman checkout or bare mirror (its detector and acceptance tests' values)")
+    ap.add_argument("--codeql", type=Path,
+                    help="a github/codeql checkout or mirror, or a folder of its CWE-798 tests (_CODEQL_FILES)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2429,6 +2496,11 @@ def main(argv: list[str] | None = None) -> int:
                              ("bare", ", only the positives with no name")):
             whispers_score("talisman (held out)" + title, *talisman_cases(args.talisman, which), args.show,
                            "a flagged content holding no value, an expression not read, a test file missing")
+    if args.codeql:  # held out in the twenty-first round
+        for which, title in (("all", ""), ("secret", ", only the positives that are no user name or key id"),
+                             ("user", ", only the user names and key ids")):
+            whispers_score("codeql (held out)" + title, *codeql_cases(args.codeql, which), args.show,
+                           "a flagged line without a whole literal, a test file missing")
     if args.time:
         timing(args.time)
     return 0

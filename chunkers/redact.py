@@ -92,6 +92,12 @@ _CALL_PAIR = re.compile(
     r"(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
+# ... or two strings in a list, a secret's name and a generated value (`["password", "…"]`, talisman's `"pwd"
+# ,"…"`): only a value that looks generated (a list of names or words is no pair: `["password", "token"]`).
+_LIST_PAIR = re.compile(
+    r"(?i)(?:^|[\[{,])\s*(?P<nq>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=nq)\s*,\s*"
+    r"(?P<q>[\"'])(?P<value>[^\"'\\\s]{8,})(?P=q)\s*(?=[\]},]|$)"
+)
 # ... or named by a constant in capitals (`env.put(Context.SECURITY_CREDENTIALS, "…")`, `put(DB_PASSWORD, "…")`)
 _CONST_CALL_PAIR = re.compile(
     r"\(\s*(?P<name>(?:[A-Za-z_]\w*\.)*[A-Z0-9_]*(?:SECRET|PASSW(?:OR)?D|PASSPHRASE|PWD|TOKEN|CREDENTIALS?|CREDS|"
@@ -551,12 +557,35 @@ def is_benign_value(value: str, name: str = "") -> bool:
     return bool(_REFERENCE_OR_PLACEHOLDER.match(v)) or _is_phrase(v) or _names_a_key(v, name) or bool(
         _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or _word_path(v) or (
         _address_or_name(v)) or _ONE_ESCAPE.fullmatch(v) is not None or _TYPE_NAME.fullmatch(v) is not None or (
+        _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
+        _STYLE_SPEC.fullmatch(v) is not None) or (
         bool(name) and (
+            _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name)))
+
+
+# A regex of character classes with their counts (`token = r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+"`, HTTP's token grammar):
+# a pattern that matches tokens, none itself.
+_CHAR_CLASS_RUN = re.compile(r"\^?(?:\[[^\]\n]+\](?:[+*?]|\{\d+(?:,\d*)?\})|\\[dwsSWD][+*?]?)+\$?")
+# A style's words and colours (pygments' `Token.Comment: "italic #A3AAB2"`, `"bold bg:#ffffff"`), no secret: one
+# style word at least, each other word a colour.
+_STYLE_WORD = r"(?:no)?(?:bold|italic|underline|inherit)|(?:bg|border):(?:#[0-9a-fA-F]{3,6}|ansi\w+)?"
+_STYLE_SPEC = re.compile(
+    rf"(?:(?:#[0-9a-fA-F]{{3,6}}|ansi\w+)\s+)*(?:{_STYLE_WORD})(?:\s+(?:{_STYLE_WORD}|#[0-9a-fA-F]{{3,6}}|ansi\w+))*")
+# A docstring's field and type (`token: str:`, `password (str):`): a type's name and a colon.
+_DOC_TYPE = re.compile(r"\(?(?:str|string|bytes|int|bool|dict|list|optional\[str\])\)?:", re.I)
+
+
+def _few_word_chars(value: str, name: str) -> bool:
+    """At most four letters or digits among signs under a token's or a key's name (`split_token = ".."`,
+    `DONE_TOKEN = "done."`, `_TOKEN_PREFIX = "v1."`, `unk_token="-1"`): a separator, a marker or a number, no
+    token. A password's or a secret's name keeps even a short value (`password = "ab1!"`)."""
+    return len(value) <= 8 and len(re.findall(r"[A-Za-z0-9]", value)) <= 4 and (
+        re.search(r"[^A-Za-z0-9]", value) is not None) and not _PASSWORD_WORD.search(name)
 
 
 # One character written as an escape (`"\u3299"`, `"\U000f0000"`, `"\x1b"`): a glyph's or a control token's code
@@ -1336,6 +1365,12 @@ _MULTI_HEAD = re.compile(r"[ \t]*(?:(?:const|var|let)[ \t]+)?[A-Za-z_]\w*(?:[ \t
 _LABEL_HEAD = re.compile(r"[\"'][A-Za-z][\w.-]*(?:[ \t][\w.-]+)*[ \t]$")
 
 
+# A class's name in capitalised words ending in a type's word: a forward reference, not a value.
+_FORWARD_REF = re.compile(r"(?:[A-Z][a-z]+)+(?:List|Dict|Set|Type|Config|Model|Tensor|Client|Spec|Info|Data|Result|"
+                          r"Response|Request|Map|Array|Sequence|Mapping|Iterator|Protocol|Base|Manager)")
+_FILE_NAME_KEY = re.compile(r"(?i)(?:^|[_.])(?:file|filename|path)\W*$")
+
+
 def _quoted(match: re.Match[str]) -> str:
     value = match.group("value")
     name = match.group("name")
@@ -1348,6 +1383,19 @@ def _quoted(match: re.Match[str]) -> str:
     if match.group("op").strip() in ("=", ":=") and match.string[match.end():].lstrip().startswith(",") and (
             _MULTI_HEAD.fullmatch(match.string, 0, match.start())):
         return match.group(0)
+    if match.group("name")[-2:-1] in "\"'" and match.group("name").endswith("]") and _name_among_names(
+            value, match.group("name").strip("\"'[]")):
+        return match.group(0)  # a Literal's members (`Literal["none", "client_secret_post"] = "client_secret_basic"`)
+    if _FORWARD_REF.fullmatch(value) and match.group("op") == ": " and match.group("name")[:1] not in "\"'" and (
+            re.search(r"[(,]\s*$", match.string[:match.start()])):
+        return match.group(0)  # a signature's quoted annotation (`def f(secrets: "DgApiSecretList")`)
+    if _FILE_NAME_KEY.search(match.group("name")) and re.fullmatch(r"[\w-]+(?:\.[\w-]+)+", value) and not any(
+            looks_random(part, 8) for part in value.split(".")):
+        return match.group(0)  # a file's name under a file's name (`TIKTOKEN_VOCAB_FILE = "tokenizer.model"`)
+    if value[-1:].isspace() and re.search(r"[^A-Za-z0-9]", value.strip()) and not _PASSWORD_WORD.search(
+            match.group("name")) and re.match(
+            r"\s*\+\s*[A-Za-z_]", match.string[match.end():]):
+        return match.group(0)  # a concatenation's head ending in a blank (`tokenText = "<missing " + kind + ">"`)
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
             _CONCAT_VALUE.match(value)) or (
             is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value) or (
@@ -1360,10 +1408,33 @@ def _quoted(match: re.Match[str]) -> str:
 _ENCODINGS = frozenset("base64 base64url hex utf8 utf-8 utf16le utf-16le ucs2 ascii latin1 binary".split())
 
 
+def _name_among_names(value: str, name: str) -> bool:
+    """Two names in a tuple or a call (`("client_secret_post", "client_secret_basic")`, `@field_serializer('password',
+    'password_bytes')`, `('inputsecret', 'inputsecret')`): the value is the name itself, or words of lower-case letters
+    joined by `_` sharing a word with the name. A value with a digit or a capital stays (`"client_secret_8fK2pQ"`),
+    unless each of its words is one of the name's."""
+    if value.lower() == name.lower():
+        return True
+    words = set(w.lower() for w in _IDENT_WORDS.findall(name))
+    if re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+", value):  # (a dotted path of them: `"embeddings.cls_register_token"`)
+        return bool(set(re.split(r"[_.]", value)) & words)
+    # every word of the value among the name's (`("qwen2_5_omni_token2wav", "qwen2_5_omni")`): the name's prefix
+    return bool(re.fullmatch(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", value)) and all(
+        w in words for w in _IDENT_WORDS.findall(value))
+
+
 def _quoted_call(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
-            value.lower() in _ENCODINGS) or (not _SECRET_CORE_RE.search(name) and not looks_random(value)):
+            _name_among_names(value, name)) or (value.lower() in _ENCODINGS) or (
+            not _SECRET_CORE_RE.search(name) and not looks_random(value)):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+def _list_pair(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    if value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or not looks_random(value):
         return match.group(0)
     return _replace(match, "value")
 
@@ -1897,6 +1968,8 @@ def _redact_line(line: str) -> str:
         line = _CALL_PAIR.sub(_quoted_call, line)
         if "_" in line or "." in line:
             line = _CONST_CALL_PAIR.sub(_quoted_call, line)
+    if secret and "," in line and ('"' in line or "'" in line) and "(" not in line:
+        line = _LIST_PAIR.sub(_list_pair, line)
     if (secret or "auth" in low) and ("==" in line or "!=" in line or "<=>" in line) and (
             '"' in line or "'" in line or "`" in line):
         line = _QUOTED_COMPARED.sub(_quoted_compared, line)
