@@ -354,6 +354,17 @@ def embeds_test_symbols(settings, path: str) -> bool:
     return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
 
 
+def stands_in(profile: str, code_hash: str, symbols: list[dict]) -> bool:
+    """Does a chunk's code vector stand in for its one symbol's sentence? Under `pooled`, for a markdown section
+    owning one heading, whose own text is embedded anyway: the sentence quotes the heading and the section's first
+    lines, what that text holds, so a second input for the same lines buys nothing measurable. Not for a
+    declaration (its gloss and parent, read alone, are what a question about one method finds) nor for a config
+    section (an XML or YAML block's own vector is near every question: it crowds the symbol lane); measured in
+    docs/decisions.md, issue 30's eleventh round."""
+    return (profile == "pooled" and len(symbols) == 1 and symbols[0].get("kind", "") == "md_heading"
+            and not code_hash.startswith(POOL_PREFIX))
+
+
 def pool_key(symbol_hashes: list[str]) -> str:
     """The cache key of a pooled code vector: its parts' hashes, in order (a changed sentence is a new key)."""
     return POOL_PREFIX + text_hash("\x1e".join(symbol_hashes))
@@ -403,7 +414,7 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     updates = []
     symbol_lines = 0
     profile = ledger.settings.embed_profile
-    skipped_tests = 0
+    skipped_tests = stood_in = 0
     for path, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
         owners = owned_symbols(chunks) if profile in ("standard", "full", "pooled") else {}
@@ -435,7 +446,12 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
                 design_t = design_text(repo_id, row["layer"], row["intent"])
                 dh = text_hash(design_t)
                 texts[dh] = design_t
-            for sym_t in owned.get(row["chunk_index"], ()):
+            sentences = owned.get(row["chunk_index"], ())
+            if ch and stands_in(profile, ch, owners.get(row["chunk_index"], [])):  # the code vector is the symbol's
+                sym_hashes.append(ch)
+                stood_in += 1
+                sentences = ()
+            for sym_t in sentences:
                 sh = text_hash(sym_t)
                 texts[sh] = sym_t
                 sym_hashes.append(sh)
@@ -464,6 +480,7 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     log.info(f"embeddings ({profile} profile): {inputs} distinct model inputs ({symbol_lines} symbol vectors) for "
              f"{len(rows)} chunks, {computed} computed, {inputs - computed} from cache"
              + (f"; {len(pools)} code vectors pooled from symbol vectors ({pooled} new)" if pools else "")
+             + (f"; {stood_in} code vectors standing in for their one symbol's sentence" if stood_in else "")
              + (f"; {skipped_tests} test files' symbols without sentences (their code text stands for them)"
                 if skipped_tests else ""))
     return EmbeddingReport(len(rows), inputs, computed, inputs - computed, elapsed, pooled=len(pools))

@@ -96,7 +96,8 @@ BF16_KERNEL_CACHE = 64
 EMBED_BACKEND = "auto"
 EMBED_BACKENDS = ("auto", "torch", "bf16", "onnx")
 # What an ingest embeds (ingest/pipeline.py embedding_stage): "pooled" (the default) embeds one sentence per symbol
-# a chunk owns (the symbol lane), a design text for an LLM intent only, and each chunk's code text except where
+# a chunk owns (the symbol lane; a markdown section's own text stands for its one heading's), a design text for an
+# LLM intent only, and each chunk's code text except where
 # its symbol sentences quote at least half its code lines: there the code vector is their mean (prose, settings
 # and long bodies keep their text); "standard" (opt-in, the default before issue 30's sixth round) embeds every
 # chunk's code text; "full" (opt-in)
@@ -257,7 +258,8 @@ class LedgerSettings:
                                                 "on CUDA), `bf16` or `onnx` (opt-in: int8 on CPU, about 3x torch's "
                                                 "speed; torch fp16 on CUDA)",
                                  choices=EMBED_BACKENDS, resource="")
-    embed_profile: str = setting(EMBED_PROFILE, "`pooled`: one sentence per owned symbol (the symbol lane), a "
+    embed_profile: str = setting(EMBED_PROFILE, "`pooled`: one sentence per owned symbol (the symbol lane; a "
+                                                "markdown section's own vector stands for its heading's), a "
                                                 "chunk's code text, or its symbol vectors' mean where their sentences "
                                                 "quote half its code lines or more, a design text for an LLM intent "
                                                 "only; `standard` (opt-in): every chunk's code text; "

@@ -151,6 +151,8 @@ def test_pooled_profile_is_the_default_and_pools_code_vectors_from_symbol_vector
     """`pooled`: a chunk of code whose symbols' sentences quote most of it embeds only those sentences, and its
     code vector is their normalised mean; a long body, a chunk owning none and a markdown section embed their own
     text; a re-run pools nothing."""
+    import json
+
     import numpy as np
 
     from ledger_assets.encode.embedder import fetch_vectors
@@ -169,19 +171,27 @@ def test_pooled_profile_is_the_default_and_pools_code_vectors_from_symbol_vector
     assert pooled and emb.pooled == len(pooled)
     assert {r[0] for r in own_text} >= {"README.md", "report.py"}  # prose and a long body keep their own text
     assert {r[0] for r in pooled} >= {"orders.py", "ledger.py"}  # short functions and methods are pooled
-    assert all(r[4] for r in own_text if r[0] == "report.py")  # though it owns a symbol sentence
-    owned = sum(len(__import__("json").loads(r[4] or "[]")) for r in rows)
-    assert emb.embeddings_computed == owned + len(own_text)  # no code text for a pooled chunk
+    # A markdown section owns one symbol (its heading) and embeds its own text: that code vector stands in for the
+    # heading's sentence; report.py's long function keeps its sentence beside its own text.
+    assert all(json.loads(r[4]) == [r[3]] for r in own_text if r[0] == "README.md")
+    assert all(r[4] and json.loads(r[4]) != [r[3]] for r in own_text if r[0] == "report.py")
+    sentences = {h for r in rows for h in json.loads(r[4] or "[]")} - {r[3] for r in own_text}
+    assert emb.embeddings_computed == len(sentences) + len(own_text)  # no code text for a pooled chunk
+    owned = sum(len(json.loads(r[4] or "[]")) for r in rows)
     assert emb.embeddings_computed < chunks + owned  # what `standard` embeds
     points = {(p.payload["file_path"], p.payload["chunk_index"]): p for p in _points(ledger)}
     assert len(points) == chunks
     model = embedder.model_name
     for path, idx, _, code_hash, sym_json in pooled:
         vec = np.asarray(points[(path, idx)].vector[CODE_VECTOR])
-        parts = fetch_vectors(ledger.db, model, __import__("json").loads(sym_json))
+        parts = fetch_vectors(ledger.db, model, json.loads(sym_json))
         mean = np.mean(list(parts.values()), axis=0)
         assert float(vec @ (mean / np.linalg.norm(mean))) > 0.999
         assert DESIGN_VECTOR not in points[(path, idx)].vector  # keyless intents: no design vector
+    for path, idx, _, code_hash, sym_json in own_text:
+        if json.loads(sym_json or "[]") == [code_hash]:  # the symbol lane scores it by its code vector
+            vec = points[(path, idx)].vector
+            assert np.allclose(np.asarray(vec[SYMBOL_VECTOR]), np.asarray([vec[CODE_VECTOR]]), atol=1e-6)
     assert [h.rank for h in similar(ledger, "orders.py:7", "code", k=2)] == [1, 2]
     again = _ingest(ledger, embedder, "r2")["embeddings"]
     assert again.embeddings_computed == 0 and again.pooled == len(pooled)
@@ -288,6 +298,6 @@ def test_a_test_files_symbols_get_no_sentence_unless_asked(git_repo, tmp_path, e
         assert all(not r[3] and not r[2].startswith("pool:") for r in tests)
         assert not any(SYMBOL_VECTOR in p.vector for p in points)
     assert any(r[3] for r in rows if r[0] == "orders.py")  # a source file keeps its sentences
-    sentences = sum(len(json.loads(r[3] or "[]")) for r in rows)
-    own_text = sum(not r[2].startswith("pool:") for r in rows)
-    assert ran["embeddings"].embeddings_computed == sentences + own_text
+    own_text = {r[2] for r in rows if not r[2].startswith("pool:")}
+    sentences = {h for r in rows for h in json.loads(r[3] or "[]")} - own_text  # a code vector may stand in for one
+    assert ran["embeddings"].embeddings_computed == len(sentences) + len(own_text)
