@@ -1591,8 +1591,9 @@ def _basic_plain(match: re.Match[str]) -> str:
 
 def _hmac_key(match: re.Match[str]) -> str:
     value = match.group("value")
-    if REDACTED in value or _TOKEN_PLACEHOLDER.search(value) or is_benign_value(value, "hmac_key"):
-        return match.group(0)
+    if REDACTED in value or _TOKEN_PLACEHOLDER.search(value) or is_benign_value(value, "hmac_key") or re.fullmatch(
+            r"(?i)(?:my|some|the|a)?[_-]?(?:secret|token|key|password|hmac)s?", value):
+        return match.group(0)  # (a sample's name run together: `'mytoken'`)
     return _replace(match, "value")
 
 

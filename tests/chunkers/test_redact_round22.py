@@ -44,6 +44,7 @@ KEPT = [
     # an HMAC's key as a variable or a placeholder
     "    crypto.createHmac('sha256', key)",
     "    crypto.createHmac('sha256', 'your-secret-here')",
+    "    crypto.createHmac('sha256', 'mytoken')",
 ]
 
 REDACTED_CASES = [
