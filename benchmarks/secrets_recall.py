@@ -2195,6 +2195,99 @@ def codeql_cases(root: Path, which: str = "all"):
     return files, skipped
 
 
+_BEARER_TESTS = (  # bearer/bearer-rules' hard-coded secret and credential rules' test folders (the weak-key rule not)
+    "tests/go/gosec/secrets/secrets", "tests/go/lang/hardcoded_mysql_database_password",
+    "tests/go/lang/hardcoded_pg_database_password", "tests/java/lang/hardcoded_database_password",
+    "tests/java/lang/hardcoded_secret", "tests/javascript/express/hardcoded_secret",
+    "tests/javascript/lang/hardcoded_secret", "tests/javascript/lang/jwt_hardcoded_secret",
+    "tests/javascript/third_parties/passport_hardcoded_secret", "tests/php/lang/hardcoded_secret",
+    "tests/ruby/lang/hardcoded_secret",
+)
+_BR_EXPECTED = re.compile(r"\s*(?://|#)\s*bearer:expected \w+")
+_BR_COMMENT = re.compile(r"\s*(?://|#|/\*|\*)")
+_BR_LITERAL = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`")
+_BR_WORDS = {"var", "let", "const", "await", "new", "final", "static", "private", "public", "char", "String",
+             "byte", "return", "if", "import", "from", "require", "exports", "function", "this"}
+
+
+def _bearer_assignment(lines: list[str], i: int, name: str) -> int | None:
+    """The nearest line before i assigning `name` (`name =`, `name :=`, `name:`) with a literal on it, or on the
+    next line when the assignment ends the line; None if there is none."""
+    pat = re.compile(r"(?:^|[\s.$({,])" + re.escape(name) + r"\s*(?::=|=(?![=>])|:(?!:))\s*(.*)$")
+    for j in range(i - 1, -1, -1):
+        m = pat.search(lines[j])
+        if not m:
+            continue
+        if _BR_LITERAL.search(m.group(1)):
+            return j
+        if not m.group(1).strip() and j + 1 < i and _BR_LITERAL.search(lines[j + 1]):
+            return j + 1
+        return None
+    return None
+
+
+def bearer_cases(root: Path):
+    """(files, skipped) from bearer/bearer-rules' tests of its hard-coded secret and credential rules (_BEARER_TESTS:
+    Go's, Java's, JavaScript's, PHP's and Ruby's testdata files). root: a checkout or bare mirror of bearer-rules. A
+    test file marks each line a rule must flag with a comment `bearer:expected RULE` on the line before; the test fails
+    on a missing or an extra finding. A flagged line holding a string literal is a positive, found if the line changes
+    at all (the finding is the line: a sink's call may name its secret with other literals around it). A flagged line
+    with no literal (a sink given a variable: `jwt.sign({ x: 42 }, secret, y)`) has as its positive the nearest earlier
+    line assigning one of its names a literal (`var secret = "…"`), one step; or, when it opens a bracket it does not
+    close, the last line holding a literal before the bracket closes (`session({` … `secret: "…"`); else it is
+    skipped (counted). The lines one step assigns to the names of a flagged line that holds a literal are neither (a
+    variable holding the secret the sink is given); the other lines, neither blank nor only a comment, are negatives
+    (the `ok`/`secure` files' look-alikes, `"**"`, `"low entropy"`, `process.env[…]`, and the code around)."""
+    files, skipped = [], 0
+    for folder in _BEARER_TESTS:
+        names, read = repo_files(root, folder + "/testdata")
+        if not names:
+            skipped += 1
+            continue
+        for name in names:
+            text = read(name)
+            lines = text.split("\n")
+            flagged = {i + 1 for i, line in enumerate(lines) if _BR_EXPECTED.match(line)}
+            pos, neither = {}, set()
+            for i in sorted(flagged):
+                if i >= len(lines):
+                    continue
+                line = lines[i]
+                names_on = [w for w in re.findall(r"[A-Za-z_$][\w$]*", _BR_LITERAL.sub(" ", line))
+                            if w not in _BR_WORDS]
+                if _BR_LITERAL.search(line):
+                    pos[i] = None
+                    for w in names_on:
+                        j = _bearer_assignment(lines, i, w)
+                        if j is not None and j not in flagged:
+                            neither.add(j)
+                    continue
+                depth = line.count("(") + line.count("{") + line.count("[") - (
+                    line.count(")") + line.count("}") + line.count("]"))
+                if depth > 0:
+                    last, j = None, i + 1
+                    while j < len(lines) and depth > 0:
+                        depth += lines[j].count("(") + lines[j].count("{") + lines[j].count("[") - (
+                            lines[j].count(")") + lines[j].count("}") + lines[j].count("]"))
+                        if depth > 0 and _BR_LITERAL.search(lines[j]):
+                            last = j
+                        neither.add(j)
+                        j += 1
+                    if last is not None:
+                        pos[last] = None
+                        continue
+                found = [j for j in (_bearer_assignment(lines, i, w) for w in names_on) if j is not None]
+                if found:
+                    pos[max(found)] = None
+                else:
+                    skipped += 1
+            neg = [i for i, line in enumerate(lines) if line.strip() and not _BR_COMMENT.match(line)
+                   and i not in pos and i not in neither and i not in flagged]
+            files.append((name.split("/tests/", 1)[-1].replace(folder + "/testdata/", folder.split("/", 1)[1] + "/"),
+                          text, sorted(pos.items()), neg))
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -2420,6 +2513,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a thoughtworks/talisman checkout or bare mirror (its detector and acceptance tests' values)")
     ap.add_argument("--codeql", type=Path,
                     help="a github/codeql checkout or mirror, or a folder of its CWE-798 tests (_CODEQL_FILES)")
+    ap.add_argument("--bearer", type=Path,
+                    help="a bearer/bearer-rules checkout or bare mirror (its hard-coded secret rules' tests)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2501,6 +2596,9 @@ def main(argv: list[str] | None = None) -> int:
                              ("user", ", only the user names and key ids")):
             whispers_score("codeql (held out)" + title, *codeql_cases(args.codeql, which), args.show,
                            "a flagged line without a whole literal, a test file missing")
+    if args.bearer:  # held out in the twenty-second round
+        whispers_score("bearer (held out)", *bearer_cases(args.bearer), args.show,
+                       "a flagged line with no literal and none assigned to its names, a test folder missing")
     if args.time:
         timing(args.time)
     return 0

@@ -345,6 +345,12 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"\[[A-Za-z_]+\]|[\[\]<>|{}]{1,4}[A-Za-z][A-Za-z_ -]*[0-9]{0,2}[\[\]<>|{}]{1,4}|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|"
+    # a placeholder word between runs of signs (`"--- redacted ---"`, `"== hidden =="`), a bracketed phrase after
+    # signs (`" * [would prune] "`, a status line's template)
+    r"[^\w\s]{2,}\s*(?:redacted|hidden|masked|omitted|removed|censored)\s*[^\w\s]{2,}|"
+    r"[^\w\s\[]+\s*\[[a-z]+(?:\s[a-z]+)+\]|"
+    # a call's other arguments read as a value between two strings' ends (`"…token:", default=api_token or "`)
+    r",\s*[A-Za-z_]\w*\s*=[^=].*|"
     # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
     r"(?:example|sample)[_-]?[a-z_-]*(?:key|token|password|passwd|secret)\d*|"
     # truncated or masked (`hf_...`, `sk-…`, `hf_***`), a sample's name (`my_secret_key`, `secret_value`)
@@ -361,11 +367,13 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"\s*\+\s+[$\w].*\s\+\s*|\s*\.\s+[$\w][\w$>\[\]'\"-]*\s+\.\s*)$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
-# format hole; a class's name in camel case too (a docstring's `server_credentials: A ServerCredentials object.`).
+# format hole; a class's name in camel case too (a docstring's `server_credentials: A ServerCredentials object.`),
+# an identifier of lower-case words joined by `_` (`"with past_key_values"`, `For client_credentials with client_id`).
 # (a word of another language's letters counts: `Passordet må ha minst 6 tegn.`, a UI message in Norwegian; one
 # letter beyond ASCII at least, no digit)
 _PHRASE_WORD = re.compile(
-    r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[A-Z]+|[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd]|&|-|—|"""
+    r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[a-z]+(?:_[a-z]+)+|[A-Z]+|"""
+    r"""[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd]|&|-|—|"""
     r"""[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*)"""
     r"""[.,:;!?)\]'"`*]*""")
 # An identifier: words joined by `_`, `.`, `:`, `-` or camel case.
@@ -558,8 +566,9 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or _word_path(v) or (
         _address_or_name(v)) or _ONE_ESCAPE.fullmatch(v) is not None or _TYPE_NAME.fullmatch(v) is not None or (
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
-        _STYLE_SPEC.fullmatch(v) is not None) or (
+        _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         bool(name) and (
+            (_ID_NAME.fullmatch(v) is not None and not _PASSWORD_WORD.search(name)) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
@@ -568,6 +577,12 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name)))
 
 
+# A form's widget class (a minified settings form's `password:"PasswordWidget"`): capitalised words, one of them a
+# secret's, ending in a UI element's word.
+_UI_NAME = re.compile(r"(?:[A-Z][a-z]+)*(?:Password|Secret|Token|Key)(?:[A-Z][a-z]+)*"
+                      r"(?:Widget|Field|Input|Form|Dialog|Component|View|Label|Prompt)")
+# An id's field name in camel case (a minified query's `{token:"snapshotId"}`), under a name with no password's word.
+_ID_NAME = re.compile(r"[a-z]{3,}(?:[A-Z][a-z]+)*(?:Id|ID)")
 # A regex of character classes with their counts (`token = r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+"`, HTTP's token grammar):
 # a pattern that matches tokens, none itself.
 _CHAR_CLASS_RUN = re.compile(r"\^?(?:\[[^\]\n]+\](?:[+*?]|\{\d+(?:,\d*)?\})|\\[dwsSWD][+*?]?)+\$?")
@@ -699,6 +714,13 @@ _AUTH_HEADER = re.compile(
 # "Bearer …"`, also written `Bearer: …`): the scheme, then a token to the closing quote. A token has a digit and a
 # letter and 16 characters or more (`"Bearer " + token`, `"Bearer {token}"`, `"Bearer YOUR_TOKEN"` stay).
 _BEARER_LITERAL = re.compile(r"(?P<q>[\"'`])(?i:bearer):?[ \t]+(?P<value>[A-Za-z0-9._~+/=-]{16,200})(?P=q)")
+# A Basic scheme's credentials in plain text, not base64, as a literal (`` `Basic user:pass` ``): the password after
+# the user's name and a colon, as a URL's (`Basic ${user}:${pass}`, `Basic user:xxxxxxxx` stay).
+_BASIC_PLAIN = re.compile(r"(?P<q>[\"'`])(?i:basic)[ \t]+[A-Za-z0-9._@+-]{1,64}:(?P<value>[^\s\"'`:]{3,200})(?P=q)")
+# An HMAC's key given by position to Node's createHmac (`createHmac('sha256', 'k3y…')`): the literal after the
+# algorithm's name.
+_HMAC_KEY = re.compile(r"\bcreateHmac\(\s*(?P<aq>[\"'`])[\w-]+(?P=aq)\s*,\s*"
+                       r"(?P<q>[\"'`])(?P<value>[^\"'`\n]{4,200})(?P=q)")
 # A header with a secret's name given to curl (`-H "X-Api-Key: …"`, `--header "Api-Token: …"`).
 _HEADER_FLAG = re.compile(
     r"(?<![\w-])(?:-H|--header)(?:[ \t]+|=)(?P<q>[\"'])[ \t]*(?P<name>[A-Za-z][\w-]*)[ \t]*:[ \t]*"
@@ -916,7 +938,14 @@ def _command_cred(match: re.Match[str]) -> str:
 
 def _sql_password(match: re.Match[str]) -> str:
     value = match.group("value")
+    if match.group(0).startswith("identified by") and not _SQL_ACCOUNT.search(match.string) and re.search(
+            r"[a-z]{2,}[ \t]$", match.string[:match.start()]):
+        return match.group(0)  # prose (`a dynamic library identified by 'name'`): no user, role or login on the line
     return match.group(0) if value == REDACTED or is_benign_value(value) else _replace(match, "value")
+
+
+# The words of SQL's statements that give an account a password (`CREATE USER … IDENTIFIED BY '…'`, `GRANT …`)
+_SQL_ACCOUNT = re.compile(r"(?i)\b(?:user|role|login|grant|create|alter)\b")
 
 
 def _in_create_secret(match: re.Match[str]) -> bool:
@@ -1412,8 +1441,13 @@ def _name_among_names(value: str, name: str) -> bool:
     """Two names in a tuple or a call (`("client_secret_post", "client_secret_basic")`, `@field_serializer('password',
     'password_bytes')`, `('inputsecret', 'inputsecret')`): the value is the name itself, or words of lower-case letters
     joined by `_` sharing a word with the name. A value with a digit or a capital stays (`"client_secret_8fK2pQ"`),
-    unless each of its words is one of the name's."""
+    unless each of its words is one of the name's; an upper-case macro's name (`"METH_NOARGS"`) and letters around one
+    `$` after a name holding `$` are names too."""
     if value.lower() == name.lower():
+        return True
+    # a C macro's name after a function's (`("set_secret_data_policy", "METH_NOARGS")`); a value in the name's own
+    # notation, letters around one `$` (pygments' `_shortened_many('pwd$', 're$read')`: a command's shortest form)
+    if _UPPER_ID.fullmatch(value) or ("$" in name and re.fullmatch(r"[a-z]+\$[a-z]*", value)):
         return True
     words = set(w.lower() for w in _IDENT_WORDS.findall(name))
     if re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+", value):  # (a dotted path of them: `"embeddings.cls_register_token"`)
@@ -1544,6 +1578,22 @@ def _label_key(match: re.Match[str]) -> str:
             len(value) >= 24 and _TOKEN_CHARS.fullmatch(value) and re.search(r"[0-9]", value) and (
                 re.search(r"[A-Za-z]", value)) and _entropy(value) >= 4.0)):
         return match.group(0)
+    return _replace(match, "value")
+
+
+def _basic_plain(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if REDACTED in value or _URL_PASSWORD_HOLE.fullmatch(value) or _TOKEN_PLACEHOLDER.search(value) or (
+            _REFERENCE_OR_PLACEHOLDER.match(value)):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+def _hmac_key(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if REDACTED in value or _TOKEN_PLACEHOLDER.search(value) or is_benign_value(value, "hmac_key") or re.fullmatch(
+            r"(?i)(?:my|some|the|a)?[_-]?(?:secret|token|key|password|hmac)s?", value):
+        return match.group(0)  # (a sample's name run together: `'mytoken'`)
     return _replace(match, "value")
 
 
@@ -1904,6 +1954,10 @@ def _redact_line(line: str) -> str:
         line = _AUTH_HEADER.sub(_auth_header, line)
     if "bearer" in low and ('"' in line or "'" in line or "`" in line):
         line = _BEARER_LITERAL.sub(_bearer_literal, line)
+    if "asic" in line and ":" in line and ("Basic" in line or "basic" in low):
+        line = _BASIC_PLAIN.sub(_basic_plain, line)
+    if "createHmac" in line:
+        line = _HMAC_KEY.sub(_hmac_key, line)
     if secret and ("-H" in line or "--header" in line):
         line = _HEADER_FLAG.sub(_header_flag, line)
     # (each pattern below has no literal prefix for re to scan by: a substring test first)
@@ -2032,11 +2086,13 @@ _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
 _FORM_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     "A(?:KIA|SIA|Iza|uthenticationHeaderValue)", "yJ", "xox[abeoprs]-", "k_(?:live|test)_",
     r"g(?:h[pousr]_|ithub_pat_)"))
-# ... and in the lowered text: an Authorization header, SQL's `IDENTIFIED BY`, `curl -u`,
+# ... and in the lowered text: an Authorization header, SQL's `IDENTIFIED BY`, `curl -u`, `Basic user:pass`,
 # PowerShell's `ConvertTo-SecureString "…" -AsPlainText`.
 _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     "uthorization", "bearer", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)", "derivebytes", "change_user",
     "imap_open", "logon", r"new\s+(?:pdo|mysqli|maxdb)\b",
+    # a Basic scheme's plain `user:pass` (_BASIC_PLAIN), an HMAC's key by position (_HMAC_KEY)
+    r"basic[ \t]+[\w.@+-]+:", r"createhmac\(",
     # a name ending in `pass` given a value (`dbPass = …`, `"pg_pass": …`: _PASS_NAMED)
     r"pass[\"'\]]?[ \t]*[:=]"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
