@@ -963,14 +963,19 @@ def _dotenv_line(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+def _env_value_kept(value: str, name: str) -> bool:
+    """An environment assignment's value that is no secret: none, a metavariable, a benign value, or a template's
+    opening, its hole past the blank (`ENV DRONE_TOKEN={{ DRONE_TOKEN }}`), or a placeholder's `<` (`ENV API_TOKEN
+    <your-token>`, `-e TOKEN=<token>`)."""
+    return not value or value == REDACTED or _METAVAR.fullmatch(value) is not None or is_benign_value(
+        value, name) or value.startswith(("{{", "{%", "${", "$(", "<"))
+
+
 def _env_assign(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
     name = match.group("name")
-    if not value or value == REDACTED or _METAVAR.fullmatch(value) or is_benign_value(value, name) or (
-            # a template's opening, its hole past the blank (`ENV DRONE_TOKEN={{ DRONE_TOKEN }}`); a placeholder's
-            # `<` (`ENV API_TOKEN <your-token>`, `-e TOKEN=<token>`)
-            value.startswith(("{{", "{%", "${", "$(", "<"))):
+    if _env_value_kept(value, name):
         return match.group(0)
     if _env_secret_name(name) or ("from-literal" in match.group("head") and _in_create_secret(match)):
         return _replace(match, group)
@@ -1556,8 +1561,7 @@ def _flow_assign(match: re.Match[str]) -> str:
     value, name = match.group("v"), match.group("name")
     before = match.string[:match.start()]
     if before.count("(") != before.count(")") or REDACTED in value or not _env_secret_name(name) or (
-            _METAVAR.fullmatch(value) or is_benign_value(value, name)) or (
-            value.startswith(("{{", "{%", "${", "$(", "<", "$"))):
+            _env_value_kept(value, name)) or value.startswith("$"):
         return match.group(0)
     return _replace(match, "v")
 
