@@ -354,15 +354,14 @@ def embeds_test_symbols(settings, path: str) -> bool:
     return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
 
 
-def stands_in(profile: str, code_hash: str, symbols: list[dict]) -> bool:
+def stands_in(profile: str, symbols: list[dict]) -> bool:
     """Does a chunk's code vector stand in for its one symbol's sentence? Under `pooled`, for a markdown section
-    owning one heading, whose own text is embedded anyway: the sentence quotes the heading and the section's first
-    lines, what that text holds, so a second input for the same lines buys nothing measurable. Not for a
-    declaration (its gloss and parent, read alone, are what a question about one method finds) nor for a config
-    section (an XML or YAML block's own vector is near every question: it crowds the symbol lane); measured in
-    docs/decisions.md, issue 30's eleventh round."""
-    return (profile == "pooled" and len(symbols) == 1 and symbols[0].get("kind", "") == "md_heading"
-            and not code_hash.startswith(POOL_PREFIX))
+    owning one heading, whose own text is embedded anyway (a section is never pooled): the sentence quotes the
+    heading and the section's first lines, what that text holds, so a second input for the same lines buys nothing
+    measurable. Not for a declaration (its gloss and parent, read alone, are what a question about one method finds)
+    nor for a config section (an XML or YAML block's own vector is near every question: it crowds the symbol lane);
+    measured in docs/decisions.md, issue 30's eleventh round."""
+    return profile == "pooled" and len(symbols) == 1 and symbols[0].get("kind", "") == "md_heading"
 
 
 def pool_key(symbol_hashes: list[str]) -> str:
@@ -420,7 +419,9 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
         owners = owned_symbols(chunks) if profile in ("standard", "full", "pooled") else {}
         if owners and not embeds_test_symbols(ledger.settings, path):
             owners, skipped_tests = {}, skipped_tests + 1
-        owned = file_symbol_texts(chunks, owned=owners) if owners else {}
+        stood = {idx for idx, syms in owners.items() if stands_in(profile, syms)}  # no sentence written for these
+        stood_in += len(stood)
+        owned = file_symbol_texts(chunks, owned={i: s for i, s in owners.items() if i not in stood}) if owners else {}
         heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
         joint = file_symbol_heads(chunks) if profile == "joint" else {}
         for row in chunks:
@@ -446,12 +447,9 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
                 design_t = design_text(repo_id, row["layer"], row["intent"])
                 dh = text_hash(design_t)
                 texts[dh] = design_t
-            sentences = owned.get(row["chunk_index"], ())
-            if ch and stands_in(profile, ch, owners.get(row["chunk_index"], [])):  # the code vector is the symbol's
+            if row["chunk_index"] in stood:  # its own text, embedded above, is its heading's symbol vector too
                 sym_hashes.append(ch)
-                stood_in += 1
-                sentences = ()
-            for sym_t in sentences:
+            for sym_t in owned.get(row["chunk_index"], ()):
                 sh = text_hash(sym_t)
                 texts[sh] = sym_t
                 sym_hashes.append(sh)
