@@ -2586,10 +2586,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.twoms:  # held out in the nineteenth round, development from the twentieth
         whispers_score("2ms (development)", *twoms_cases(args.twoms), args.show,
                        "a value not found, a case without its value, a fixture missing")
-    if args.talisman:  # held out in the twentieth round
+    if args.talisman:  # held out in the twentieth round, development from the twenty-first
         for which, title in (("all", ""), ("name", ", only the positives a name or a form labels"),
                              ("bare", ", only the positives with no name")):
-            whispers_score("talisman (held out)" + title, *talisman_cases(args.talisman, which), args.show,
+            whispers_score("talisman (development)" + title, *talisman_cases(args.talisman, which), args.show,
                            "a flagged content holding no value, an expression not read, a test file missing")
     if args.codeql:  # held out in the twenty-first round, development from the twenty-second
         for which, title in (("all", ""), ("secret", ", only the positives that are no user name or key id"),
