@@ -101,6 +101,9 @@ from their checkouts at run time (nothing of theirs is stored here).
 - thoughtworks/talisman (held out in the twentieth round): the contents its pattern detector's tests must flag or
   not, the values its file-content detector's tests flag or keep, its acceptance test's password (`--talisman`); see
   talisman_cases. Scored like whispers, then again split as repo-supervisor's: named, and bare values.
+- github/codeql's CWE-798 tests (held out in the twenty-first round, development from the twenty-second) and
+  bearer/bearer-rules' hard-coded secret rules' tests (held out in the twenty-second, development from the
+  twenty-third): `--codeql`, `--bearer`; see codeql_cases and bearer_cases. Scored like whispers.
 - Checkmarx/kics (held out in the twenty-third round): its passwords-and-secrets query's test files, each (file,
   line) positive_expected_result.json names a positive, the negative files' lines negatives (`--kics`); see
   kics_cases. Scored like whispers.
@@ -2647,8 +2650,8 @@ def main(argv: list[str] | None = None) -> int:
                              ("user", ", only the user names and key ids")):
             whispers_score("codeql (development)" + title, *codeql_cases(args.codeql, which), args.show,
                            "a flagged line without a whole literal, a test file missing")
-    if args.bearer:  # held out in the twenty-second round
-        whispers_score("bearer (held out)", *bearer_cases(args.bearer), args.show,
+    if args.bearer:  # held out in the twenty-second round, development from the twenty-third
+        whispers_score("bearer (development)", *bearer_cases(args.bearer), args.show,
                        "a flagged line with no literal and none assigned to its names, a test folder missing")
     if args.kics:  # held out in the twenty-third round
         whispers_score("kics (held out)", *kics_cases(args.kics), args.show,
