@@ -1185,15 +1185,21 @@ def _k8s_env_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 
 # A secret's name ending its line with `:` or `=`, its quoted value alone on the next line (a long value wrapped:
 # `SecretKey: ` then `'NzFE…=',`): judged as a weak name's value is, only one that looks generated.
-_NEXT_LINE_VALUE = re.compile(r"(?P<name>[A-Za-z_$][\w.$-]*)[\"']?[ \t]*[:=][ \t]*\r?\n(?P<head>[ \t]*(?P<q>[\"']))"
+# (found from the line break: a scan from each name's letters costs a pass over every identifier of the text)
+_NEXT_LINE_VALUE = re.compile(r"[:=][ \t]*\r?\n(?P<head>[ \t]*(?P<q>[\"']))"
                               r"(?P<value>[^\"'\\\s]{12,400})(?P=q)(?P<rest>[ \t]*[,;]?[ \t]*)(?=\r?\n|$)")
+_NAME_AT_END = re.compile(r"(?P<name>[A-Za-z_$][\w.$-]*)[\"']?[ \t]*$")
 
 
 def _next_line_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     """{line start: redacted line} for the value lines of _NEXT_LINE_VALUE."""
     out: dict[int, str] = {}
     for m in _NEXT_LINE_VALUE.finditer(text):
-        name, value = m.group("name"), m.group("value")
+        ls = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 200)
+        head = _NAME_AT_END.search(text, ls, m.start())
+        if head is None:
+            continue
+        name, value = head.group("name"), m.group("value")
         if _name_tier(name) != 2 or not looks_random(value) or is_benign_value(value, name):
             continue
         vs = m.start("head")
