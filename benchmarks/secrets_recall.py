@@ -26,7 +26,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --checkov /work/.mirror/bridgecrewio+checkov/repo \\
         --repo-supervisor /work/.mirror/auth0+repo-supervisor/repo \\
         --2ms /work/.mirror/Checkmarx+2ms/repo \\
-        --talisman /work/.mirror/thoughtworks+talisman/repo [--show N] [--time DIR ...]
+        --talisman /work/.mirror/thoughtworks+talisman/repo --kics /work/.mirror/DataDog+kics/repo \\
+        [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
   and `fps` of cmd/generate/config/rules/*.go. Literal cases are read as they are;
@@ -100,6 +101,12 @@ from their checkouts at run time (nothing of theirs is stored here).
 - thoughtworks/talisman (held out in the twentieth round): the contents its pattern detector's tests must flag or
   not, the values its file-content detector's tests flag or keep, its acceptance test's password (`--talisman`); see
   talisman_cases. Scored like whispers, then again split as repo-supervisor's: named, and bare values.
+- github/codeql's CWE-798 tests (held out in the twenty-first round, development from the twenty-second) and
+  bearer/bearer-rules' hard-coded secret rules' tests (held out in the twenty-second, development from the
+  twenty-third): `--codeql`, `--bearer`; see codeql_cases and bearer_cases. Scored like whispers.
+- Checkmarx/kics (held out in the twenty-third round): its passwords-and-secrets query's test files, each (file,
+  line) positive_expected_result.json names a positive, the negative files' lines negatives (`--kics`); see
+  kics_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -2288,6 +2295,51 @@ def bearer_cases(root: Path):
     return files, skipped
 
 
+_KICS_TESTS = "assets/queries/common/passwords_and_secrets/test"  # Checkmarx/kics' passwords-and-secrets query tests
+_KICS_COMMENT = re.compile(r"\s*(?://|#|/\*)")
+
+
+def kics_cases(root: Path):
+    """(files, skipped) from Checkmarx/kics' tests of its passwords-and-secrets query (_KICS_TESTS: positive* and
+    negative* files in Terraform, YAML, JSON, Dockerfile, Bicep…, and positive_expected_result.json, the file name and
+    line of each finding the test expects). root: a checkout or bare mirror of kics (or of a fork that has the folder),
+    or the test folder itself. Each expected (file, line) is a positive, found if the line changes at all (as bearer's:
+    the finding is the line; some flagged lines hold no secret, a key's header line or a secret reference, and are
+    counted as read). In the negative files every line neither blank nor only a comment (`#`, `//`, `/*`) is a negative
+    line; the positive files' other lines are neither (a flagged line's surroundings: a key's other body lines, the
+    secrets kics reports under another line). An expected line past its file's end, or in a file missing, is skipped
+    (counted)."""
+    import json
+    if (root / "positive_expected_result.json").is_file():
+        names = sorted(p.name for p in root.iterdir() if p.is_file())
+        read = lambda n: (root / n).read_text(encoding="utf-8", errors="replace")  # noqa: E731
+    else:
+        names, read_in = repo_files(root, _KICS_TESTS)
+        names = [n.rsplit("/", 1)[-1] for n in names]
+        read = lambda n: read_in(f"{_KICS_TESTS}/{n}")  # noqa: E731
+    if "positive_expected_result.json" not in names:
+        return [], 1
+    expected: dict[str, set[int]] = {}
+    for row in json.loads(read("positive_expected_result.json")):
+        expected.setdefault(row["fileName"], set()).add(int(row["line"]) - 1)
+    files, skipped = [], 0
+    for name, rows in sorted(expected.items()):
+        if name not in names:
+            skipped += len(rows)
+            continue
+        text = read(name)
+        lines = text.split("\n")
+        pos = [(i, None) for i in sorted(rows) if i < len(lines)]
+        skipped += len(rows) - len(pos)
+        files.append((name, text, pos, []))
+    for name in names:
+        if name.startswith("negative"):
+            text = read(name)
+            neg = [i for i, line in enumerate(text.split("\n")) if line.strip() and not _KICS_COMMENT.match(line)]
+            files.append((name, text, [], neg))
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -2515,6 +2567,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a github/codeql checkout or mirror, or a folder of its CWE-798 tests (_CODEQL_FILES)")
     ap.add_argument("--bearer", type=Path,
                     help="a bearer/bearer-rules checkout or bare mirror (its hard-coded secret rules' tests)")
+    ap.add_argument("--kics", type=Path,
+                    help="a Checkmarx/kics checkout or mirror (or a fork's), or its passwords_and_secrets/test folder")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2596,9 +2650,12 @@ def main(argv: list[str] | None = None) -> int:
                              ("user", ", only the user names and key ids")):
             whispers_score("codeql (development)" + title, *codeql_cases(args.codeql, which), args.show,
                            "a flagged line without a whole literal, a test file missing")
-    if args.bearer:  # held out in the twenty-second round
-        whispers_score("bearer (held out)", *bearer_cases(args.bearer), args.show,
+    if args.bearer:  # held out in the twenty-second round, development from the twenty-third
+        whispers_score("bearer (development)", *bearer_cases(args.bearer), args.show,
                        "a flagged line with no literal and none assigned to its names, a test folder missing")
+    if args.kics:  # held out in the twenty-third round
+        whispers_score("kics (held out)", *kics_cases(args.kics), args.show,
+                       "an expected line past its file's end or in a file missing")
     if args.time:
         timing(args.time)
     return 0

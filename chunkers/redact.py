@@ -167,6 +167,20 @@ _STRING_CTOR = re.compile(
     r"(?i)\b(?:(?:std::)?(?:basic_)?(?:w|u8|u16|u32)?string(?:_view)?|qstring|cstring)\s+(?P<name>"
     + _CODE_SECRET_NAME + r")\s*[({]\s*(?P<pre>L|u8|u|U)?(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"\s*[)}]"
 )
+# ... or a generated literal through an encoding's call (`JWT_PASSWORD = TextCodec.BASE64.encode("…")`,
+# `secret = base64.b64decode("…")`, `Buffer.from("…", "base64")`, `new String("…")`): the literal is the secret.
+_WRAPPED_LITERAL = re.compile(
+    r"(?i)(?P<name>" + _CODE_SECRET_NAME + r")[\"'\]]?\s*(?::\s*[\w.\[\]<>]+\s*)?=\s*(?:new\s+)?(?:[\w.]+\.)?"
+    r"(?:(?:b64|base64|b32|hex|url)?(?:en|de)code\w*|bytes|bytearray|String|from|unhexlify)\(\s*"
+    r"(?P<q>[\"'])(?P<value>[^\"'\\\s]{12,400})(?P=q)"
+)
+# ... or spelt one character at a time (Java's `char[] password = { 's', 'e', 'c', … }`, `{"s", "e", …}`): the
+# characters joined are judged as `name = "…"` is.
+_CHAR_ONE = r"""(?:'(?:[^'\\\n]|\\.)'|"(?:[^"\\\n]|\\.)")"""
+_CHAR_ARRAY = re.compile(
+    r"(?i)(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:\[\s*\])?\s*=\s*(?:new\s+char\s*\[\s*\]\s*)?\{\s*"
+    r"(?P<chars>" + _CHAR_ONE + r"(?:\s*,\s*" + _CHAR_ONE + r")+)\s*,?\s*\}"
+)
 # C's `#define API_KEY "…"`.
 _C_DEFINE = re.compile(r"(?i)^[ \t]*#[ \t]*define[ \t]+(?P<name>" + _CODE_SECRET_NAME + r")[ \t]+(?P<pre>[LuU]8?)?"
                        r"(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"")
@@ -202,9 +216,10 @@ _SHORT_NAMED = re.compile(
 # ... and a name whose last word is `pass` after another word (`pg_pass`, `test_pass`, `dbPass`, `DB_PASS`): `pass`
 # alone is a keyword, a test's verdict or a step (`bypass`, `compass`, `first_pass`, `pass_through` never end so or
 # are glued), so the value is a password only when it looks generated, or like a password (letters with digits or
-# signs inside, not a plain word: `sup1rstr0ngpass2ForTT`), eight characters or more.
+# signs inside, not a plain word: `sup1rstr0ngpass2ForTT`), eight characters or more; so also `pass` numbered
+# (`pass2`, `PASS1`: a form's password and its confirmation).
 _PASS_NAMED = re.compile(
-    r"(?P<name>\b[A-Za-z_$][\w$]*?(?:[A-Za-z0-9]_(?i:pass)|[a-z0-9]Pass|[A-Z0-9]PASS))"
+    r"(?P<name>\b[A-Za-z_$][\w$]*?(?:[A-Za-z0-9]_(?i:pass)|[a-z0-9]Pass|[A-Z0-9]PASS)|\b(?i:pass)[0-9]{1,2}\b)"
     r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{8,200})(?P=q)"
 )
 # A literal under a name that ends in the word "key" or "token" without saying which
@@ -240,6 +255,9 @@ _NOT_SECRET_NAME = re.compile(
     # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
     # `secretary_password` are secrets' names)
     r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
+    # a login without a password (Ruby's Passwordless gem: `Passwordless.default_from_address`), the name's only
+    # secret word
+    r"^(?!.*(secret|pwd|token|key|cred|auth|passw(?!(or)?dless)))[^\n]*?passw(or)?dless|"
     # "key" inside another word (`okapi-keyboard`: `api-key` read across two words), the name's only secret word
     r"^(?!.*(secret|passw|pwd|token|cred|auth|key(?!(board|stroke|frame|pad)s?)))[^\n]*?key(board|stroke|frame|pad)|"
     r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z])|"
@@ -721,6 +739,9 @@ _BASIC_PLAIN = re.compile(r"(?P<q>[\"'`])(?i:basic)[ \t]+[A-Za-z0-9._@+-]{1,64}:
 # algorithm's name.
 _HMAC_KEY = re.compile(r"\bcreateHmac\(\s*(?P<aq>[\"'`])[\w-]+(?P=aq)\s*,\s*"
                        r"(?P<q>[\"'`])(?P<value>[^\"'`\n]{4,200})(?P=q)")
+# ... or a key given to Node's crypto as its first argument (`crypto.createSecretKey('…', 'utf-8')`,
+# `createPrivateKey('…')`), judged as the HMAC's.
+_NODE_KEY = re.compile(r"\bcreate(?:Secret|Private)Key\(\s*(?P<q>[\"'`])(?P<value>[^\"'`\n]{4,200})(?P=q)")
 # A header with a secret's name given to curl (`-H "X-Api-Key: …"`, `--header "Api-Token: …"`).
 _HEADER_FLAG = re.compile(
     r"(?<![\w-])(?:-H|--header)(?:[ \t]+|=)(?P<q>[\"'])[ \t]*(?P<name>[A-Za-z][\w-]*)[ \t]*:[ \t]*"
@@ -1162,6 +1183,31 @@ def _k8s_env_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     return out
 
 
+# A secret's name ending its line with `:` or `=`, its quoted value alone on the next line (a long value wrapped:
+# `SecretKey: ` then `'NzFE…=',`): judged as a weak name's value is, only one that looks generated.
+# (found from the line break: a scan from each name's letters costs a pass over every identifier of the text)
+_NEXT_LINE_VALUE = re.compile(r"[:=][ \t]*\r?\n(?P<head>[ \t]*(?P<q>[\"']))"
+                              r"(?P<value>[^\"'\\\s]{12,400})(?P=q)(?P<rest>[ \t]*[,;]?[ \t]*)(?=\r?\n|$)")
+_NAME_AT_END = re.compile(r"(?P<name>[A-Za-z_$][\w.$-]*)[\"']?[ \t]*$")
+
+
+def _next_line_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the value lines of _NEXT_LINE_VALUE."""
+    out: dict[int, str] = {}
+    for m in _NEXT_LINE_VALUE.finditer(text):
+        ls = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 200)
+        head = _NAME_AT_END.search(text, ls, m.start())
+        if head is None:
+            continue
+        name, value = head.group("name"), m.group("value")
+        if _name_tier(name) != 2 or not looks_random(value) or is_benign_value(value, name):
+            continue
+        vs = m.start("head")
+        if vs not in done:
+            out[vs] = m.group("head") + REDACTED + m.group("q") + m.group("rest")
+    return out
+
+
 def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
@@ -1170,7 +1216,13 @@ def may_hold_secret(text: str) -> bool:
     return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
             or ('"' in text and ("quals(" in text or "DeriveBytes(" in text or _CALL_HINT.search(text) is not None))
             or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
-            or _RE_HINT_ANY.search(text) is not None or _LABEL_HINT.search(text) is not None)
+            or _RE_HINT_ANY.search(text) is not None or _LABEL_HINT.search(text) is not None
+            or ("," in text and _LIST_HINT.search(text) is not None))
+
+
+# What a _LIST_PAIR line holds when it has no `=`, `:`, `-` or `'`: a quoted secret's name, a comma, a quote
+# (talisman's `"pwd" ,"…"`, `["token", "…"]`).
+_LIST_HINT = re.compile(r"(?i)\"[\w.$@]*(?:secret|passw|pwd|pword|passphrase|token|cred|key)[\w.$@]*\"\s*,\s*\"")
 
 
 # What a call holding a password by position (_CONNECT_CALL) or a comparing function's (_CMP_CALL) line holds
@@ -1321,7 +1373,10 @@ def _url_cred_more(m: re.Match[str]) -> str:
 # (a composite format's numbered hole, `user:{0}@`; not a named one, `{secretConst}`: interpolated, it holds a value;
 # one character, `user:;@`: no secret)
 _URL_PASSWORD_HOLE = re.compile(r".|\*{3,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|<[^<>]*>|"
-                                r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}")
+                                r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}|"
+                                # a printf verb or an empty positional hole, filled by the call's arguments
+                                # (Go's `fmt.Sprintf("postgres://%s:%s@host/%s", user, pass, db)`, `%(pw)s`, `{}`)
+                                r"%(?:\[\d+\])?[-+# 0]*\d*[svqdx]|%\([A-Za-z_]\w*\)s|\{\}")
 
 
 _CONN_BIND_USER = re.compile(r"[:@?][A-Za-z_]\w*")
@@ -1526,10 +1581,21 @@ _PASS_STEP = frozenset("first second third last next prev previous final single 
 def _pass_named(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    if re.fullmatch(r"(?i)pass[0-9]{1,2}", name):  # a numbered password (`pass2`: a form's confirmation field)
+        words = ["numbered", "pass"]
     if len(words) < 2 or words[-1] != "pass" or words[-2] in _PASS_STEP or REDACTED in value or _NOT_SECRET_NAME.search(name) or (
-            _hash_name(name) or is_benign_value(value, name) or not (looks_random(value) or _password_like(value))):
+            _hash_name(name) or is_benign_value(value, name) or not (
+                looks_random(value) or _password_like(value) or _mixed_password(value))):
         return match.group(0)
     return _replace(match, "value")
+
+
+def _mixed_password(value: str) -> bool:
+    """Twelve characters or more with no blank, holding capitals, small letters, digits and a sign other than a
+    path's or a name's (`.`, `_`, `/`, `:`, `-`: `Some.Path/File1` is none), as `f#a};!y~7VBcu<&F`: a generated
+    password, whatever signs it has (_password_like turns down `;` and `,`, a DSN's)."""
+    return len(value) >= 12 and not re.search(r"\s", value) and all(
+        re.search(c, value) for c in (r"[A-Z]", r"[a-z]", r"[0-9]", r"[^A-Za-z0-9._/:-]"))
 
 
 # A getter under a secret's name that returns a literal (`getSecret: () => '…'`, `const apiKey = () => "…"`,
@@ -1598,6 +1664,21 @@ def _hmac_key(match: re.Match[str]) -> str:
     if REDACTED in value or _TOKEN_PLACEHOLDER.search(value) or is_benign_value(value, "hmac_key") or re.fullmatch(
             r"(?i)(?:my|some|the|a)?[_-]?(?:secret|token|key|password|hmac)s?", value):
         return match.group(0)  # (a sample's name run together: `'mytoken'`)
+    return _replace(match, "value")
+
+
+def _char_array(match: re.Match[str]) -> str:
+    joined = "".join(c[1:-1] for c in re.findall(_CHAR_ONE, match.group("chars")))
+    probe = f'{match.group("name")} = "{joined}"'
+    if "\\" in joined or '"' in joined or _redact_line(probe) == probe:
+        return match.group(0)
+    return match.string[match.start():match.start("chars")] + REDACTED + match.string[match.end("chars"):match.end()]
+
+
+def _wrapped_literal(match: re.Match[str]) -> str:
+    name, value = match.group("name"), match.group("value")
+    if _name_tier(name) != 2 or not looks_random(value) or is_benign_value(value, name):
+        return match.group(0)
     return _replace(match, "value")
 
 
@@ -1962,6 +2043,13 @@ def _redact_line(line: str) -> str:
         line = _BASIC_PLAIN.sub(_basic_plain, line)
     if "createHmac" in line:
         line = _HMAC_KEY.sub(_hmac_key, line)
+    if secret and "{" in line and "=" in line and ("'," in line or '",' in line):
+        line = _CHAR_ARRAY.sub(_char_array, line)
+    if secret and "=" in line and ("code" in low or "bytes" in low or "String(" in line or "from(" in line
+                                   or "unhexlify" in low):
+        line = _WRAPPED_LITERAL.sub(_wrapped_literal, line)
+    if "Key(" in line and ("createSecretKey(" in line or "createPrivateKey(" in line):
+        line = _NODE_KEY.sub(_hmac_key, line)
     if secret and ("-H" in line or "--header" in line):
         line = _HEADER_FLAG.sub(_header_flag, line)
     # (each pattern below has no literal prefix for re to scan by: a substring test first)
@@ -2098,7 +2186,7 @@ _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # a Basic scheme's plain `user:pass` (_BASIC_PLAIN), an HMAC's key by position (_HMAC_KEY)
     r"basic[ \t]+[\w.@+-]+:", r"createhmac\(",
     # a name ending in `pass` given a value (`dbPass = …`, `"pg_pass": …`: _PASS_NAMED)
-    r"pass[\"'\]]?[ \t]*[:=]"))
+    r"pass[0-9]{0,2}[\"'\]]?[ \t]*[:=]"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 # The hints as one scan per first character: a literal first character lets re skip ahead
 # (measured over 31 MB of Python: 1.3 s against 1.8 s for the one trie), worth its 35 calls
@@ -2158,6 +2246,8 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_block_changes(text, pem or {})}
     if "value:" in text and "name:" in text:
         pem = {**(pem or {}), **_k8s_env_changes(text, pem or {})}
+    if ":\n" in text or ": \n" in text or "=\n" in text or "= \n" in text or ":\r\n" in text or "=\r\n" in text:
+        pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
     if pem:
         starts.update(pem)
     changes = []
