@@ -105,9 +105,9 @@ from their checkouts at run time (nothing of theirs is stored here).
 - github/codeql's CWE-798 tests (held out in the twenty-first round, development from the twenty-second) and
   bearer/bearer-rules' hard-coded secret rules' tests (held out in the twenty-second, development from the
   twenty-third): `--codeql`, `--bearer`; see codeql_cases and bearer_cases. Scored like whispers.
-- Checkmarx/kics (held out in the twenty-third round): its passwords-and-secrets query's test files, each (file,
-  line) positive_expected_result.json names a positive, the negative files' lines negatives (`--kics`); see
-  kics_cases. Scored like whispers.
+- Checkmarx/kics (held out in the twenty-third round, development from the twenty-fourth): its passwords-and-secrets
+  query's test files, each (file, line) positive_expected_result.json names a positive, the negative files' lines
+  negatives (`--kics`); see kics_cases. Scored like whispers.
 - ajinabraham/njsscan (held out in the twenty-fourth round): its hard-coded secret and JWT secret rules' test assets,
   each line a `// ruleid:` or `//true` mark is about a positive, the safe files' lines negatives (`--njsscan`); see
   njsscan_cases. Scored like whispers.
@@ -2768,8 +2768,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.bearer:  # held out in the twenty-second round, development from the twenty-third
         whispers_score("bearer (development)", *bearer_cases(args.bearer), args.show,
                        "a flagged line with no literal and none assigned to its names, a test folder missing")
-    if args.kics:  # held out in the twenty-third round
-        whispers_score("kics (held out)", *kics_cases(args.kics), args.show,
+    if args.kics:  # held out in the twenty-third round, development from the twenty-fourth
+        whispers_score("kics (development)", *kics_cases(args.kics), args.show,
                        "an expected line past its file's end or in a file missing")
     if args.njsscan:  # held out in the twenty-fourth round
         whispers_score("njsscan (held out)", *njsscan_cases(args.njsscan), args.show,
