@@ -27,6 +27,7 @@ from their checkouts at run time (nothing of theirs is stored here).
         --repo-supervisor /work/.mirror/auth0+repo-supervisor/repo \\
         --2ms /work/.mirror/Checkmarx+2ms/repo \\
         --talisman /work/.mirror/thoughtworks+talisman/repo --kics /work/.mirror/DataDog+kics/repo \\
+        --njsscan /work/.mirror/ajinabraham+njsscan/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -104,9 +105,12 @@ from their checkouts at run time (nothing of theirs is stored here).
 - github/codeql's CWE-798 tests (held out in the twenty-first round, development from the twenty-second) and
   bearer/bearer-rules' hard-coded secret rules' tests (held out in the twenty-second, development from the
   twenty-third): `--codeql`, `--bearer`; see codeql_cases and bearer_cases. Scored like whispers.
-- Checkmarx/kics (held out in the twenty-third round): its passwords-and-secrets query's test files, each (file,
-  line) positive_expected_result.json names a positive, the negative files' lines negatives (`--kics`); see
-  kics_cases. Scored like whispers.
+- Checkmarx/kics (held out in the twenty-third round, development from the twenty-fourth): its passwords-and-secrets
+  query's test files, each (file, line) positive_expected_result.json names a positive, the negative files' lines
+  negatives (`--kics`); see kics_cases. Scored like whispers.
+- ajinabraham/njsscan (held out in the twenty-fourth round): its hard-coded secret and JWT secret rules' test assets,
+  each line a `// ruleid:` or `//true` mark is about a positive, the safe files' lines negatives (`--njsscan`); see
+  njsscan_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -2340,6 +2344,115 @@ def kics_cases(root: Path):
     return files, skipped
 
 
+_NJS_POSITIVE = (  # ajinabraham/njsscan's semgrep rules' true positives for hard-coded secrets (node_username not)
+    "tests/assets/node_source/true_positives/semantic_grep/generic/hardcoded_secrets.js",
+    "tests/assets/node_source/true_positives/semantic_grep/jwt/jwt_hardcoded.js",
+    "tests/assets/node_source/true_positives/semantic_grep/jwt/jwt_express_hardcoded.js",
+)
+_NJS_NEGATIVE = "tests/assets/node_source/true_negatives"  # safe_creds_node.js and safe_jwt_*.js
+_NJS_RULES = {"node_password", "node_secret", "node_api_key", "hardcoded_jwt_secret", "jwt_express_hardcoded"}
+_NJS_MARK = re.compile(r"\s*//\s*(?:ruleid:\s*(\w+)|(true))\s*$")
+_NJS_REQUIRE = re.compile(r"require\(\s*(['\"])[^'\"]*\1\s*\)")
+
+
+def _njs_second_argument(args: str) -> str:
+    """The second argument of a call whose text after its `(` is args (a JWT's key: `sign(payload, KEY, options)`),
+    to the first comma or closing bracket outside brackets; "" if there is none."""
+    depth, start = 0, None
+    for k, c in enumerate(args):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return args[start:k] if start is not None else ""
+            depth -= 1
+        elif c == "," and depth == 0:
+            if start is not None:
+                return args[start:k]
+            start = k + 1
+    return args[start:] if start is not None else ""
+
+
+def njsscan_cases(root: Path):
+    """(files, skipped) from ajinabraham/njsscan's test assets for its hard-coded secret rules (_NJS_POSITIVE: the
+    generic password/secret/api-key rules' file and the two JWT secret rules' files; _NJS_NEGATIVE: safe_creds_node.js
+    and the safe_jwt_*.js files). root: a checkout or bare mirror of njsscan. A positive file marks a finding with a
+    comment `// ruleid:RULE` (semgrep's convention) or, in jwt_hardcoded.js, `//true` on the line before; a mark of a
+    rule not about a secret (node_username) marks nothing. The marked line (the next line neither blank nor a comment)
+    is a positive when it holds a string literal other than a `require('…')`'s module, found if the line changes at all
+    (as bearer's: a route's or an issuer's literal on a sink's line is counted as read). A marked line with no literal
+    that gives names to a call (`jsonwt.sign(payload, secret)`) has as its positive the nearest earlier line assigning
+    one of the names after the call's first argument a literal (bearer's one step). A marked `require` line (the JWT
+    rule's pattern runs from the `require("jsonwebtoken")` to the sink) has as its positives the lines up to the next
+    mark that give `.sign(`/`.verify(` a literal as its second argument (the key), or assign a literal to the name
+    given there; a mark with no positive is skipped (counted). The positive files' other lines are neither; in the
+    negative files every line neither blank nor only a comment is a negative."""
+    files, skipped = [], 0
+    for name in _NJS_POSITIVE:
+        names, read = repo_files(root, name.rsplit("/", 1)[0])
+        if name not in names:
+            skipped += 1
+            continue
+        text = read(name)
+        lines = text.split("\n")
+        marks = [i for i, line in enumerate(lines) if _NJS_MARK.match(line)]
+        pos: set[int] = set()
+        for n, i in enumerate(marks):
+            m = _NJS_MARK.match(lines[i])
+            if m.group(1) and m.group(1) not in _NJS_RULES:
+                continue
+            j = i + 1
+            while j < len(lines) and (not lines[j].strip() or _BR_COMMENT.match(lines[j])):
+                j += 1
+            if j >= len(lines):
+                skipped += 1
+                continue
+            line = lines[j]
+            if _BR_LITERAL.search(_NJS_REQUIRE.sub(" ", line)):
+                pos.add(j)
+                continue
+            found = set()
+            if _NJS_REQUIRE.search(line):
+                end = marks[n + 1] if n + 1 < len(marks) else len(lines)
+                for k in range(j + 1, end):
+                    call = re.search(r"\.(?:sign|verify)\((.*)", lines[k])
+                    if not call:
+                        continue
+                    args = _njs_second_argument(call.group(1))
+                    if _BR_LITERAL.search(args):
+                        found.add(k)
+                    for w in re.findall(r"[A-Za-z_$][\w$]*", _BR_LITERAL.sub(" ", args)):
+                        a = _bearer_assignment(lines, k, w)
+                        if a is not None and a > j:
+                            found.add(a)
+            else:
+                call = re.search(r"\((.*)", line)
+                args = call.group(1).split(",", 1)[1] if call and "," in call.group(1) else (call.group(1) if call else "")
+                for w in re.findall(r"[A-Za-z_$][\w$]*", args):
+                    if w in _BR_WORDS:
+                        continue
+                    a = _bearer_assignment(lines, j, w)
+                    if a is not None:
+                        found.add(a)
+                        break
+            if found:
+                pos |= found
+            else:
+                skipped += 1
+        files.append((name.rsplit("/", 1)[1], text, [(i, None) for i in sorted(pos)], []))
+    names, read = repo_files(root, _NJS_NEGATIVE)
+    for name in names:
+        short = name.rsplit("/", 1)[1]
+        if not (short == "safe_creds_node.js" or (short.startswith("safe_jwt_") and short.endswith(".js"))):
+            continue
+        text = read(name)
+        neg = [i for i, line in enumerate(text.split("\n")) if line.strip() and not _BR_COMMENT.match(line)]
+        files.append((short, text, [], neg))
+    if not files:
+        skipped += 1
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -2569,6 +2682,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a bearer/bearer-rules checkout or bare mirror (its hard-coded secret rules' tests)")
     ap.add_argument("--kics", type=Path,
                     help="a Checkmarx/kics checkout or mirror (or a fork's), or its passwords_and_secrets/test folder")
+    ap.add_argument("--njsscan", type=Path,
+                    help="an ajinabraham/njsscan checkout or bare mirror (its hard-coded secret rules' test assets)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2653,9 +2768,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.bearer:  # held out in the twenty-second round, development from the twenty-third
         whispers_score("bearer (development)", *bearer_cases(args.bearer), args.show,
                        "a flagged line with no literal and none assigned to its names, a test folder missing")
-    if args.kics:  # held out in the twenty-third round
-        whispers_score("kics (held out)", *kics_cases(args.kics), args.show,
+    if args.kics:  # held out in the twenty-third round, development from the twenty-fourth
+        whispers_score("kics (development)", *kics_cases(args.kics), args.show,
                        "an expected line past its file's end or in a file missing")
+    if args.njsscan:  # held out in the twenty-fourth round
+        whispers_score("njsscan (held out)", *njsscan_cases(args.njsscan), args.show,
+                       "a mark with no literal found for it, a test file missing")
     if args.time:
         timing(args.time)
     return 0

@@ -245,8 +245,11 @@ _NOT_SECRET_NAME = re.compile(
     # (not Vault's `secret_id`: a secret)
     r"(credentials?|creds)[_.-]?ids?(?![a-z])|"
     # a credential object's member that is no secret (`networkCredential.Domain`, `credentials.UserName`)
-    r"(credentials?|creds)[_.-]?(domain|realm|user(name)?|login)s?(?![a-z])|"
+    # (and its type's name: CodeBuild's `ImagePullCredentialsType`)
+    r"(credentials?|creds)[_.-]?(domain|realm|user(name)?|login|type|kind)s?(?![a-z])|"
     r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(url|uri|host|endpoint|server|file|path|dir)s?(?![a-z])|"
+    # a setting about the password (Ansible's `password_expire: never`, `update_password: on_create`)
+    r"passw(or)?d[_.-]?expir(e[sd]?|y|ation)(?![a-z])|(?<![a-z])update[_.-]?passw(or)?d(?![a-z])|"
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|mgr|manager|"
     # the name of where a password is kept (`passwordName = "UserPasswordValue"`), as `secretName` is
     r"name(?![a-z]))|"
@@ -272,6 +275,8 @@ _NOT_A_VALUE = re.compile(
     r"optional|secretstr|secretbytes|\[REDACTED\])$|[();,\[\]{}<>]|\s=|=\s|^=|^\$\{|^\{\{|^%\w+%$|"
     # a bare CamelCase word after `name:` is a type annotation far more often than a secret
     r"(?-i:^_?[A-Z][a-z]+(?:[A-Z][a-z]+)*$)|"
+    # a ternary of references, no literal (Terraform's `local.is_primary ? var.db_password : null`)
+    r"(?-i:^!?[A-Za-z_][\w.]*[ \t]+\?[ \t]+[A-Za-z_][\w.]*[ \t]+:[ \t]+[A-Za-z_][\w.]*$)|"
     # ... and so are a module's type (`builtins.str`, `torch.Tensor`, `grpc.ServerCredentials`) and a union
     # (`str | None`)
     r"^(?:builtins|typing|t|np|numpy|pd)\.\w+$|(?-i:^(?:[a-z_][a-z0-9_]*\.)+_?[A-Z][A-Za-z0-9]*$)|^[\w.]+(?:[ \t]*\|[ \t]*[\w.]+)+$"
@@ -354,7 +359,10 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a single-brace template's hole of a name's letters (`{password}`, `{ DRONE_TOKEN }`; `{Zq5…}` is a
     # braced value), a literal of no value (`"null"`),
     # a CloudFormation reference (`!Ref DBPassword`, `!GetAtt Secret.Value`, `!Sub "${Pass}"`)
-    r"(?:\{\s*[A-Za-z_][A-Za-z_.-]*\s*\})+|null|none|nil|undefined|true|false|"
+    # (also a JSONPath template's field, kubectl's `'{.credential.access_token}'`)
+    r"(?:\{\s*\.?[A-Za-z_][A-Za-z_.-]*\s*\})+|null|none|nil|undefined|true|false|"
+    # a Terraform reference quoted (`"var.mailgun_api_key"`, `"local.db_password"`): lower-case words
+    r"(?-i:(?:var|local)\.[a-z][a-z0-9]*(?:_[a-z0-9]+)*)|"
     # a label to concatenate a value to: words, then a space and `=` or `:` (`"Password = "`; the value is read
     # stripped: `"application:"` is none, a value that a key follows in `"application:" + appKey`)
     r"[A-Za-z][A-Za-z ]*?\s[=:]|"
@@ -592,7 +600,13 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
-            or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name)))
+            or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name)
+            or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
+
+
+# CloudFormation's custom resource property `ServiceToken`: the ARN of the function or topic that serves the resource
+# (`ServiceToken: !GetAtt Fn.Arn`, `ServiceToken: anArn`), no token; a generated value under it is still one.
+_CFN_SERVICE_TOKEN = re.compile(r"[\"']?ServiceToken[\"']?")
 
 
 # A form's widget class (a minified settings form's `password:"PasswordWidget"`): capitalised words, one of them a
@@ -867,9 +881,22 @@ _DOC_EXAMPLE = re.compile(_DOC_SAMPLE_RE)
 
 
 def _filler(value: str) -> bool:
-    """A token-shaped placeholder: its end made of a few characters (`AIzaaaaa…`, `GR1348941` then
-    `123123…`, `glc_111…=`), or a documented example written out again and again (`…EXAMPLEEXAMPLE…`)."""
-    return (len(value) >= 16 and len(set(value[-16:])) < 5) or value.count("EXAMPLE") >= 2
+    """A token-shaped placeholder: its end made of a few characters repeating (`AIzaaaaa…`, `GR1348941` then
+    `123123…`, `glc_111…=`, `…-1D1D-1D1D1D1D1D1D`), or a documented example written out again and again
+    (`…EXAMPLEEXAMPLE…`). A few characters not repeating in a run or a unit (`…34c323c3223c223232c32`) are a
+    value's."""
+    if value.count("EXAMPLE") >= 2:
+        return True
+    if len(value) < 16 or len(set(value[-16:])) >= 5:
+        return False
+    tail = value[-16:]
+    if _FILLER_RUN.search(tail):
+        return True
+    unit = tail.replace("-", "").rstrip("=")
+    return any(all(unit[i] == unit[i + p] for i in range(len(unit) - p)) for p in (1, 2, 3, 4))
+
+
+_FILLER_RUN = re.compile(r"(.)\1{3}")
 
 
 def _masked_after(match: re.Match[str]) -> bool:
@@ -1208,6 +1235,40 @@ def _next_line_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     return out
 
 
+# A secret's name alone on its line, the value under it as a child `value:` (a settings file's `mock-proxy-password:`
+# then `  value: testpwd`, `description: ""`): judged as `name: value` is, the child more indented than the name.
+# (found from each `value:`, its line and the line before read: no scan from every name)
+_PARENT_VALUE_LINE = re.compile(r"(?P<head>(?P<ind>[ \t]+)value:[ \t]+)(?P<value>[^\s#|>&*!][^\n]*?)[ \t]*\r?")
+_PARENT_NAME = re.compile(r"(?P<pind>[ \t]*)(?:-[ \t]+)?[\"']?(?P<name>[A-Za-z_][\w.-]*)[\"']?:[ \t]*\r?")
+
+
+def _parent_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the `value:` lines of _PARENT_VALUE_LINE under a secret's name."""
+    out: dict[int, str] = {}
+    at = text.find("value:")
+    while at >= 0:
+        nxt = text.find("value:", at + 6)
+        ls = at  # back over the indent only: a search back to the line's start is quadratic on a minified line
+        while ls > 0 and text[ls - 1] in " \t":
+            ls -= 1
+        if ls < at and ls > 0 and text[ls - 1] == "\n" and ls not in done:
+            le = text.find("\n", at)
+            le = len(text) if le < 0 else le
+            m = _PARENT_VALUE_LINE.fullmatch(text, ls, le)
+            p = m and _PARENT_NAME.fullmatch(text, text.rfind("\n", 0, ls - 1) + 1, ls - 1)
+            if p and len(p.group("pind")) < len(m.group("ind")) and _secret_name(p.group("name"))[0]:
+                value = _TRAILING_COMMENT.sub("", m.group("value"))
+                comment = m.group("value")[len(value):]
+                value = value.strip()
+                q = value[:1] if len(value) > 1 and value[:1] in "\"'" and value[-1:] == value[:1] else ""
+                bare = value[1:-1] if q else value
+                if bare and REDACTED not in bare and not _NOT_A_VALUE.search(bare) and not is_benign_value(
+                        bare, p.group("name")):
+                    out[ls] = m.group("head") + q + REDACTED + q + comment + text[m.end("value"):le]
+        at = nxt
+    return out
+
+
 def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
@@ -1240,7 +1301,9 @@ _STRONG_NAME = re.compile(
     r"secret|passw|pwd|passphrase|credential|creds|connectionstring|"
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|sharedaccess|storage|"
     r"license|app|preshared|consumer|session|refresh|bearer|bot|deploy|service|admin|oauth|personal|webhook|github|gitlab|slack|"
-    r"npm|pypi|nuget|docker|registry|hmac|jwt|csrf|xsrf|cookie|encrypt|decrypt|cipher|aes|sas|id)(?:key|token)")
+    # (a provider's: `FACEBOOK_TOKEN`)
+    r"npm|pypi|nuget|docker|registry|hmac|jwt|csrf|xsrf|cookie|encrypt|decrypt|cipher|aes|sas|id|facebook)"
+    r"(?:key|token)")
 _WEAK_WORDS = frozenset("key keys token tokens".split())
 
 
@@ -2246,6 +2309,8 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_block_changes(text, pem or {})}
     if "value:" in text and "name:" in text:
         pem = {**(pem or {}), **_k8s_env_changes(text, pem or {})}
+    if "value:" in text:
+        pem = {**(pem or {}), **_parent_value_changes(text, pem or {})}
     if ":\n" in text or ": \n" in text or "=\n" in text or "= \n" in text or ":\r\n" in text or "=\r\n" in text:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
     if pem:
