@@ -1227,7 +1227,7 @@ def _next_line_changes(text: str, done: dict[int, str]) -> dict[int, str]:
         if head is None:
             continue
         name, value = head.group("name"), m.group("value")
-        if _name_tier(name) != 2 or not looks_random(value) or is_benign_value(value, name):
+        if not _generated_under_secret_name(name, value):
             continue
         vs = m.start("head")
         if vs not in done:
@@ -1730,6 +1730,12 @@ def _hmac_key(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+def _generated_under_secret_name(name: str, value: str) -> bool:
+    """A secret's name (tier 2) holding a value that looks generated and is no benign one: how a value read apart
+    from its name's usual `name = "…"` form is judged (_NEXT_LINE_VALUE's, _WRAPPED_LITERAL's)."""
+    return _name_tier(name) == 2 and looks_random(value) and not is_benign_value(value, name)
+
+
 def _char_array(match: re.Match[str]) -> str:
     joined = "".join(c[1:-1] for c in re.findall(_CHAR_ONE, match.group("chars")))
     probe = f'{match.group("name")} = "{joined}"'
@@ -1740,7 +1746,7 @@ def _char_array(match: re.Match[str]) -> str:
 
 def _wrapped_literal(match: re.Match[str]) -> str:
     name, value = match.group("name"), match.group("value")
-    if _name_tier(name) != 2 or not looks_random(value) or is_benign_value(value, name):
+    if not _generated_under_secret_name(name, value):
         return match.group(0)
     return _replace(match, "value")
 
