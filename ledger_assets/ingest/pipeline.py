@@ -34,7 +34,8 @@ from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, 
 from ledger_assets.intents.analysis import analyse_repo
 
 from ledger_assets.encode.joint import Group, joint_key
-from ledger_assets.ingest.symbol_texts import file_symbol_heads, file_symbol_texts, owned_symbols, quoted_share
+from ledger_assets.ingest.symbol_texts import (file_symbol_heads, file_symbol_texts, owned_symbols, quoted_share,
+                                                told_by_type)
 
 
 def content_hash(text: str) -> str:
@@ -447,6 +448,9 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
             owners, skipped_tests = {}, skipped_tests + 1
         settings = {idx for idx, syms in owners.items() if settings_only(profile, syms)}
         owners = {idx: syms for idx, syms in owners.items() if idx not in settings}
+        if profile == "pooled":
+            by_index = {c["chunk_index"]: c for c in chunks}
+            owners = {idx: told_by_type(by_index[idx], syms) for idx, syms in owners.items()}
         no_sentence += len(settings)
         stood = {idx for idx, syms in owners.items() if stands_in(profile, syms)}  # no sentence written for these
         stood_in += len(stood)
