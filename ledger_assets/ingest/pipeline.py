@@ -34,7 +34,8 @@ from ledger_assets.store.db import bulk_update_chunks, dict_rows, insert_arrow, 
 from ledger_assets.intents.analysis import analyse_repo
 
 from ledger_assets.encode.joint import Group, joint_key
-from ledger_assets.ingest.symbol_texts import file_symbol_heads, file_symbol_texts, owned_symbols, quoted_share
+from ledger_assets.ingest.symbol_texts import (file_symbol_heads, file_symbol_texts, owned_symbols, quoted_share,
+                                                told_by_type)
 
 
 def content_hash(text: str) -> str:
@@ -364,6 +365,31 @@ def stands_in(profile: str, symbols: list[dict]) -> bool:
     return profile == "pooled" and len(symbols) == 1 and symbols[0].get("kind", "") == "md_heading"
 
 
+def settings_only(profile: str, symbols: list[dict]) -> bool:
+    """Does a chunk of settings keep no symbol vector? Under `pooled`, when every symbol it owns is a config section
+    (a `.csproj` block, a workflow job, a `package.json` key): its own text is embedded (a section is never pooled),
+    and a sentence quoting the same block's first lines sits near many questions in the symbol lane, as its own
+    vector there did (docs/decisions.md, issue 30's eleventh and twelfth rounds)."""
+    return profile == "pooled" and bool(symbols) and all(s.get("kind", "") == "config_section" for s in symbols)
+
+
+def whole_parts(profile: str, chunks: list[dict], owners: dict[int, list[dict]]) -> dict[int, list[int]]:
+    """A type's whole copy (`*_full`, owning no symbol) -> the chunks of its file that start within it: under
+    `pooled` its code vector is the mean of theirs, no model input. Its own text read only the first 256 tokens of
+    the type, what its first member chunk reads already; the mean reads every member (docs/decisions.md, issue
+    30's twelfth round). A copy with no such chunk embeds its text."""
+    if profile != "pooled":
+        return {}
+    out = {}
+    for whole in chunks:
+        if whole["chunk_type"].endswith("_full") and not owners.get(whole["chunk_index"]):
+            parts = [c["chunk_index"] for c in chunks if not c["chunk_type"].endswith("_full")
+                     and whole["start_line"] <= c["start_line"] <= whole["end_line"]]
+            if parts:
+                out[whole["chunk_index"]] = parts
+    return out
+
+
 def pool_key(symbol_hashes: list[str]) -> str:
     """The cache key of a pooled code vector: its parts' hashes, in order (a changed sentence is a new key)."""
     return POOL_PREFIX + text_hash("\x1e".join(symbol_hashes))
@@ -410,20 +436,30 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     texts: dict[str, str] = {}
     groups: dict[str, Group] = {}  # the joint profile's inputs (encode/joint.py)
     pools: dict[str, list[str]] = {}  # the pooled profile's code vectors: key -> the symbol hashes it averages
+    whole_pools: dict[str, list[str]] = {}  # a type's whole copy: key -> its member chunks' code vector keys
     updates = []
     symbol_lines = 0
     profile = ledger.settings.embed_profile
-    skipped_tests = stood_in = 0
+    skipped_tests = stood_in = no_sentence = 0
     for path, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
         owners = owned_symbols(chunks) if profile in ("standard", "full", "pooled") else {}
         if owners and not embeds_test_symbols(ledger.settings, path):
             owners, skipped_tests = {}, skipped_tests + 1
+        settings = {idx for idx, syms in owners.items() if settings_only(profile, syms)}
+        owners = {idx: syms for idx, syms in owners.items() if idx not in settings}
+        if profile == "pooled":
+            by_index = {c["chunk_index"]: c for c in chunks}
+            owners = {idx: told_by_type(by_index[idx], syms) for idx, syms in owners.items()}
+        no_sentence += len(settings)
         stood = {idx for idx, syms in owners.items() if stands_in(profile, syms)}  # no sentence written for these
         stood_in += len(stood)
         owned = file_symbol_texts(chunks, owned={i: s for i, s in owners.items() if i not in stood}) if owners else {}
         heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
         joint = file_symbol_heads(chunks) if profile == "joint" else {}
+        wholes = whole_parts(profile, chunks, owners)
+        codes: dict[int, str] = {}
+        rows_out = []
         for row in chunks:
             code_t = normalize_text(code_text(row["text"], row["symbols"]))
             sym_hashes = []
@@ -439,7 +475,9 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
                     lead = lean_lead(row["intent"], heads.get(row["chunk_index"], []))
                     code_t = normalize_text(f"{lead}\n{code_t}") if lead else code_t
                 ch = ""
-                if not pools_code(profile, row, owners.get(row["chunk_index"], [])):
+                if row["chunk_index"] in wholes:
+                    ch = "whole"  # keyed below, once its parts' keys are known
+                elif not pools_code(profile, row, owners.get(row["chunk_index"], [])):
                     ch = text_hash(code_t)
                     texts[ch] = code_t
             dh = ""
@@ -457,7 +495,13 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
                 ch = pool_key(sym_hashes)
                 pools[ch] = sym_hashes
             symbol_lines += len(sym_hashes)
-            sh_json = json.dumps(sym_hashes) if sym_hashes else ""
+            codes[row["chunk_index"]] = ch
+            rows_out.append((row, dh, json.dumps(sym_hashes) if sym_hashes else ""))
+        for idx, parts in wholes.items():
+            codes[idx] = pool_key([codes[p] for p in parts])
+            whole_pools[codes[idx]] = [codes[p] for p in parts]
+        for row, dh, sh_json in rows_out:
+            ch = codes[row["chunk_index"]]
             if (ch, dh, sh_json) != (row["code_hash"], row["design_hash"] or "", row["symbol_hashes"] or ""):
                 updates.append((row["file_path"], row["chunk_index"], ch, dh, sh_json))
     if updates:
@@ -471,6 +515,7 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     computed_groups, alone = embed_groups_with_cache(embedder, ledger.db, groups, progress)
     computed += computed_groups + alone
     pooled = pool_with_cache(embedder, ledger.db, pools)  # after the symbol vectors it averages; no model input
+    pooled += pool_with_cache(embedder, ledger.db, whole_pools)  # after the member chunks' code vectors
     elapsed = time.monotonic() - t0
     # A joint group is one input; its leads encoded alone (they did not fit) are counted when computed.
     inputs = len(texts) + len(groups) + alone
@@ -478,7 +523,9 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     log.info(f"embeddings ({profile} profile): {inputs} distinct model inputs ({symbol_lines} symbol vectors) for "
              f"{len(rows)} chunks, {computed} computed, {inputs - computed} from cache"
              + (f"; {len(pools)} code vectors pooled from symbol vectors ({pooled} new)" if pools else "")
+             + (f"; {len(whole_pools)} whole types' code vectors pooled from their members'" if whole_pools else "")
              + (f"; {stood_in} code vectors standing in for their one symbol's sentence" if stood_in else "")
+             + (f"; {no_sentence} chunks of settings without symbol sentences" if no_sentence else "")
              + (f"; {skipped_tests} test files' symbols without sentences (their code text stands for them)"
                 if skipped_tests else ""))
-    return EmbeddingReport(len(rows), inputs, computed, inputs - computed, elapsed, pooled=len(pools))
+    return EmbeddingReport(len(rows), inputs, computed, inputs - computed, elapsed, pooled=len(pools) + len(whole_pools))

@@ -218,19 +218,44 @@ def quoted_share(chunk: dict, symbols: list[dict]) -> float:
     lines = _verbatim_lines(chunk)
     if lines is None:
         return 0.0
-    code = {i for i, ln in enumerate(lines) if ln.strip() and not _SKIP_LINE.match(ln)}
-    quoted: set[int] = set()
-    for s in symbols:
-        lo = max(s.get("start_line") or 0, chunk["start_line"]) - chunk["start_line"]
-        hi = min(s.get("end_line") or 0, chunk["end_line"]) - chunk["start_line"]
-        if lo > hi:
-            continue
-        window = lines[lo:hi + 1][:40]
-        at = _symbol_declaration(s, window)
-        if at is not None:
-            quoted.update(lo + at + k for k, ln in enumerate(window[at:at + _BODY_LINES])
-                          if ln.strip() and not _SKIP_LINE.match(ln))
+    code = {chunk["start_line"] + i for i, ln in enumerate(lines) if ln.strip() and not _SKIP_LINE.match(ln)}
+    quoted = set().union(*(quoted_lines(chunk, s, lines) for s in symbols))
     return len(quoted & code) / len(code) if code else 1.0
+
+
+def quoted_lines(chunk: dict, symbol: dict, lines: list[str] | None = None) -> set[int]:
+    """The source lines (numbers) a symbol's sentence quotes in its chunk: its declaration and first body lines,
+    comments and blanks left out; empty where the body is not verbatim source."""
+    lines = _verbatim_lines(chunk) if lines is None else lines
+    if lines is None:
+        return set()
+    lo = max(symbol.get("start_line") or 0, chunk["start_line"]) - chunk["start_line"]
+    hi = min(symbol.get("end_line") or 0, chunk["end_line"]) - chunk["start_line"]
+    if lo > hi:
+        return set()
+    window = lines[lo:hi + 1][:40]
+    at = _symbol_declaration(symbol, window)
+    if at is None:
+        return set()
+    return {chunk["start_line"] + lo + at + k for k, ln in enumerate(window[at:at + _BODY_LINES])
+            if ln.strip() and not _SKIP_LINE.match(ln)}
+
+
+_TYPE_KINDS = frozenset(("class", "struct", "record", "record struct"))
+
+
+def told_by_type(chunk: dict, symbols: list[dict]) -> list[dict]:
+    """The symbols a chunk owns less its constructors that its type's sentence quotes whole (a small class's
+    constructor right below its fields: `public Handler(IService s) => _s = s;`): that sentence reads the same
+    lines and names the same type, so a second sentence buys nothing measurable (docs/decisions.md, issue 30's
+    twelfth round)."""
+    types = [s for s in symbols if s.get("kind", "") in _TYPE_KINDS]
+    if not types:
+        return symbols
+    lines = _verbatim_lines(chunk)
+    quoted = set().union(*(quoted_lines(chunk, t, lines) for t in types)) if lines is not None else set()
+    return [s for s in symbols if s.get("kind", "") != "constructor"
+            or not {s.get("start_line"), s.get("end_line")} <= quoted]
 
 
 def symbol_code(symbol: dict, lines: list[str]) -> list[str]:

@@ -301,3 +301,64 @@ def test_a_test_files_symbols_get_no_sentence_unless_asked(git_repo, tmp_path, e
     own_text = {r[2] for r in rows if not r[2].startswith("pool:")}
     sentences = {h for r in rows for h in json.loads(r[3] or "[]")} - own_text  # a code vector may stand in for one
     assert ran["embeddings"].embeddings_computed == len(sentences) + len(own_text)
+
+
+LEDGER_CS = "namespace Shop.Books;\n\npublic class GeneralLedger\n{\n" + "".join(
+    f"    /// <summary>Posts the entries of journal {i} to their accounts.</summary>\n"
+    f"    public decimal PostJournal{i}(IList<decimal> amounts, string account)\n    {{\n"
+    f"        var total = 0m;\n        foreach (var amount in amounts) {{ total += amount * {i}; }}\n"
+    f"        Audit.Write(account, \"journal {i}\", total);\n        return total;\n    }}\n\n"
+    for i in range(1, 31)) + "}\n"
+
+SHOP_CSPROJ = """<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <TargetFramework>net8.0</TargetFramework>
+    <Nullable>enable</Nullable>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="Dapper" Version="2.1.35" />
+  </ItemGroup>
+</Project>
+"""
+
+
+def test_pooled_whole_type_copy_and_settings_sections_cost_no_input_of_their_own(git_repo, ledger, embedder):
+    """Under `pooled`, a type's whole copy (`cs_class_full`) takes the mean of its member chunks' code vectors (no
+    model input: its text's first 256 tokens were its first member's), and a chunk of settings (a `.csproj`) keeps
+    its own text's code vector and no symbol vector; the member chunks keep their sentences."""
+    import json
+
+    import numpy as np
+
+    from ledger_assets.encode.embedder import fetch_vectors
+
+    git_repo.write("src/GeneralLedger.cs", LEDGER_CS)  # over the 6,000-character type cap: members and a whole copy
+    git_repo.write("src/Shop.csproj", SHOP_CSPROJ)
+    ledger.registry.add(_repo(git_repo).path, "shop")
+    emb = _ingest(ledger, embedder, "r1")["embeddings"]
+    with ledger.db.connect() as con:
+        rows = con.execute("select file_path, chunk_index, chunk_type, start_line, end_line, code_hash, symbols, "
+                           "symbol_hashes from chunks order by file_path, chunk_index").fetchall()
+    wholes = [r for r in rows if r[2] == "cs_class_full"]
+    members = [r for r in rows if r[0] == "src/GeneralLedger.cs" and r[2] != "cs_class_full"]
+    assert wholes and len(members) >= 30
+    points = {(p.payload["file_path"], p.payload["chunk_index"]): p for p in _points(ledger)}
+    model = embedder.model_name
+    for path, idx, _, start, end, code_hash, _, sym_json in wholes:
+        assert code_hash.startswith("pool:") and not sym_json  # owns no symbol, embeds no text
+        parts = [m[5] for m in members if start <= m[3] <= end]
+        vectors = fetch_vectors(ledger.db, model, parts)
+        assert len(vectors) == len(set(parts))
+        mean = np.mean([vectors[h] for h in parts], axis=0)
+        vec = np.asarray(points[(path, idx)].vector[CODE_VECTOR])
+        assert float(vec @ (mean / np.linalg.norm(mean))) > 0.999
+    settings = [r for r in rows if r[0] == "src/Shop.csproj"]
+    assert settings and any(json.loads(r[6] or "[]") for r in settings)  # the chunker saw its sections
+    for path, idx, _, _, _, code_hash, _, sym_json in settings:
+        assert not code_hash.startswith("pool:") and not sym_json
+        assert SYMBOL_VECTOR not in points[(path, idx)].vector and CODE_VECTOR in points[(path, idx)].vector
+    assert all(json.loads(m[7] or "[]") for m in members if m[2] == "cs_member")  # each method keeps its sentence
+    own_text = {r[5] for r in rows if not r[5].startswith("pool:")}
+    sentences = {h for r in rows for h in json.loads(r[7] or "[]")} - own_text
+    assert emb.embeddings_computed == len(sentences) + len(own_text)  # no input for the whole copy
+    assert _ingest(ledger, embedder, "r2")["embeddings"].embeddings_computed == 0
