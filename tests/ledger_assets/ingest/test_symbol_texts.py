@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from chunkers import ChunkOptions, chunk_file
-from ledger_assets.ingest.symbol_texts import MAX_SYMBOL_CHARS, file_symbol_texts, gloss, owned_symbols, symbol_text
+from ledger_assets.ingest.symbol_texts import (MAX_SYMBOL_CHARS, file_symbol_texts, gloss, owned_symbols, symbol_text,
+                                                told_by_type)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -113,3 +114,45 @@ def test_a_slice_of_a_minified_line_owns_a_few_symbols_not_dozens():
     service = rows(FIXTURES / "retrieval" / "BookingService.cs")
     assert sum(map(len, owned_symbols(service).values())) == len({(s["name"], s["start_line"])
                                                                   for c in service for s in c["symbols"]})
+
+
+HANDLERS_CS = """namespace Shop;
+
+public class PingHandler
+{
+    private readonly IClock _clock;
+    public PingHandler(IClock clock) => _clock = clock;
+
+    public string Handle(string ping)
+    {
+        return ping + _clock.Now;
+    }
+}
+
+public class LateHandler
+{
+    public string Handle(string ping)
+    {
+        var a = 1;
+        var b = 2;
+        var c = 3;
+        return ping + a + b + c;
+    }
+
+    public LateHandler(IClock clock) => _clock = clock;
+    private readonly IClock _clock;
+}
+"""
+
+
+def test_a_constructor_its_types_sentence_quotes_whole_gets_no_sentence_of_its_own():
+    """`pooled` leaves out a constructor whose declaration and last line are among the lines its class's sentence
+    quotes (the class head and first body lines); one further down keeps its sentence, as every other member does."""
+    pieces = chunk_file("Handlers.cs", HANDLERS_CS.encode(), ChunkOptions())
+    chunks = [{"chunk_index": i, **p.to_dict()} for i, p in enumerate(pieces)]
+    kept = {}
+    for idx, syms in owned_symbols(chunks).items():
+        head = next(s["name"] for s in syms if s["kind"] == "class")
+        kept[head] = sorted((s["name"], s["kind"]) for s in told_by_type(chunks[idx], syms))
+    assert kept["PingHandler"] == [("Handle", "method"), ("PingHandler", "class"), ("_clock", "field")]
+    assert ("LateHandler", "constructor") in kept["LateHandler"] and len(kept["LateHandler"]) == 4
