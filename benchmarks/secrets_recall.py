@@ -108,9 +108,12 @@ from their checkouts at run time (nothing of theirs is stored here).
 - Checkmarx/kics (held out in the twenty-third round, development from the twenty-fourth): its passwords-and-secrets
   query's test files, each (file, line) positive_expected_result.json names a positive, the negative files' lines
   negatives (`--kics`); see kics_cases. Scored like whispers.
-- ajinabraham/njsscan (held out in the twenty-fourth round): its hard-coded secret and JWT secret rules' test assets,
-  each line a `// ruleid:` or `//true` mark is about a positive, the safe files' lines negatives (`--njsscan`); see
-  njsscan_cases. Scored like whispers.
+- ajinabraham/njsscan (held out in the twenty-fourth round, development from the twenty-fifth): its hard-coded secret
+  and JWT secret rules' test assets, each line a `// ruleid:` or `//true` mark is about a positive, the safe files'
+  lines negatives (`--njsscan`); see njsscan_cases. Scored like whispers.
+- nickdeis/eslint-plugin-no-secrets (held out in the twenty-fifth round): its no-secrets rule's tests, an invalid
+  case's literal line a positive, a valid case's lines negatives when the case has the rule's default options, and
+  its staging files (`--no-secrets`); see no_secrets_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -2860,8 +2863,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.kics:  # held out in the twenty-third round, development from the twenty-fourth
         whispers_score("kics (development)", *kics_cases(args.kics), args.show,
                        "an expected line past its file's end or in a file missing")
-    if args.njsscan:  # held out in the twenty-fourth round
-        whispers_score("njsscan (held out)", *njsscan_cases(args.njsscan), args.show,
+    if args.njsscan:  # held out in the twenty-fourth round, development from the twenty-fifth
+        whispers_score("njsscan (development)", *njsscan_cases(args.njsscan), args.show,
                        "a mark with no literal found for it, a test file missing")
     if args.no_secrets:  # held out in the twenty-fifth round
         whispers_score("no-secrets (held out)", *no_secrets_cases(args.no_secrets), args.show,
