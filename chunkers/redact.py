@@ -99,6 +99,8 @@ _CALL_KEY_ASSIGN = re.compile(
     r"(?i)\(\s*(?P<nq>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=nq)\s*\)\s*=(?![=>])\s*"
     r"(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
+# What a _CALL_KEY_ASSIGN line holds: a quote, the bracket's close, `=` (no name tried at every `(` of a line).
+_CALL_KEY_HINT = re.compile(r"[\"']\s*\)\s*=(?![=>])")
 # ... or two strings in a list, a secret's name and a generated value (`["password", "…"]`, talisman's `"pwd"
 # ,"…"`): only a value that looks generated (a list of names or words is no pair: `["password", "token"]`).
 _LIST_PAIR = re.compile(
@@ -2212,7 +2214,7 @@ def _redact_line(line: str) -> str:
     if secret and ('value"' in low or "value'" in low or "value:" in low or "value=" in low) and (
             "key" in low or "name" in low) and ('"' in line or "'" in line):
         line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)
-    if secret and ("')" in line or '")' in line) and "=" in line:
+    if secret and ("')" in line or '")' in line) and "=" in line and _CALL_KEY_HINT.search(line):
         line = _CALL_KEY_ASSIGN.sub(_quoted_call, line)
     if (secret or "auth" in low) and ("(" in line and "," in line):
         line = _CALL_PAIR.sub(_quoted_call, line)
@@ -2292,11 +2294,10 @@ _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # a name ending in `pass` given a value (`dbPass = …`, `"pg_pass": …`: _PASS_NAMED)
     r"pass[0-9]{0,2}[\"'\]]?[ \t]*[:=]"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
-# ... and a key given by position to a signer or a JWT's call (_SIGN_KEY, _PRIVATE_CRYPT_KEY, _JWT_KEY; a receiver
-# `jsonwebtoken` is a `token` line already), each scanned only in a text holding its literal (a substring test is
-# cheaper than the scan that finds nothing).
-_SIGN_HOT_LINES = (("sign(", re.compile(r"\.sign\([^\n]*,[^\n]*")),
-                   ("crypt(", re.compile(r"private(?:de|en)crypt\([^\n]*")),
+# ... and a key given by position to a signer or a JWT's call (_SIGN_KEY, _JWT_KEY; a receiver `jsonwebtoken` is a
+# `token` line already, _PRIVATE_CRYPT_KEY's `key:` a `key` line), each scanned only in a text holding its literal
+# (a substring test is cheaper than the scan that finds nothing; `.sign(`, not `sign(`, which every `assign(` holds).
+_SIGN_HOT_LINES = ((".sign(", re.compile(r"\.sign\([^\n]*,[^\n]*")),
                    ("jwt", re.compile(r"jwt[\w$]*\.(?:sign|verify|encode|decode)\([^\n]*")))
 # The hints as one scan per first character: a literal first character lets re skip ahead
 # (measured over 31 MB of Python: 1.3 s against 1.8 s for the one trie), worth its 35 calls
