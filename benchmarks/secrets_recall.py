@@ -108,9 +108,12 @@ from their checkouts at run time (nothing of theirs is stored here).
 - Checkmarx/kics (held out in the twenty-third round, development from the twenty-fourth): its passwords-and-secrets
   query's test files, each (file, line) positive_expected_result.json names a positive, the negative files' lines
   negatives (`--kics`); see kics_cases. Scored like whispers.
-- ajinabraham/njsscan (held out in the twenty-fourth round): its hard-coded secret and JWT secret rules' test assets,
-  each line a `// ruleid:` or `//true` mark is about a positive, the safe files' lines negatives (`--njsscan`); see
-  njsscan_cases. Scored like whispers.
+- ajinabraham/njsscan (held out in the twenty-fourth round, development from the twenty-fifth): its hard-coded secret
+  and JWT secret rules' test assets, each line a `// ruleid:` or `//true` mark is about a positive, the safe files'
+  lines negatives (`--njsscan`); see njsscan_cases. Scored like whispers.
+- nickdeis/eslint-plugin-no-secrets (held out in the twenty-fifth round): its no-secrets rule's tests, an invalid
+  case's literal line a positive, a valid case's lines negatives when the case has the rule's default options, and
+  its staging files (`--no-secrets`); see no_secrets_cases. Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -2453,6 +2456,93 @@ def njsscan_cases(root: Path):
     return files, skipped
 
 
+_NS_TESTS = "tests/lib/rules/no-secrets.ts"  # nickdeis/eslint-plugin-no-secrets' rule tests (no-secrets rule)
+_NS_STAGING = (("staging/has-secret.js", True), ("staging/has-secret.json", True),
+               ("staging/has-no-secret.js", False), ("staging/has-no-secret.json", False))
+_NS_DEFAULT = re.compile(r"\[\s*\]")  # the rule's default options
+
+
+def _ns_entries(body: str):
+    """(name or None, code, options text) of each `{ code: …, options: … }` entry of a test list's text; code is a
+    template literal's text or a constant's name."""
+    for m in re.finditer(r"\{\s*(?://[^\n]*\n\s*)*code:\s*(`((?:[^`\\]|\\.)*)`|[A-Z_][A-Z0-9_]*)", body):
+        depth, k = 1, m.end()
+        while k < len(body) and depth:
+            depth += {"{": 1, "}": -1}.get(body[k], 0)
+            k += 1
+        opts = re.search(r"options:\s*(\[.*)", body[m.end():k], re.S)
+        name = None if m.group(2) is not None else m.group(1)
+        yield name, m.group(2) if m.group(2) is not None else None, opts.group(1) if opts else ""
+
+
+def no_secrets_cases(root: Path):
+    """(files, skipped) from nickdeis/eslint-plugin-no-secrets' tests of its no-secrets rule (_NS_TESTS) and its
+    staging files (_NS_STAGING). root: a checkout or bare mirror of eslint-plugin-no-secrets. Each test case is a text
+    of its own. An invalid case is a positive, its line the one holding a non-empty string literal (a case with none or
+    several is skipped, counted), found if that line changes at all; the two pattern tests (`const REGEXP = `…``, the
+    source of a regex of src/regexes.ts) are invalid cases too. A valid case counts only with the rule's default options
+    (`options: []` or none): a case valid only because its options ignore a name, a content or a module is left out
+    (counted as skipped); every line of a counted valid case neither blank nor a comment is a negative. The staging
+    files: has-secret.* (the linter must report) are positives, each its line holding a literal; has-no-secret.*'s
+    lines are negatives."""
+    names, read = repo_files(root, "tests/lib/rules")
+    if _NS_TESTS not in names:
+        return [], 1
+    src = read(_NS_TESTS)
+    # one pattern for both kinds of constant, so that a template's own `const X = "…";` lines are not read as one
+    consts = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3) for m in re.finditer(
+        r'^const ([A-Z_][A-Z0-9_]*) =\s*(?:`((?:[^`\\]|\\.)*)`|"([^"\n]*)");', src, re.M)}
+    rx_names, read_src = repo_files(root, "src")
+    regexes = {}
+    if "src/regexes.ts" in rx_names:
+        for m in re.finditer(r'^\s*(?:"([^"]+)"|(\w+)):\s*\n?\s*/(.*)/,\s*$', read_src("src/regexes.ts"), re.M):
+            regexes[m.group(1) or m.group(2)] = m.group(3)
+
+    def regex_tests(const: str) -> list[str]:
+        block = re.search(rf"const {const} = \[(.*?)\]\.map", src, re.S)
+        return [f"const REGEXP = `{regexes[n]}`" for n in re.findall(r'P\["([^"]+)"\]', block.group(1) if block else "")
+                if n in regexes]
+
+    body = src[src.index("export function createTests"):]
+    split = body.index("invalid:")
+    files, skipped = [], 0
+    for part, valid in ((body[:split], True), (body[split:], False)):
+        cases = [(name, consts.get(name) if name else code, opts) for name, code, opts in _ns_entries(part)]
+        for const in re.findall(r"\.concat\((\w+)\)", part):
+            opts = "[]" if re.search(rf"{const}[^;]*?options:\s*\[\s*\]", src, re.S) else "?"
+            cases += [(const, code, opts) for code in regex_tests(const)]
+        if valid:  # the flat / legacy import test: options ignoreModules, left out as the other option cases
+            skipped += len(re.findall(r"flatConfig \? \w+ : \w+", part))
+        for n, (name, code, opts) in enumerate(cases):
+            label = f"no-secrets.ts {'valid' if valid else 'invalid'} {n + 1}" + (f" {name}" if name else "")
+            if code is None or (valid and opts and not _NS_DEFAULT.match(opts)):
+                skipped += 1
+                continue
+            lines = code.split("\n")
+            if valid:
+                neg = [i for i, line in enumerate(lines) if line.strip() and not _BR_COMMENT.match(line)]
+                if neg:
+                    files.append((label, code, [], neg))
+                continue
+            lit = [i for i, line in enumerate(lines) if re.search(r"\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`", line)]
+            if len(lit) != 1:
+                skipped += 1
+                continue
+            files.append((label, code, [(lit[0], None)], []))
+    st_names, read_st = repo_files(root, "staging")
+    for name, positive in _NS_STAGING:
+        if name not in st_names:
+            skipped += 1
+            continue
+        text = read_st(name)
+        lines = text.split("\n")
+        if positive:
+            files.append((name, text, [(i, None) for i, line in enumerate(lines) if '"' in line], []))
+        else:
+            files.append((name, text, [], [i for i, line in enumerate(lines) if line.strip()]))
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -2684,6 +2774,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a Checkmarx/kics checkout or mirror (or a fork's), or its passwords_and_secrets/test folder")
     ap.add_argument("--njsscan", type=Path,
                     help="an ajinabraham/njsscan checkout or bare mirror (its hard-coded secret rules' test assets)")
+    ap.add_argument("--no-secrets", dest="no_secrets", type=Path,
+                    help="a nickdeis/eslint-plugin-no-secrets checkout or bare mirror (its no-secrets rule's tests)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2771,9 +2863,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.kics:  # held out in the twenty-third round, development from the twenty-fourth
         whispers_score("kics (development)", *kics_cases(args.kics), args.show,
                        "an expected line past its file's end or in a file missing")
-    if args.njsscan:  # held out in the twenty-fourth round
-        whispers_score("njsscan (held out)", *njsscan_cases(args.njsscan), args.show,
+    if args.njsscan:  # held out in the twenty-fourth round, development from the twenty-fifth
+        whispers_score("njsscan (development)", *njsscan_cases(args.njsscan), args.show,
                        "a mark with no literal found for it, a test file missing")
+    if args.no_secrets:  # held out in the twenty-fifth round
+        whispers_score("no-secrets (held out)", *no_secrets_cases(args.no_secrets), args.show,
+                       "a case valid only under its options, an invalid case without one literal line, a file missing")
     if args.time:
         timing(args.time)
     return 0

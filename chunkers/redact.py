@@ -92,6 +92,15 @@ _CALL_PAIR = re.compile(
     r"(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
+# ... or a quoted secret's name in a call's brackets, then assigned a literal: VB's indexer (`Session("Password")
+# = "…"`, `Application("ApiKey") = "…"`), the same pair as `x.config('APIKEY', '…')` (`obj('api_key') = '…'`);
+# only `=`: a comparison's `get("token") == "…"` or a ternary's `f("token") : "…"` is none.
+_CALL_KEY_ASSIGN = re.compile(
+    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=nq)\s*\)\s*=(?![=>])\s*"
+    r"(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
+)
+# What a _CALL_KEY_ASSIGN line holds: a quote, the bracket's close, `=` (no name tried at every `(` of a line).
+_CALL_KEY_HINT = re.compile(r"[\"']\s*\)\s*=(?![=>])")
 # ... or two strings in a list, a secret's name and a generated value (`["password", "…"]`, talisman's `"pwd"
 # ,"…"`): only a value that looks generated (a list of names or words is no pair: `["password", "token"]`).
 _LIST_PAIR = re.compile(
@@ -174,6 +183,9 @@ _WRAPPED_LITERAL = re.compile(
     r"(?:(?:b64|base64|b32|hex|url)?(?:en|de)code\w*|bytes|bytearray|String|from|unhexlify)\(\s*"
     r"(?P<q>[\"'])(?P<value>[^\"'\\\s]{12,400})(?P=q)"
 )
+# (what _WRAPPED_LITERAL needs, found from the call: a part of its pattern, so the same lines are changed; where the
+# whole pattern tries a name from every identifier's letters, 7.9 s over a 0.3 MB minified file's long lines)
+_WRAPPED_HINT = re.compile(r"(?i)(?:code\w*|bytes|bytearray|string|from|unhexlify)\(\s*[\"'][^\"'\\\s]{12,400}[\"']")
 # ... or spelt one character at a time (Java's `char[] password = { 's', 'e', 'c', … }`, `{"s", "e", …}`): the
 # characters joined are judged as `name = "…"` is.
 _CHAR_ONE = r"""(?:'(?:[^'\\\n]|\\.)'|"(?:[^"\\\n]|\\.)")"""
@@ -759,6 +771,22 @@ _HMAC_KEY = re.compile(r"\bcreateHmac\(\s*(?P<aq>[\"'`])[\w-]+(?P=aq)\s*,\s*"
 # ... or a key given to Node's crypto as its first argument (`crypto.createSecretKey('…', 'utf-8')`,
 # `createPrivateKey('…')`), judged as the HMAC's.
 _NODE_KEY = re.compile(r"\bcreate(?:Secret|Private)Key\(\s*(?P<q>[\"'`])(?P<value>[^\"'`\n]{4,200})(?P=q)")
+# ... or a private key given to Node's `Sign.sign(privateKey, outputEncoding)` by position: only with an encoding's
+# name as the second literal (`s.sign('…', 'hex')`), what tells Node's signer from a JWT's `sign(payload, key)`
+# and from every other `.sign(` of code; or in the options object of `privateDecrypt` / `privateEncrypt`
+# (`crypto.privateDecrypt({ key: '…' }, buffer)`: `key` alone is no name in code, the call makes it one).
+_SIGN_KEY = re.compile(r"\.sign\(\s*(?P<q>[\"'`])(?P<value>[^\"'`\n]{4,200})(?P=q)\s*,\s*(?P<eq>[\"'`])"
+                       r"(?i:base64(?:url)?|hex|latin1|binary|utf-?8|ascii|ucs-?2|utf-?16le)(?P=eq)\s*\)")
+# ... or a JWT's key given by position after the payload (jsonwebtoken's `jwt.sign(payload, '…')`,
+# `jwt.verify(token, '…', cb)`; PyJWT's `jwt.encode(payload, "…", algorithm=…)`, `jwt.decode(token, "…", …)`): a
+# receiver named for JWTs (`jwt`, `JWT`, `myJwt`, `jsonwebtoken`), its first argument a name, a call, an object or a
+# string without a comma; an algorithm's name in the key's place (`jwt.encode(payload, "HS256")`) is none.
+_JWT_KEY = re.compile(r"(?i:\b[\w$]*(?:jwt|jsonwebtoken)[\w$]*)\.(?:sign|verify|encode|decode)\(\s*"
+                      r"(?:\{[^{}\n]*\}|[\w$.]+(?:\([^()\n]*\))?|(?P<fq>[\"'`])[^\"'`\n]*(?P=fq))\s*,\s*"
+                      r"(?P<q>[\"'`])(?!(?i:[HREP]S(?:256|384|512)|none|EdDSA)(?P=q))"
+                      r"(?P<value>[^\"'`\n]{4,200})(?P=q)")
+_PRIVATE_CRYPT_KEY = re.compile(r"\bprivate(?:De|En)crypt\(\s*\{\s*key\s*:\s*"
+                                r"(?P<q>[\"'`])(?P<value>[^\"'`\n]{4,200})(?P=q)")
 # A header with a secret's name given to curl (`-H "X-Api-Key: …"`, `--header "Api-Token: …"`).
 _HEADER_FLAG = re.compile(
     r"(?<![\w-])(?:-H|--header)(?:[ \t]+|=)(?P<q>[\"'])[ \t]*(?P<name>[A-Za-z][\w-]*)[ \t]*:[ \t]*"
@@ -1278,7 +1306,8 @@ def may_hold_secret(text: str) -> bool:
     by `Equals(`, `strcmp(`, given to a key derivation's constructor, by position to a connection's call or after a
     quoted secret's name to a call needs none of these."""
     return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
-            or ('"' in text and ("quals(" in text or "DeriveBytes(" in text or _CALL_HINT.search(text) is not None))
+            or ('"' in text and ("quals(" in text or "DeriveBytes(" in text or ".sign(" in text or "wt." in text
+                                 or "WT." in text or "oken." in text or _CALL_HINT.search(text) is not None))
             or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
             or _RE_HINT_ANY.search(text) is not None or _LABEL_HINT.search(text) is not None
             or ("," in text and _LIST_HINT.search(text) is not None))
@@ -2118,10 +2147,16 @@ def _redact_line(line: str) -> str:
     if secret and "{" in line and "=" in line and _CHAR_ARRAY_HINT.search(line):
         line = _CHAR_ARRAY.sub(_char_array, line)
     if secret and "=" in line and ("code" in low or "bytes" in low or "String(" in line or "from(" in line
-                                   or "unhexlify" in low):
+                                   or "unhexlify" in low) and _WRAPPED_HINT.search(line):
         line = _WRAPPED_LITERAL.sub(_wrapped_literal, line)
     if "Key(" in line and ("createSecretKey(" in line or "createPrivateKey(" in line):
         line = _NODE_KEY.sub(_hmac_key, line)
+    if ".sign(" in line and "," in line:
+        line = _SIGN_KEY.sub(_hmac_key, line)
+    if "crypt(" in line and "private" in line:
+        line = _PRIVATE_CRYPT_KEY.sub(_hmac_key, line)
+    if ("jwt" in low or "jsonwebtoken" in low) and ("sign(" in line or "verify(" in line or "code(" in line):
+        line = _JWT_KEY.sub(_hmac_key, line)
     if secret and ("-H" in line or "--header" in line):
         line = _HEADER_FLAG.sub(_header_flag, line)
     # (each pattern below has no literal prefix for re to scan by: a substring test first)
@@ -2182,6 +2217,8 @@ def _redact_line(line: str) -> str:
     if secret and ('value"' in low or "value'" in low or "value:" in low or "value=" in low) and (
             "key" in low or "name" in low) and ('"' in line or "'" in line):
         line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)
+    if secret and ("')" in line or '")' in line) and "=" in line and _CALL_KEY_HINT.search(line):
+        line = _CALL_KEY_ASSIGN.sub(_quoted_call, line)
     if (secret or "auth" in low) and ("(" in line and "," in line):
         line = _CALL_PAIR.sub(_quoted_call, line)
         if "_" in line or "." in line:
@@ -2260,6 +2297,11 @@ _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # a name ending in `pass` given a value (`dbPass = …`, `"pg_pass": …`: _PASS_NAMED)
     r"pass[0-9]{0,2}[\"'\]]?[ \t]*[:=]"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
+# ... and a key given by position to a signer or a JWT's call (_SIGN_KEY, _JWT_KEY; a receiver `jsonwebtoken` is a
+# `token` line already, _PRIVATE_CRYPT_KEY's `key:` a `key` line), each scanned only in a text holding its literal
+# (a substring test is cheaper than the scan that finds nothing; `.sign(`, not `sign(`, which every `assign(` holds).
+_SIGN_HOT_LINES = ((".sign(", re.compile(r"\.sign\([^\n]*,[^\n]*")),
+                   ("jwt", re.compile(r"jwt[\w$]*\.(?:sign|verify|encode|decode)\([^\n]*")))
 # The hints as one scan per first character: a literal first character lets re skip ahead
 # (measured over 31 MB of Python: 1.3 s against 1.8 s for the one trie), worth its 35 calls
 # on a whole file, not on a piece's text.
@@ -2289,6 +2331,9 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         starts.update([rfind("\n", 0, m.start()) + 1 for m in pattern.finditer(low)])
     for pattern in _RARE_HOT_LINES:
         starts.update([rfind("\n", 0, m.start()) + 1 for m in pattern.finditer(low)])
+    for literal, pattern in _SIGN_HOT_LINES:
+        if literal in low:
+            starts.update([rfind("\n", 0, m.start()) + 1 for m in pattern.finditer(low)])
     if len(low) < _RULE_SCAN_SPLIT:  # one call: on a piece's text the calls cost more than the scan
         starts.update([rfind("\n", 0, m.start()) + 1 for m in _RULE_HOT_LINES.finditer(low)])
     else:
