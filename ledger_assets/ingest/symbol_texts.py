@@ -245,16 +245,17 @@ _TYPE_KINDS = frozenset(("class", "struct", "record", "record struct"))
 
 
 def told_by_type(chunk: dict, symbols: list[dict]) -> list[dict]:
-    """The symbols a chunk owns less its constructors that its type's sentence quotes whole (a small class's
-    constructor right below its fields: `public Handler(IService s) => _s = s;`): that sentence reads the same
-    lines and names the same type, so a second sentence buys nothing measurable (docs/decisions.md, issue 30's
-    twelfth round)."""
+    """The symbols a chunk owns less the members its type's sentence quotes whole (a small class's fields,
+    auto-properties and constructor right below its head: `public Handler(IService s) => _s = s;`): that sentence
+    reads the same lines and names the same type, so a second sentence buys nothing measurable (docs/decisions.md,
+    issue 30's twelfth and thirteenth rounds). A documented member rarely qualifies: its doc lines push it past the
+    quoted lines."""
     types = [s for s in symbols if s.get("kind", "") in _TYPE_KINDS]
     if not types:
         return symbols
     lines = _verbatim_lines(chunk)
     quoted = set().union(*(quoted_lines(chunk, t, lines) for t in types)) if lines is not None else set()
-    return [s for s in symbols if s.get("kind", "") != "constructor"
+    return [s for s in symbols if s.get("kind", "") in _TYPE_KINDS
             or not {s.get("start_line"), s.get("end_line")} <= quoted]
 
 

@@ -97,13 +97,13 @@ EMBED_BACKEND = "auto"
 EMBED_BACKENDS = ("auto", "torch", "bf16", "onnx")
 # What an ingest embeds (ingest/pipeline.py embedding_stage): "pooled" (the default) embeds one sentence per symbol a
 # chunk owns (the symbol lane; a markdown section's own text stands for its one heading's; none for config sections or
-# for a constructor its type's sentence quotes whole), a design text for an LLM intent only, and each chunk's code
-# text except where its symbol sentences quote at least half its code lines: there the code vector is their mean
-# (prose, settings and long bodies keep their text), and a type's whole copy, whose code vector is its member chunks'
-# mean; "standard" (opt-in, the default before issue 30's sixth round) embeds every chunk's code text; "full" (opt-in)
-# adds a design vector for every chunk (a keyless intent's too: the index before issue 30's fifth round); "lean"
-# (opt-in) embeds the code text, and a design text only for an LLM intent: about a third of the texts, at a cost to
-# chunk-level answers; "joint" (opt-in) reads a chunk's code and its symbols' heads in one model input, a vector each
+# for a member its type's sentence quotes whole), a design text for an LLM intent only, and each chunk's code text
+# except where its symbol sentences quote at least half its code lines: there the code vector is their mean (prose,
+# settings and long bodies keep their text), and a type's whole copy, whose code vector is its member chunks' mean;
+# "standard" (opt-in, the default before issue 30's sixth round) embeds every chunk's code text; "full" (opt-in) adds
+# a design vector for every chunk (a keyless intent's too: the index before issue 30's fifth round); "lean" (opt-in)
+# embeds the code text, and a design text only for an LLM intent: about a third of the texts, at a cost to chunk-level
+# answers; "joint" (opt-in) reads a chunk's code and its symbols' heads in one model input, a vector each
 # (encode/joint.py), and a design text only for an LLM intent (see docs/decisions.md for the figures).
 EMBED_PROFILE = "pooled"
 EMBED_PROFILES = ("lean", "pooled", "standard", "full", "joint")
@@ -260,7 +260,8 @@ class LedgerSettings:
                                  choices=EMBED_BACKENDS, resource="")
     embed_profile: str = setting(EMBED_PROFILE, "`pooled`: one sentence per owned symbol (the symbol lane; a "
                                                 "markdown section's own vector stands for its heading's; none for "
-                                                "config sections), a chunk's code text, or its symbol vectors' mean "
+                                                "config sections or members their type's sentence quotes "
+                                                "whole), a chunk's code text, or its symbol vectors' mean "
                                                 "where their sentences quote half its code lines or more (a type's "
                                                 "whole copy: its members' mean), a design text for an LLM intent "
                                                 "only; `standard` (opt-in): every chunk's code text; "

@@ -145,14 +145,15 @@ public class LateHandler
 """
 
 
-def test_a_constructor_its_types_sentence_quotes_whole_gets_no_sentence_of_its_own():
-    """`pooled` leaves out a constructor whose declaration and last line are among the lines its class's sentence
-    quotes (the class head and first body lines); one further down keeps its sentence, as every other member does."""
+def test_a_member_its_types_sentence_quotes_whole_gets_no_sentence_of_its_own():
+    """`pooled` leaves out a field, property or constructor whose declaration and last line are among the lines its
+    class's sentence quotes (the class head and first body lines); members further down keep their sentences."""
     pieces = chunk_file("Handlers.cs", HANDLERS_CS.encode(), ChunkOptions())
     chunks = [{"chunk_index": i, **p.to_dict()} for i, p in enumerate(pieces)]
     kept = {}
     for idx, syms in owned_symbols(chunks).items():
         head = next(s["name"] for s in syms if s["kind"] == "class")
         kept[head] = sorted((s["name"], s["kind"]) for s in told_by_type(chunks[idx], syms))
-    assert kept["PingHandler"] == [("Handle", "method"), ("PingHandler", "class"), ("_clock", "field")]
-    assert ("LateHandler", "constructor") in kept["LateHandler"] and len(kept["LateHandler"]) == 4
+    assert kept["PingHandler"] == [("Handle", "method"), ("PingHandler", "class")]  # _clock and the constructor told
+    assert kept["LateHandler"] == [("Handle", "method"), ("LateHandler", "class"), ("LateHandler", "constructor"),
+                                   ("_clock", "field")]
