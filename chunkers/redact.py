@@ -124,6 +124,8 @@ _GLUED_PAIR = re.compile(
     r"(?i)(?P<q>[\"'])(?P<pre>[^\s\"'=]*=?[^\s\"'=;&]*?)(?P<name>passw(?:or)?d|passphrase|pwd)="
     r"(?P<value>[^\s\"'$%{<(\[;&,][^\s\"'()\[\]{}|\\^*?;&,]*)(?=[;&,]|(?P=q))"
 )
+# (what it needs: the name, `=` and the value's first character; the whole pattern scans from every quote)
+_GLUED_HINT = re.compile(r"(?i)(?:passw(?:or)?d|passphrase|pwd)=[^\s\"'$%{<(\[;&,]")
 # A credential's constructor with the password by position: .NET's `new NetworkCredential(user, "…"[, domain])`,
 # `new PasswordDeriveBytes("…", salt…)`, `new Rfc2898DeriveBytes("…", …)`, Java's `new PasswordAuthentication(user,
 # "…".toCharArray())`.
@@ -160,6 +162,12 @@ _EQUALS_CALL = re.compile(
     # (C#'s comparison type after it: `"…".Equals(authToken, StringComparison.Ordinal)`)
     r"(?P<name2>" + _CODE_SECRET_NAME + r")(?:\(\s*\))?\s*(?:,\s*[\w.]+\s*)?\)"
 )
+# (what it needs: the first form from the name's secret word to the quote, the second its literal's end to the call;
+# where the whole pattern tries a name from every letter and a literal from every `"`, 5 s over 9 MB of minified
+# JavaScript holding `equals`)
+_EQUALS_HINT = re.compile(
+    r"(?i)" + _SECRET_CORE + r"[\w.$@-]*(?:\(\s*\))?\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*\""
+    r"|\"\s*\.\s*(?:equals|equalsignorecase|compareto)\(")
 # A secret-named value compared by a function (PHP's `strcmp($password, "…")`, `strcasecmp`, `hash_equals`, C's
 # `strncmp(token, "…", n)`), either way round; `auth` alone judged by looks_random.
 _CMP_NAME = r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*(?:->|::|\.))*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r"))"
@@ -1695,9 +1703,14 @@ def _mixed_password(value: str) -> bool:
 
 # A getter under a secret's name that returns a literal (`getSecret: () => '…'`, `const apiKey = () => "…"`,
 # `get_token = async () => '…'`): an arrow function's body is the value the name holds.
-_ARROW_RETURN = re.compile(
-    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")[\"']?\s*(?::|=)\s*(?:async\s+)?\(\s*\)\s*=>\s*"
-    r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)")
+_ARROW_REST = (r"[\"']?\s*(?::|=)\s*(?:async\s+)?\(\s*\)\s*=>\s*"
+               r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)")
+_ARROW_RETURN = re.compile(r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + ")" + _ARROW_REST)
+# (what it needs: an empty arrow function's literal, found from its `(` (a literal first character re scans for), then
+# the pattern from the name's secret word on, without the name's prefix that the whole pattern tries lazily at every
+# letter of a line: 2.7 s over 9 MB of minified JavaScript)
+_ARROW_OPEN = re.compile(r"\(\s*\)\s*=>\s*[\"'`]")
+_ARROW_HINT = re.compile(r"(?i)" + _SECRET_CORE + r"[\w.$@-]*" + _ARROW_REST)
 
 
 def _arrow_return(match: re.Match[str]) -> str:
@@ -2109,6 +2122,9 @@ def _config_line(match: re.Match[str]) -> str:
 # rare character, where the full patterns try every letter of a line.
 _CONN_HINT = re.compile(r"""=[^;\n"'<>]*;[ \t]*[A-Za-z][\w .]{0,40}=""")
 _QUOTED_HINT = re.compile(r"""[=:>]\s*(?:@|[bBrRuU]{1,2})?["'`]""")
+# What a _QUOTED_ASSIGN match with accessors contains: the last accessor and the list's close (`get; }`); a line's
+# `{` alone (every line of minified JavaScript) let the whole pattern run, 9 s over 9 MB of it.
+_ACCESSOR_HINT = re.compile(r"(?i)(?:get|set|init)\s*;\s*\}")
 # What a _QUOTED_ASSIGN match without accessors contains: a secret word, the
 # rest of its name, then the operator and a quote. No lazy name prefix tried
 # at every letter (measured on EF Core's candidate lines: 0.13 s -> 0.08 s,
@@ -2187,8 +2203,9 @@ def _redact_line(line: str) -> str:
         if m and ("'" in m.group("values") or '"' in m.group("values")):
             line, multi = _MULTI_ASSIGN.sub(_multi_assign, line, count=1), True
     if ("=" in line or ":" in line) and secret and not multi:
+        # (`{`: an accessor list may sit in between)
         if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
-                "{" in line or _QUOTED_NEED.search(line)):  # `{`: an accessor list may sit in between
+                ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line)):
             line = _QUOTED_ASSIGN.sub(_quoted, line)
         if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
             line = _ALT_ASSIGN.sub(_alt_assign, line)
@@ -2235,7 +2252,8 @@ def _redact_line(line: str) -> str:
         line = _SHORT_NAMED.sub(_short_named, line)
     if "pass" in low and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
         line = _PASS_NAMED.sub(_pass_named, line)
-    if secret and "=>" in line and ("(" in line) and ('"' in line or "'" in line or "`" in line):
+    if secret and "=>" in line and ("(" in line) and ('"' in line or "'" in line or "`" in line) and (
+            _ARROW_OPEN.search(line) and _ARROW_HINT.search(line)):
         line = _ARROW_RETURN.sub(_arrow_return, line)
     if secret and "[" in line and "," in line and "=" in line and _FLOW_LIST_LINE.match(line):
         line = _FLOW_ASSIGN.sub(_flow_assign, line)
@@ -2243,13 +2261,13 @@ def _redact_line(line: str) -> str:
         line = _LABEL_KEY.sub(_label_key, line)
     if secret and "define" in low and '"' in line:
         line = _C_DEFINE.sub(_quoted_call, line)
-    if secret and '"' in line and ("equals" in low or "compareto" in low):
+    if secret and '"' in line and ("equals" in low or "compareto" in low) and _EQUALS_HINT.search(line):
         line = _EQUALS_CALL.sub(_equals_call, line)
     if secret and '"' in line and "string" in low:
         line = _STRING_CTOR.sub(_quoted_call, line)
     if secret and "=" in line and ('"' in line or "'" in line):
         line = _QUOTED_ENV.sub(_quoted_env, line)
-        if "pass" in low or "pwd" in low:
+        if ("pass" in low or "pwd" in low) and _GLUED_HINT.search(line):
             line = _GLUED_PAIR.sub(_glued_pair, line)
     if "new" in line and '"' in line and ("Credential" in line or "DeriveBytes" in line or "Authentication" in line):
         line = _CRED_CTOR.sub(_cred_ctor, line)
