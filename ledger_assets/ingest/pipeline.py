@@ -355,14 +355,23 @@ def embeds_test_symbols(settings, path: str) -> bool:
     return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
 
 
+# The symbols of an API description's chunk: an operation, its operationId, a schema.
+API_KINDS = frozenset({"openapi_operation", "openapi_operation_id", "openapi_schema"})
+
+
 def stands_in(profile: str, symbols: list[dict]) -> bool:
-    """Does a chunk's code vector stand in for its one symbol's sentence? Under `pooled`, for a markdown section
+    """Does a chunk's code vector stand in for its symbols' sentences? Under `pooled`, for a markdown section
     owning one heading, whose own text is embedded anyway (a section is never pooled): the sentence quotes the
     heading and the section's first lines, what that text holds, so a second input for the same lines buys nothing
-    measurable. Not for a declaration (its gloss and parent, read alone, are what a question about one method finds)
-    nor for a config section (an XML or YAML block's own vector is near every question: it crowds the symbol lane);
-    measured in docs/decisions.md, issue 30's eleventh round."""
-    return profile == "pooled" and len(symbols) == 1 and symbols[0].get("kind", "") == "md_heading"
+    measurable. For an API description's operation or schema: its sentences ("openapi_operation_id get item of get
+    api catalog items id.") repeat the first line of its own text, which leads with the same words. Not for a
+    declaration (its gloss and parent, read alone, are what a question about one method finds) nor for a config
+    section (an XML or YAML block's own vector is near every question: it crowds the symbol lane); measured in
+    docs/decisions.md, issue 30's eleventh and fourteenth rounds."""
+    if profile != "pooled" or not symbols:
+        return False
+    kinds = {s.get("kind", "") for s in symbols}
+    return (len(symbols) == 1 and kinds == {"md_heading"}) or kinds <= API_KINDS
 
 
 def settings_only(profile: str, symbols: list[dict]) -> bool:
@@ -440,7 +449,7 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     updates = []
     symbol_lines = 0
     profile = ledger.settings.embed_profile
-    skipped_tests = stood_in = no_sentence = 0
+    skipped_tests = stood_in = no_sentence = told = 0
     for path, group in groupby(rows, key=lambda r: r["file_path"]):
         chunks = list(group)
         owners = owned_symbols(chunks) if profile in ("standard", "full", "pooled") else {}
@@ -450,7 +459,9 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
         owners = {idx: syms for idx, syms in owners.items() if idx not in settings}
         if profile == "pooled":
             by_index = {c["chunk_index"]: c for c in chunks}
-            owners = {idx: told_by_type(by_index[idx], syms) for idx, syms in owners.items()}
+            kept = {idx: told_by_type(by_index[idx], syms) for idx, syms in owners.items()}
+            told += sum(len(owners[idx]) - len(syms) for idx, syms in kept.items())
+            owners = kept
         no_sentence += len(settings)
         stood = {idx for idx, syms in owners.items() if stands_in(profile, syms)}  # no sentence written for these
         stood_in += len(stood)
@@ -524,7 +535,9 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
              f"{len(rows)} chunks, {computed} computed, {inputs - computed} from cache"
              + (f"; {len(pools)} code vectors pooled from symbol vectors ({pooled} new)" if pools else "")
              + (f"; {len(whole_pools)} whole types' code vectors pooled from their members'" if whole_pools else "")
-             + (f"; {stood_in} code vectors standing in for their one symbol's sentence" if stood_in else "")
+             + (f"; {stood_in} code vectors standing in for their symbols' sentences" if stood_in else "")
+             + (f"; {told} members without a sentence of their own (their type's sentence quotes them)"
+                if told else "")
              + (f"; {no_sentence} chunks of settings without symbol sentences" if no_sentence else "")
              + (f"; {skipped_tests} test files' symbols without sentences (their code text stands for them)"
                 if skipped_tests else ""))

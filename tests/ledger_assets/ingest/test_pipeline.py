@@ -4,6 +4,7 @@ DuckDB and Qdrant local mode in temp dirs, over real git repos."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from dagster import DagsterInstance, materialize
@@ -14,6 +15,8 @@ from ledger_assets.defs.runs import failure_message
 from ledger_assets.store.qdrant import point_id, repo_filter
 from ledger_assets.defs.resources import EmbedderResource, LedgerResource
 from ledger_assets.store.settings import LedgerSettings
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 SERVICE_PY = '''"""Booking service."""
 
@@ -198,6 +201,23 @@ def test_modified_file_rewrites_only_its_chunks(harness, git_repo):
     # A point's payload is written only when it changes: the untouched ones are byte for byte as before.
     assert all(after[k] == before[k] for k in untouched)
     assert all(after[k]["indexed_sha"] == head for k in guide)
+
+
+def test_an_api_descriptions_operations_and_schemas_embed_their_own_text_only(harness, git_repo):
+    """An OpenAPI operation's or schema's sentences repeat the first line of its own text: under `pooled` that
+    text's vector is its symbol vector too, one model input a chunk (ingest/pipeline.py stands_in)."""
+    harness.run()
+    git_repo.write("api/petstore.yaml", (FIXTURES / "openapi" / "petstore-v3.yaml").read_text())
+    git_repo.commit("describe the API")
+    _, summary = harness.run()
+    with harness.ledger.db.connect() as con:
+        rows = con.execute("SELECT chunk_type, code_hash, symbol_hashes FROM chunks WHERE repo_id = ? AND "
+                           "file_path = 'api/petstore.yaml'", [harness.repo_id]).fetchall()
+    api = [(code, json.loads(syms or "[]")) for kind, code, syms in rows if kind.startswith("openapi_")]
+    assert len(api) == 6  # three operations, three schemas
+    assert all(syms == [code] for code, syms in api)
+    # the spec's own texts and nothing else: the settings head and the six API chunks (keyless intents: no design)
+    assert summary["embeddings_computed"] == len({code for _, code, _ in rows}) == 7
 
 
 def test_cosmetic_reformat_keeps_content_hash_and_embeddings(harness, git_repo):
