@@ -28,6 +28,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --2ms /work/.mirror/Checkmarx+2ms/repo \\
         --talisman /work/.mirror/thoughtworks+talisman/repo --kics /work/.mirror/DataDog+kics/repo \\
         --njsscan /work/.mirror/ajinabraham+njsscan/repo \\
+        --no-secrets /work/.mirror/nickdeis+eslint-plugin-no-secrets/repo \\
+        --rusty-hog /work/.mirror/newrelic+rusty-hog/repo --secretscanner /work/.mirror/deepfence+SecretScanner/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -111,7 +113,7 @@ from their checkouts at run time (nothing of theirs is stored here).
 - ajinabraham/njsscan (held out in the twenty-fourth round, development from the twenty-fifth): its hard-coded secret
   and JWT secret rules' test assets, each line a `// ruleid:` or `//true` mark is about a positive, the safe files'
   lines negatives (`--njsscan`); see njsscan_cases. Scored like whispers.
-- nickdeis/eslint-plugin-no-secrets (held out in the twenty-fifth round): its no-secrets rule's tests, an invalid
+- nickdeis/eslint-plugin-no-secrets (held out in the twenty-fifth round, development from the twenty-sixth): its no-secrets rule's tests, an invalid
   case's literal line a positive, a valid case's lines negatives when the case has the rule's default options, and
   its staging files (`--no-secrets`); see no_secrets_cases. Scored like whispers.
 - newrelic/rusty-hog and deepfence/SecretScanner (held out in the twenty-sixth round): rusty-hog's scanner library's
@@ -2962,8 +2964,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.njsscan:  # held out in the twenty-fourth round, development from the twenty-fifth
         whispers_score("njsscan (development)", *njsscan_cases(args.njsscan), args.show,
                        "a mark with no literal found for it, a test file missing")
-    if args.no_secrets:  # held out in the twenty-fifth round
-        whispers_score("no-secrets (held out)", *no_secrets_cases(args.no_secrets), args.show,
+    if args.no_secrets:  # held out in the twenty-fifth round, development from the twenty-sixth
+        whispers_score("no-secrets (development)", *no_secrets_cases(args.no_secrets), args.show,
                        "a case valid only under its options, an invalid case without one literal line, a file missing")
     if args.rusty_hog:  # held out in the twenty-sixth round
         whispers_score("rusty-hog (held out)", *rusty_hog_cases(args.rusty_hog), args.show,
