@@ -28,6 +28,8 @@ from their checkouts at run time (nothing of theirs is stored here).
         --2ms /work/.mirror/Checkmarx+2ms/repo \\
         --talisman /work/.mirror/thoughtworks+talisman/repo --kics /work/.mirror/DataDog+kics/repo \\
         --njsscan /work/.mirror/ajinabraham+njsscan/repo \\
+        --no-secrets /work/.mirror/nickdeis+eslint-plugin-no-secrets/repo \\
+        --rusty-hog /work/.mirror/newrelic+rusty-hog/repo --secretscanner /work/.mirror/deepfence+SecretScanner/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -111,9 +113,13 @@ from their checkouts at run time (nothing of theirs is stored here).
 - ajinabraham/njsscan (held out in the twenty-fourth round, development from the twenty-fifth): its hard-coded secret
   and JWT secret rules' test assets, each line a `// ruleid:` or `//true` mark is about a positive, the safe files'
   lines negatives (`--njsscan`); see njsscan_cases. Scored like whispers.
-- nickdeis/eslint-plugin-no-secrets (held out in the twenty-fifth round): its no-secrets rule's tests, an invalid
+- nickdeis/eslint-plugin-no-secrets (held out in the twenty-fifth round, development from the twenty-sixth): its no-secrets rule's tests, an invalid
   case's literal line a positive, a valid case's lines negatives when the case has the rule's default options, and
   its staging files (`--no-secrets`); see no_secrets_cases. Scored like whispers.
+- newrelic/rusty-hog and deepfence/SecretScanner (held out in the twenty-sixth round): rusty-hog's scanner library's
+  unit tests, the lines its own generic secret pattern labels and the strings its entropy test asserts
+  (`--rusty-hog`; see rusty_hog_cases), and SecretScanner's sample file of keys (`--secretscanner`; see
+  secretscanner_cases). Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -2543,6 +2549,94 @@ def no_secrets_cases(root: Path):
     return files, skipped
 
 
+_RH_LIB = "crates/rusty-hog-scanner/src/lib.rs"  # newrelic/rusty-hog's scanner library, its unit tests at the end
+_RH_RULES = "crates/rusty-hog-scanner/src/default_rules.json"
+_RH_PUNCT = r"[\s!-/:-@\[-`{-~]"  # Rust regex's [\s[[:punct:]]]
+
+
+def _rh_pattern(rules: str, name: str) -> re.Pattern | None:
+    """rusty-hog's own pattern of a rule of default_rules.json (a string or {"pattern": …}), as a Python regex."""
+    m = re.search(rf'"{re.escape(name)}":\s*(?:\{{\s*"pattern":\s*)?"((?:[^"\\]|\\.)*)"', rules)
+    if not m:
+        return None
+    src = m.group(1).encode().decode("unicode_escape").replace(r"[\s[[:punct:]]]", _RH_PUNCT)
+    src = src.replace(r"[\W&&[^:/]]", r"[^\w:/]").replace(r"\z", r"\Z")  # the e-mail rule's intersection, end
+    try:
+        return re.compile(src)
+    except re.error:
+        return None
+
+
+def rusty_hog_cases(root: Path):
+    """(files, skipped) from newrelic/rusty-hog's scanner library's unit tests (_RH_LIB). root: a checkout or bare
+    mirror of rusty-hog. A test's raw string is a text of its own: in generic_secret_regex_test the lines rusty-hog's
+    own "Generic Secret" pattern (read from _RH_RULES) matches are positives, when as many as the test's
+    `findings.len()` asserts (a matched line whose name begins `not_`, which rusty-hog's entropy filter rejects and
+    the test counts out, is left out of them first), its other lines negatives; in email_address_regex_test, the one line its "Email address"
+    pattern matches (an e-mail address, no secret) is skipped, the other lines are negatives. In test_check_entropy each
+    string given to check_entropy("Generic Secret", …) is a line of its own, a positive when the test asserts its
+    result, a negative when it asserts its negation. Skipped: test_entropy_findings (its assert counts one finding
+    among its lines, not which), the other tests' strings that repeat check_entropy's, the JSON rule files' tests, and
+    the binaries' e-mail tests."""
+    names, read = repo_files(root, "crates/rusty-hog-scanner/src")
+    if _RH_LIB not in names:
+        return [], 1
+    src = read(_RH_LIB)
+    rules = read(_RH_RULES) if _RH_RULES in names else ""
+    tests = src[src.index("#[cfg(test)]"):] if "#[cfg(test)]" in src else ""
+    files, skipped = [], 0
+    for m in re.finditer(r"#\[test\]\s*fn (\w+)\(\)[^{]*\{", tests):
+        name, body = m.group(1), tests[m.end():]
+        body = body[:body.find("#[test]")] if "#[test]" in body else body
+        raw = re.search(r'r#"\n(.*?)"#', body, re.S)
+        if name in ("generic_secret_regex_test", "email_address_regex_test") and raw:
+            lines = raw.group(1).split("\n")
+            want = re.search(r"assert_eq!\(findings\.len\(\),\s*(\d+)\)", body)
+            rx = _rh_pattern(rules, "Generic Secret" if name.startswith("generic") else "Email address")
+            hits = [i for i, line in enumerate(lines) if rx and rx.search(line)]
+            if want and len(hits) > int(want.group(1)):  # rusty-hog's entropy filter's rejects: the test names them
+                hits = [i for i in hits if not re.match(r"\s*not_", lines[i])]
+            if not want or len(hits) != int(want.group(1)):
+                skipped += 1
+                continue
+            rest = [i for i, line in enumerate(lines) if line.strip() and i not in hits]
+            if name.startswith("generic"):
+                files.append((f"lib.rs {name}", raw.group(1), [(i, None) for i in hits], rest))
+            else:
+                files.append((f"lib.rs {name}", raw.group(1), [], rest))
+                skipped += len(hits)
+        elif name == "test_check_entropy":
+            for c in re.finditer(r'let (\w+) = ss\.check_entropy\(\s*"Generic Secret",\s*"([^"]*)"\.as_bytes\(\),?\s*\);'
+                                 r'\s*assert!\((!?)(\w+)\)', body):
+                if c.group(4) != c.group(1):
+                    skipped += 1
+                elif c.group(3):
+                    files.append((f"lib.rs {name} {c.group(1)}", c.group(2), [], [0]))
+                else:
+                    files.append((f"lib.rs {name} {c.group(1)}", c.group(2), [(0, None)], []))
+        elif name == "test_entropy_findings" and raw:
+            skipped += 1
+    return files, skipped
+
+
+_DF_KEYS = "test/keys.txt"  # deepfence/SecretScanner's sample file of keys (no test asserts on it)
+
+
+def secretscanner_cases(root: Path):
+    """(files, skipped) from deepfence/SecretScanner's test/keys.txt. root: a checkout or bare mirror of
+    SecretScanner. The file is a list of sample keys, no test asserting what is found in it: each line holding a
+    word of digits and letters of 16 or more characters is a positive (found if the line changes at all), the others
+    (a CSV header) negatives."""
+    names, read = repo_files(root, "test")
+    if _DF_KEYS not in names:
+        return [], 1
+    text = read(_DF_KEYS)
+    lines = text.split("\n")
+    pos = [i for i, line in enumerate(lines) if re.search(r"[A-Za-z0-9_/+-]{16,}", line)]
+    neg = [i for i, line in enumerate(lines) if line.strip() and i not in pos]
+    return [(_DF_KEYS, text, [(i, None) for i in pos], neg)], 0
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -2776,6 +2870,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="an ajinabraham/njsscan checkout or bare mirror (its hard-coded secret rules' test assets)")
     ap.add_argument("--no-secrets", dest="no_secrets", type=Path,
                     help="a nickdeis/eslint-plugin-no-secrets checkout or bare mirror (its no-secrets rule's tests)")
+    ap.add_argument("--rusty-hog", dest="rusty_hog", type=Path,
+                    help="a newrelic/rusty-hog checkout or bare mirror (its scanner library's unit tests)")
+    ap.add_argument("--secretscanner", type=Path,
+                    help="a deepfence/SecretScanner checkout or bare mirror (its test/keys.txt sample)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2866,9 +2964,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.njsscan:  # held out in the twenty-fourth round, development from the twenty-fifth
         whispers_score("njsscan (development)", *njsscan_cases(args.njsscan), args.show,
                        "a mark with no literal found for it, a test file missing")
-    if args.no_secrets:  # held out in the twenty-fifth round
-        whispers_score("no-secrets (held out)", *no_secrets_cases(args.no_secrets), args.show,
+    if args.no_secrets:  # held out in the twenty-fifth round, development from the twenty-sixth
+        whispers_score("no-secrets (development)", *no_secrets_cases(args.no_secrets), args.show,
                        "a case valid only under its options, an invalid case without one literal line, a file missing")
+    if args.rusty_hog:  # held out in the twenty-sixth round
+        whispers_score("rusty-hog (held out)", *rusty_hog_cases(args.rusty_hog), args.show,
+                       "a test whose asserts name no line, a string repeated, an e-mail address, a file missing")
+    if args.secretscanner:  # held out in the twenty-sixth round
+        whispers_score("secretscanner (held out)", *secretscanner_cases(args.secretscanner), args.show,
+                       "a file missing")
     if args.time:
         timing(args.time)
     return 0

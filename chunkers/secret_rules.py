@@ -307,6 +307,10 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"\bNetworkCredential\([ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"(?P<s>[^\"\n]+)\""),
     ("directory_entry", "directoryentry",
      r"\bDirectoryEntry\([ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"(?P<s>[^\"\n]+)\""),
+    # JDBC's `DriverManager.getConnection(url, user, password)`: the password by position, a literal after the
+    # user's (issue 33, twenty-sixth round)
+    ("jdbc_get_connection", "getconnection",
+     r"\bgetConnection\([ \t]*[^,()\n]+,[ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"(?P<s>[^\"\n]+)\"[ \t]*\)"),
     # a SonarQube token (40 hex) under `sonar.login` (a property, a `-D` flag, `$sonarLogin`)
     ("sonarqube_login", "sonar.login|sonarlogin|sonar_login",
      r"(?i)sonar[._]?login[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?(?P<s>[a-f0-9]{40})(?![a-f0-9])"),
@@ -359,6 +363,24 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("mapbox_secret", "sk.eyj", _tok(r"sk\.eyJ", r"[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{20,}", _ED)),
     ("prefect", "pnu_", _tok(r"pnu_", r"[A-Za-z0-9]{36}")),
     ("readme", "rdme_", _tok(r"rdme_", r"[a-z0-9]{70}")),
+    # ---- added after trufflehog's detector tests (issue 33, twenty-sixth round)
+    # Tableau's personal access token secret: base64 of 16 bytes, `==:`, 32 letters and digits of both cases (a hex
+    # digest there, one case only, is an MD5 pair's, kept)
+    ("tableau_pat_secret", "===:",
+     r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{22}==:(?=[A-Za-z0-9]{0,31}[a-z])(?=[A-Za-z0-9]{0,31}[A-Z])[A-Za-z0-9]{32}"
+     r"(?![A-Za-z0-9])"),
+    # `aws configure`'s prompt answered in a transcript (`AWS Secret Access Key [None]: …`, `[****…ABCD]: …`)
+    ("aws_configure_prompt", "secret access key [",
+     r"(?i)\bAWS Secret Access Key \[[^\]\n]{0,40}\]:[ \t]*(?P<s>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"),
+    # Duo's secret key (40 letters and digits) under `skey` with Duo's name (`DUO_SKEY=`, `"duo_skey":`); the
+    # integration key (`ikey`, `DI…`) is an id
+    ("duo_secret_key", "skey",
+     r"(?i)\bduo[_.-]?skey[\"']?[ \t]*(?:=>|[:=])[ \t]*[\"']?(?P<s>[A-Za-z0-9]{40})(?![A-Za-z0-9])"),
+    # a key in a uuid's form under a provider's bare name whose API keys are uuids (`postmark: "…"`, `heroku = …`;
+    # under `heroku_api_key` the generic name rules find it; `heroku_app_id` is no such name)
+    ("provider_uuid_key", "heroku|postmark",
+     r"(?i)(?<![\w.-])[\"']?(?:heroku|postmark)[\"']?[ \t]*(?:=>|[:=])[ \t]*[\"']?"
+     r"(?P<s>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])"),
     ("twitch_oauth", "oauth:", r"(?<![A-Za-z0-9])oauth:(?P<s>[a-z0-9]{30})" + _E),
     # ---- webhooks: the path (or query) after the host is the secret
     # a Slack incoming webhook, with its scheme or without
