@@ -2136,6 +2136,66 @@ _QUOTED_NEED = re.compile(
 )
 
 
+# A long line (minified JavaScript) is searched by _QUOTED_ASSIGN and _ALT_ASSIGN only from the starts their matches
+# can have: each match's name holds a secret word (one of _NAMED_WORDS, lowered), and begins in the run of name
+# characters ([\w.$@-]) that ends at that word, or at the quote just before that run. Every other start fails, so
+# trying these in order is re.sub's own left-to-right search (the same matches, the same `match.string`). A letter
+# beyond ASCII that (?i) takes for an ASCII one (`ſ`, `K`, `ı`, `İ`) breaks the lowered line's finds: such a line,
+# and every short line, is searched whole.
+_NAMED_LONG = 2000
+_NAMED_WORDS = ("secret", "passw", "pword", "passphrase", "pwd", "token", "connection", "cred", "key")
+_NAMED_FOLDS = re.compile("[\u0130\u0131\u017f\u212a]")
+_NAME_RUN = re.compile(r"[\w.$@-]*")
+
+
+def _named_starts(line: str) -> list[tuple[int, int]] | None:
+    """Disjoint, ordered ranges [a, b] holding every start of a secret-named match, or None: search the line whole."""
+    n = len(line)
+    if n < _NAMED_LONG or _NAMED_FOLDS.search(line):
+        return None
+    low = line.lower()
+    if len(low) != n:
+        return None
+    rev, spans = line[::-1], []
+    for word in _NAMED_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            run = _NAME_RUN.match(rev, n - at).end() - (n - at)
+            spans.append((max(at - run - 1, 0), at))
+            at = low.find(word, at + 1)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1] + 1:
+            if b > merged[-1][1]:
+                merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _sub_named(pattern: re.Pattern[str], repl, line: str, starts: list[tuple[int, int]] | None) -> str:
+    """`pattern.sub(repl, line)`, trying only `starts` (from _named_starts) when there are any."""
+    if starts is None:
+        return pattern.sub(repl, line)
+    out, last = [], 0
+    for a, b in starts:
+        at = max(a, last)
+        while at <= b:
+            m = pattern.match(line, at)
+            if m:
+                out.append(line[last:at])
+                out.append(repl(m))
+                last = m.end()
+                at = max(last, at + 1)
+            else:
+                at += 1
+    if not out:
+        return line
+    out.append(line[last:])
+    return "".join(out)
+
+
 @functools.lru_cache(maxsize=65536)
 def _redact_line(line: str) -> str:
     # Read once, before the substitutions below: they replace values, never the names that
@@ -2206,9 +2266,9 @@ def _redact_line(line: str) -> str:
         # (`{`: an accessor list may sit in between)
         if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
                 ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line)):
-            line = _QUOTED_ASSIGN.sub(_quoted, line)
+            line = _sub_named(_QUOTED_ASSIGN, _quoted, line, _named_starts(line))
         if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
-            line = _ALT_ASSIGN.sub(_alt_assign, line)
+            line = _sub_named(_ALT_ASSIGN, _alt_assign, line, _named_starts(line))
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
         if "value" in low:

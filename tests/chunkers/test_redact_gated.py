@@ -18,3 +18,45 @@ SECRET = "Zq8vN3xL0pR7tY2wK5mB4cD"
 def test_gated_line_is_redacted(line):
     out = redact_text(line)
     assert SECRET not in out and "[REDACTED]" in out
+
+
+# A long line's _QUOTED_ASSIGN and _ALT_ASSIGN are tried only from the starts _named_starts gives (the run of name
+# characters before a secret word, and the quote before it): the secret is still found amid a minified line's code,
+# and every line gives what the whole-line substitution gives.
+FILLER = "var a={b:function(c){return c.d(e)},f:[1,2,3]};" * 60  # 2,880 characters, no secret word
+
+
+@pytest.mark.parametrize("line", [
+    FILLER + 'o.apiKey="' + SECRET + '";' + FILLER,
+    FILLER + '{"client_secret": "' + SECRET + '"}' + FILLER,
+    FILLER + "x.y.db_password='" + SECRET + "'," + FILLER,
+    FILLER + 'const token = process.env.TOKEN || "' + SECRET + '";' + FILLER,
+    FILLER + 'var password=x?"' + SECRET + '":y;' + FILLER,
+    FILLER + 'n.secret=e.s??"' + SECRET + '",' + FILLER,
+])
+def test_long_line_named_secret_is_redacted(line):
+    out = redact_text(line)
+    assert SECRET not in out and "[REDACTED]" in out
+
+
+@pytest.mark.parametrize("line", [
+    FILLER + 'o.apiKey="' + SECRET + '";' + FILLER,
+    FILLER + 'a.keyboard="x",b.monkey=c.key||"' + SECRET + '",' + FILLER + '"token":"' + SECRET + '"',
+    FILLER + "p=e.passwordField;q=r.tokens.map(s=>s.key);" + FILLER,  # secret words, no match: nothing changes
+    "\u017f" + FILLER + 'o.apiKey="' + SECRET + '";',  # a letter (?i) folds to ASCII: searched whole
+    'o.apiKey="' + SECRET + '";',  # short: searched whole
+])
+def test_named_starts_give_the_whole_line_substitution(line):
+    from chunkers import redact as r
+    for pattern, repl in ((r._QUOTED_ASSIGN, r._quoted), (r._ALT_ASSIGN, r._alt_assign)):
+        assert r._sub_named(pattern, repl, line, r._named_starts(line)) == pattern.sub(repl, line)
+
+
+def test_named_starts_skip_short_and_folded_lines():
+    from chunkers import redact as r
+    assert r._named_starts('o.apiKey="' + SECRET + '";') is None
+    assert r._named_starts("\u212a" + FILLER) is None
+    assert r._named_starts(FILLER) == []  # no secret word: nothing tried
+    line = FILLER + "x.y.db_password='" + SECRET + "'"
+    at = line.index("x.y.db_password")
+    assert r._named_starts(line) == [(at - 1, at + len("x.y.db_"))]
