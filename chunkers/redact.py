@@ -2174,8 +2174,33 @@ def _named_starts(line: str) -> list[tuple[int, int]] | None:
     return merged
 
 
-def _sub_named(pattern: re.Pattern[str], repl, line: str, starts: list[tuple[int, int]] | None) -> str:
-    """`pattern.sub(repl, line)`, trying only `starts` (from _named_starts) when there are any."""
+# ... and _CONN_STRING's: its first `;` is followed by a part's name and `=` (_CONN_JOIN), and it begins in the text
+# since the last [;\n"'<>] before that `;`, at a name run ([\w .\t]) that ends at one of that text's `=`.
+_CONN_JOIN = re.compile(r";[ \t]*[A-Za-z][\w .]{0,40}=")
+_CONN_BACK = re.compile(r"[^;\n\"'<>]*")
+_CONN_NAME_RUN = re.compile(r"[\w .\t]*")
+
+
+def _conn_starts(line: str) -> list[tuple[int, int]] | None:
+    """Ordered, disjoint ranges [a, b] holding every start of a _CONN_STRING match, or None: search the line whole."""
+    n = len(line)
+    if n < _NAMED_LONG:
+        return None
+    rev, spans = line[::-1], []
+    for join in _CONN_JOIN.finditer(line):
+        c = join.start()
+        seg = c - (_CONN_BACK.match(rev, n - c).end() - (n - c))
+        e = line.find("=", seg, c)
+        while e >= 0:
+            a = max(e - (_CONN_NAME_RUN.match(rev, n - e).end() - (n - e)), seg)
+            if a < e:
+                spans.append((a, e - 1))
+            e = line.find("=", e + 1, c)
+    return spans
+
+
+def _sub_at(pattern: re.Pattern[str], repl, line: str, starts: list[tuple[int, int]] | None) -> str:
+    """`pattern.sub(repl, line)`, trying only `starts` (ordered, from _named_starts or _conn_starts) when given."""
     if starts is None:
         return pattern.sub(repl, line)
     out, last = [], 0
@@ -2251,7 +2276,7 @@ def _redact_line(line: str) -> str:
         if "," in line:
             line = _URL_CRED_MORE.sub(_url_cred_more, line)
     if ";" in line and "=" in line and _CONN_HINT.search(line):
-        line = _CONN_STRING.sub(_conn_string, line)
+        line = _sub_at(_CONN_STRING, _conn_string, line, _conn_starts(line))
     multi = False
     # the new line-end rules below need a line ending in a quote, or in a run of 16 token characters
     rs = line.rstrip(" \t\r;,")
@@ -2266,9 +2291,9 @@ def _redact_line(line: str) -> str:
         # (`{`: an accessor list may sit in between)
         if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
                 ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line)):
-            line = _sub_named(_QUOTED_ASSIGN, _quoted, line, _named_starts(line))
+            line = _sub_at(_QUOTED_ASSIGN, _quoted, line, _named_starts(line))
         if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
-            line = _sub_named(_ALT_ASSIGN, _alt_assign, line, _named_starts(line))
+            line = _sub_at(_ALT_ASSIGN, _alt_assign, line, _named_starts(line))
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
         if "value" in low:

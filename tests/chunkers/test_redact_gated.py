@@ -49,7 +49,7 @@ def test_long_line_named_secret_is_redacted(line):
 def test_named_starts_give_the_whole_line_substitution(line):
     from chunkers import redact as r
     for pattern, repl in ((r._QUOTED_ASSIGN, r._quoted), (r._ALT_ASSIGN, r._alt_assign)):
-        assert r._sub_named(pattern, repl, line, r._named_starts(line)) == pattern.sub(repl, line)
+        assert r._sub_at(pattern, repl, line, r._named_starts(line)) == pattern.sub(repl, line)
 
 
 def test_named_starts_skip_short_and_folded_lines():
@@ -60,3 +60,35 @@ def test_named_starts_skip_short_and_folded_lines():
     line = FILLER + "x.y.db_password='" + SECRET + "'"
     at = line.index("x.y.db_password")
     assert r._named_starts(line) == [(at - 1, at + len("x.y.db_"))]
+
+
+# ... and _CONN_STRING only from the starts _conn_starts gives (a name run before a `=` in the text before a `;` that
+# a part's name and `=` follow).
+@pytest.mark.parametrize("line", [
+    FILLER + 'var c="Server=db.local;User Id=sa;Password=' + SECRET + ';";' + FILLER,
+    FILLER + "s = 'Data Source=x; Password =" + SECRET + "; Encrypt=true'" + FILLER,
+])
+def test_long_line_connection_string_is_redacted(line):
+    out = redact_text(line)
+    assert SECRET not in out and "[REDACTED]" in out
+
+
+@pytest.mark.parametrize("line", [
+    FILLER + 'var c="Server=db.local;User Id=sa;Password=' + SECRET + ';";' + FILLER,
+    FILLER + "for(i=0;i<n;i++){a=b;c=d&amp;e=f;g=h&k=l}" + FILLER,  # code's `=` ... `;` pairs: the same matches
+    "x=1;y=2;" + FILLER,  # a match at the line's start
+    'var c="Server=db;Password=' + SECRET + '";',  # short: searched whole
+])
+def test_conn_starts_give_the_whole_line_substitution(line):
+    from chunkers import redact as r
+    assert r._sub_at(r._CONN_STRING, r._conn_string, line, r._conn_starts(line)) == r._CONN_STRING.sub(
+        r._conn_string, line)
+
+
+def test_conn_starts_skip_lines_without_a_join():
+    from chunkers import redact as r
+    assert r._conn_starts("a=1;" * 3) is None  # short
+    assert r._conn_starts("f(a=1); " * 400) == []  # no part's name and `=` after any `;`
+    line = FILLER.replace(";", ",") + 'x="Server=db;Password=' + SECRET + '"'
+    at = line.index("Server")
+    assert r._conn_starts(line) == [(at, at + len("Server") - 1)]
