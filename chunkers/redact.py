@@ -165,9 +165,12 @@ _EQUALS_CALL = re.compile(
 # (what it needs: the first form from the name's secret word to the quote, the second its literal's end to the call;
 # where the whole pattern tries a name from every letter and a literal from every `"`, 5 s over 9 MB of minified
 # JavaScript holding `equals`)
-_EQUALS_HINT = re.compile(
-    r"(?i)" + _SECRET_CORE + r"[\w.$@-]*(?:\(\s*\))?\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*\""
-    r"|\"\s*\.\s*(?:equals|equalsignorecase|compareto)\(")
+_EQUALS_NAMED = _SECRET_CORE + r"[\w.$@-]*(?:\(\s*\))?\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*\""
+_EQUALS_LITERAL = r"\"\s*\.\s*(?:equals|equalsignorecase|compareto)\("
+_EQUALS_HINT = re.compile(r"(?i)" + _EQUALS_NAMED + "|" + _EQUALS_LITERAL)
+# (its two forms apart, for a long line: the first tried only from _named_starts' starts)
+_EQUALS_NAMED_HINT = re.compile(r"(?i)" + _EQUALS_NAMED)
+_EQUALS_LITERAL_HINT = re.compile(r"(?i)" + _EQUALS_LITERAL)
 # A secret-named value compared by a function (PHP's `strcmp($password, "…")`, `strcasecmp`, `hash_equals`, C's
 # `strncmp(token, "…", n)`), either way round; `auth` alone judged by looks_random.
 _CMP_NAME = r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*(?:->|::|\.))*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r"))"
@@ -2199,6 +2202,13 @@ def _conn_starts(line: str) -> list[tuple[int, int]] | None:
     return spans
 
 
+def _found_at(pattern: re.Pattern[str], line: str, starts: list[tuple[int, int]] | None) -> bool:
+    """Whether `pattern.search(line)` finds a match, trying only `starts` when given."""
+    if starts is None:
+        return pattern.search(line) is not None
+    return any(pattern.match(line, at) for a, b in starts for at in range(a, b + 1))
+
+
 def _sub_at(pattern: re.Pattern[str], repl, line: str, starts: list[tuple[int, int]] | None) -> str:
     """`pattern.sub(repl, line)`, trying only `starts` (ordered, from _named_starts or _conn_starts) when given."""
     if starts is None:
@@ -2289,11 +2299,15 @@ def _redact_line(line: str) -> str:
             line, multi = _MULTI_ASSIGN.sub(_multi_assign, line, count=1), True
     if ("=" in line or ":" in line) and secret and not multi:
         # (`{`: an accessor list may sit in between)
-        if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
-                ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line)):
-            line = _sub_at(_QUOTED_ASSIGN, _quoted, line, _named_starts(line))
+        # (a long line: the pattern from its few starts costs less than the hints, which it needs no more)
+        starts = _named_starts(line)
+        if ('"' in line or "'" in line or "`" in line) and (starts is not None or _QUOTED_HINT.search(line) and (
+                ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line))):
+            changed = _sub_at(_QUOTED_ASSIGN, _quoted, line, starts)
+            if changed != line:
+                line, starts = changed, _named_starts(changed)
         if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
-            line = _sub_at(_ALT_ASSIGN, _alt_assign, line, _named_starts(line))
+            line = _sub_at(_ALT_ASSIGN, _alt_assign, line, starts)
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
         if "value" in low:
@@ -2338,7 +2352,7 @@ def _redact_line(line: str) -> str:
     if "pass" in low and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
         line = _PASS_NAMED.sub(_pass_named, line)
     if secret and "=>" in line and ("(" in line) and ('"' in line or "'" in line or "`" in line) and (
-            _ARROW_OPEN.search(line) and _ARROW_HINT.search(line)):
+            _ARROW_OPEN.search(line) and _found_at(_ARROW_HINT, line, _named_starts(line))):
         line = _ARROW_RETURN.sub(_arrow_return, line)
     if secret and "[" in line and "," in line and "=" in line and _FLOW_LIST_LINE.match(line):
         line = _FLOW_ASSIGN.sub(_flow_assign, line)
@@ -2346,7 +2360,9 @@ def _redact_line(line: str) -> str:
         line = _LABEL_KEY.sub(_label_key, line)
     if secret and "define" in low and '"' in line:
         line = _C_DEFINE.sub(_quoted_call, line)
-    if secret and '"' in line and ("equals" in low or "compareto" in low) and _EQUALS_HINT.search(line):
+    if secret and '"' in line and ("equals" in low or "compareto" in low) and (
+            _EQUALS_HINT.search(line) if len(line) < _NAMED_LONG else _EQUALS_LITERAL_HINT.search(line)
+            or _found_at(_EQUALS_NAMED_HINT, line, _named_starts(line))):
         line = _EQUALS_CALL.sub(_equals_call, line)
     if secret and '"' in line and "string" in low:
         line = _STRING_CTOR.sub(_quoted_call, line)

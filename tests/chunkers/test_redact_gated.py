@@ -92,3 +92,25 @@ def test_conn_starts_skip_lines_without_a_join():
     line = FILLER.replace(";", ",") + 'x="Server=db;Password=' + SECRET + '"'
     at = line.index("Server")
     assert r._conn_starts(line) == [(at, at + len("Server") - 1)]
+
+
+# ... and a long line's _ARROW_HINT and _EQUALS_HINT's named form are searched from those starts too.
+@pytest.mark.parametrize("line", [
+    FILLER + 'var o={getToken:()=>"' + SECRET + '",c:2};' + FILLER,
+    FILLER + 'if(password.equals("' + SECRET + '")){a()}' + FILLER,
+    FILLER + 'if("' + SECRET + '".equals(authToken)){a()}' + FILLER,
+])
+def test_long_line_arrow_and_equals_secret_is_redacted(line):
+    out = redact_text(line)
+    assert SECRET not in out and "[REDACTED]" in out
+
+
+@pytest.mark.parametrize("line", [
+    FILLER + 'var o={getToken:()=>"' + SECRET + '",c:2};',
+    FILLER + 'if(x.password.equals("' + SECRET + '")){a()}',
+    FILLER + "var t=e.token,k=()=>t.key;s.secret.equals(k());",  # secret words, neither hint's form: not found
+])
+def test_found_at_gives_the_whole_line_search(line):
+    from chunkers import redact as r
+    for pattern in (r._ARROW_HINT, r._EQUALS_NAMED_HINT, r._QUOTED_NEED):
+        assert r._found_at(pattern, line, r._named_starts(line)) == (pattern.search(line) is not None)
