@@ -232,6 +232,10 @@ _QUOTED_COMPARED = re.compile(
     r"(?<![\w\"'`\\])(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
     r"(?P<op>\s*(?:[!=]==?|<=>)\s*)(?P<name>(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])"
 )
+# (what it needs, for a long line: its comparison and name, found from the operator's first character, where the whole
+# pattern reads every literal of a minified line to its end)
+_COMPARED_HINT = re.compile(
+    r"(?:[!=]==?|<=>)\s*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])")
 # A literal under a name whose last word is `pw` or `cred` (`pw = "…"`, `db_pw`, `awsCred := "…"`): abbreviations
 # that name other things too (a pen's or a page's width, a credit), so not secrets' names alone (_SECRET_CORE):
 # the value is a secret only when it looks generated, as under a weak name (_WEAK_QUOTED).
@@ -2342,7 +2346,7 @@ def _redact_line(line: str) -> str:
     if secret and "," in line and ('"' in line or "'" in line) and "(" not in line:
         line = _LIST_PAIR.sub(_list_pair, line)
     if (secret or "auth" in low) and ("==" in line or "!=" in line or "<=>" in line) and (
-            '"' in line or "'" in line or "`" in line):
+            '"' in line or "'" in line or "`" in line) and (len(line) < _NAMED_LONG or _COMPARED_HINT.search(line)):
         line = _QUOTED_COMPARED.sub(_quoted_compared, line)
     if (secret or "auth" in low) and ("cmp(" in low or "equal" in low or "compare" in low) and (
             '"' in line or "'" in line):

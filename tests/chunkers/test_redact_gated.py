@@ -114,3 +114,18 @@ def test_found_at_gives_the_whole_line_search(line):
     from chunkers import redact as r
     for pattern in (r._ARROW_HINT, r._EQUALS_NAMED_HINT, r._QUOTED_NEED):
         assert r._found_at(pattern, line, r._named_starts(line)) == (pattern.search(line) is not None)
+
+
+# ... and a long line's _QUOTED_COMPARED runs only where _COMPARED_HINT (its operator and name) is found.
+def test_long_line_compared_secret_is_redacted():
+    out = redact_text(FILLER + 'if("' + SECRET + '"===x.password){a()}' + FILLER)
+    assert SECRET not in out and "[REDACTED]" in out
+
+
+def test_compared_hint_skips_only_lines_without_a_match():
+    from chunkers import redact as r
+    line = FILLER + 'if(a.token=="' + SECRET + '"||b!==c.secret(d)){e("password")}' + FILLER
+    # (a comparison with a literal, the name then called: the hint finds nothing, nor does the pattern)
+    assert r._COMPARED_HINT.search(line) is None and r._QUOTED_COMPARED.search(line) is None
+    short = 'if("' + SECRET + '"===password){a()}'
+    assert r._COMPARED_HINT.search(short) and r._QUOTED_COMPARED.search(short)
