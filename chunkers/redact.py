@@ -818,6 +818,11 @@ _ENV_ASSIGN = re.compile(
     r"(?:\\?(?P<q>[\"'])(?P<qv>[^\"'\n\\]*)\\?(?P=q)|(?P<v>[^\s\"'`;|&)\\]+))",
     re.M,
 )
+# (what it needs, for a long line: one of its three heads, each found from a literal first character or `^`, where the
+# whole pattern tries its lookbehinds at every character of a minified line)
+_ENV_FLAG_HINT = re.compile(r"-(?:e|-env|-build-arg|-set(?:-string)?|-from-literal)[ \t=]")
+_ENV_EXPORT_HINT = re.compile(r"export[ \t]")
+_ENV_START_HINT = re.compile(r"^[ \t]*(?:ENV|ARG)[ \t]", re.M)
 # A Dockerfile's older `ENV NAME value` (no `=`): one value to the line's end, read as _ENV_ASSIGN's.
 _DOCKER_ENV_SPACE = re.compile(
     r"^(?P<head>[ \t]*ENV[ \t]+(?P<name>[A-Za-z_][\w.-]*)[ \t]+)"
@@ -2276,7 +2281,8 @@ def _redact_line(line: str) -> str:
         line = _HEADER_FLAG.sub(_header_flag, line)
     # (each pattern below has no literal prefix for re to scan by: a substring test first)
     if "=" in line and (secret or "_pass" in low) and (
-            "-" in line or "export" in line or "ENV" in line or "ARG" in line):
+            "-" in line or "export" in line or "ENV" in line or "ARG" in line) and (len(line) < _NAMED_LONG or (
+            _ENV_FLAG_HINT.search(line) or _ENV_EXPORT_HINT.search(line) or _ENV_START_HINT.search(line))):
         line = _ENV_ASSIGN.sub(_env_assign, line)
     if "ENV" in line and (secret or "_pass" in low) and line.lstrip().startswith("ENV"):
         line = _DOCKER_ENV_SPACE.sub(_env_assign, line)

@@ -129,3 +129,24 @@ def test_compared_hint_skips_only_lines_without_a_match():
     assert r._COMPARED_HINT.search(line) is None and r._QUOTED_COMPARED.search(line) is None
     short = 'if("' + SECRET + '"===password){a()}'
     assert r._COMPARED_HINT.search(short) and r._QUOTED_COMPARED.search(short)
+
+
+# ... and a long line's _ENV_ASSIGN only where one of its heads is found (_ENV_FLAG_HINT, _ENV_EXPORT_HINT,
+# _ENV_START_HINT).
+@pytest.mark.parametrize("line", [
+    FILLER + "x=`docker run -e DB_PASSWORD=" + SECRET + " img`;" + FILLER,
+    FILLER + "s='helm install --set-string db.password=" + SECRET + "';" + FILLER,
+    FILLER + 'c="export API_TOKEN=' + SECRET + '";' + FILLER,
+])
+def test_long_line_env_assign_secret_is_redacted(line):
+    out = redact_text(line)
+    assert SECRET not in out and "[REDACTED]" in out
+
+
+def test_env_hints_skip_only_lines_without_a_match():
+    from chunkers import redact as r
+    line = FILLER + "a=b-c,d=process.env.NODE_ENV,e=i--,export{t as secret_token};" + FILLER
+    hints = (r._ENV_FLAG_HINT, r._ENV_EXPORT_HINT, r._ENV_START_HINT)
+    assert not any(h.search(line) for h in hints) and r._ENV_ASSIGN.search(line) is None
+    for short in ("docker run -e DB_PASSWORD=" + SECRET, "ENV API_KEY=" + SECRET, "export TOKEN=" + SECRET):
+        assert any(h.search(short) for h in hints) and r._ENV_ASSIGN.search(short)
