@@ -2309,15 +2309,18 @@ def _redact_line(line: str) -> str:
             line, multi = _MULTI_ASSIGN.sub(_multi_assign, line, count=1), True
     if ("=" in line or ":" in line) and secret and not multi:
         # (`{`: an accessor list may sit in between)
-        # (a long line: the pattern from its few starts costs less than the hints, which it needs no more)
-        starts = _named_starts(line)
+        # (a long line: the pattern from its few starts costs less than the hints, which it needs no more; a short
+        # line, most of them, calls nothing more than before)
+        starts = _named_starts(line) if len(line) >= _NAMED_LONG else None
         if ('"' in line or "'" in line or "`" in line) and (starts is not None or _QUOTED_HINT.search(line) and (
                 ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line))):
-            changed = _sub_at(_QUOTED_ASSIGN, _quoted, line, starts)
-            if changed != line:
+            if starts is None:
+                line = _QUOTED_ASSIGN.sub(_quoted, line)
+            elif (changed := _sub_at(_QUOTED_ASSIGN, _quoted, line, starts)) != line:
                 line, starts = changed, _named_starts(changed)
         if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
-            line = _sub_at(_ALT_ASSIGN, _alt_assign, line, starts)
+            line = (_ALT_ASSIGN.sub(_alt_assign, line) if starts is None
+                    else _sub_at(_ALT_ASSIGN, _alt_assign, line, starts))
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
         if "value" in low:
