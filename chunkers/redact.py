@@ -165,9 +165,12 @@ _EQUALS_CALL = re.compile(
 # (what it needs: the first form from the name's secret word to the quote, the second its literal's end to the call;
 # where the whole pattern tries a name from every letter and a literal from every `"`, 5 s over 9 MB of minified
 # JavaScript holding `equals`)
-_EQUALS_HINT = re.compile(
-    r"(?i)" + _SECRET_CORE + r"[\w.$@-]*(?:\(\s*\))?\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*\""
-    r"|\"\s*\.\s*(?:equals|equalsignorecase|compareto)\(")
+_EQUALS_NAMED = _SECRET_CORE + r"[\w.$@-]*(?:\(\s*\))?\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*\""
+_EQUALS_LITERAL = r"\"\s*\.\s*(?:equals|equalsignorecase|compareto)\("
+_EQUALS_HINT = re.compile(r"(?i)" + _EQUALS_NAMED + "|" + _EQUALS_LITERAL)
+# (its two forms apart, for a long line: the first tried only from _named_starts' starts)
+_EQUALS_NAMED_HINT = re.compile(r"(?i)" + _EQUALS_NAMED)
+_EQUALS_LITERAL_HINT = re.compile(r"(?i)" + _EQUALS_LITERAL)
 # A secret-named value compared by a function (PHP's `strcmp($password, "…")`, `strcasecmp`, `hash_equals`, C's
 # `strncmp(token, "…", n)`), either way round; `auth` alone judged by looks_random.
 _CMP_NAME = r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*(?:->|::|\.))*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r"))"
@@ -229,6 +232,10 @@ _QUOTED_COMPARED = re.compile(
     r"(?<![\w\"'`\\])(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
     r"(?P<op>\s*(?:[!=]==?|<=>)\s*)(?P<name>(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])"
 )
+# (what it needs, for a long line: its comparison and name, found from the operator's first character, where the whole
+# pattern reads every literal of a minified line to its end)
+_COMPARED_HINT = re.compile(
+    r"(?:[!=]==?|<=>)\s*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])")
 # A literal under a name whose last word is `pw` or `cred` (`pw = "…"`, `db_pw`, `awsCred := "…"`): abbreviations
 # that name other things too (a pen's or a page's width, a credit), so not secrets' names alone (_SECRET_CORE):
 # the value is a secret only when it looks generated, as under a weak name (_WEAK_QUOTED).
@@ -811,6 +818,11 @@ _ENV_ASSIGN = re.compile(
     r"(?:\\?(?P<q>[\"'])(?P<qv>[^\"'\n\\]*)\\?(?P=q)|(?P<v>[^\s\"'`;|&)\\]+))",
     re.M,
 )
+# (what it needs, for a long line: one of its three heads, each found from a literal first character or `^`, where the
+# whole pattern tries its lookbehinds at every character of a minified line)
+_ENV_FLAG_HINT = re.compile(r"-(?:e|-env|-build-arg|-set(?:-string)?|-from-literal)[ \t=]")
+_ENV_EXPORT_HINT = re.compile(r"export[ \t]")
+_ENV_START_HINT = re.compile(r"^[ \t]*(?:ENV|ARG)[ \t]", re.M)
 # A Dockerfile's older `ENV NAME value` (no `=`): one value to the line's end, read as _ENV_ASSIGN's.
 _DOCKER_ENV_SPACE = re.compile(
     r"^(?P<head>[ \t]*ENV[ \t]+(?P<name>[A-Za-z_][\w.-]*)[ \t]+)"
@@ -2136,6 +2148,98 @@ _QUOTED_NEED = re.compile(
 )
 
 
+# A long line (minified JavaScript) is searched by _QUOTED_ASSIGN and _ALT_ASSIGN only from the starts their matches
+# can have: each match's name holds a secret word (one of _NAMED_WORDS, lowered), and begins in the run of name
+# characters ([\w.$@-]) that ends at that word, or at the quote just before that run. Every other start fails, so
+# trying these in order is re.sub's own left-to-right search (the same matches, the same `match.string`). A letter
+# beyond ASCII that (?i) takes for an ASCII one (`ſ`, `K`, `ı`, `İ`) breaks the lowered line's finds: such a line,
+# and every short line, is searched whole.
+_NAMED_LONG = 2000
+_NAMED_WORDS = ("secret", "passw", "pword", "passphrase", "pwd", "token", "connection", "cred", "key")
+_NAMED_FOLDS = re.compile("[\u0130\u0131\u017f\u212a]")
+_NAME_RUN = re.compile(r"[\w.$@-]*")
+
+
+def _named_starts(line: str) -> list[tuple[int, int]] | None:
+    """Disjoint, ordered ranges [a, b] holding every start of a secret-named match, or None: search the line whole."""
+    n = len(line)
+    if n < _NAMED_LONG or _NAMED_FOLDS.search(line):
+        return None
+    low = line.lower()
+    if len(low) != n:
+        return None
+    rev, spans = line[::-1], []
+    for word in _NAMED_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            run = _NAME_RUN.match(rev, n - at).end() - (n - at)
+            spans.append((max(at - run - 1, 0), at))
+            at = low.find(word, at + 1)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1] + 1:
+            if b > merged[-1][1]:
+                merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
+
+
+# ... and _CONN_STRING's: its first `;` is followed by a part's name and `=` (_CONN_JOIN), and it begins in the text
+# since the last [;\n"'<>] before that `;`, at a name run ([\w .\t]) that ends at one of that text's `=`.
+_CONN_JOIN = re.compile(r";[ \t]*[A-Za-z][\w .]{0,40}=")
+_CONN_BACK = re.compile(r"[^;\n\"'<>]*")
+_CONN_NAME_RUN = re.compile(r"[\w .\t]*")
+
+
+def _conn_starts(line: str) -> list[tuple[int, int]] | None:
+    """Ordered, disjoint ranges [a, b] holding every start of a _CONN_STRING match, or None: search the line whole."""
+    n = len(line)
+    if n < _NAMED_LONG:
+        return None
+    rev, spans = line[::-1], []
+    for join in _CONN_JOIN.finditer(line):
+        c = join.start()
+        seg = c - (_CONN_BACK.match(rev, n - c).end() - (n - c))
+        e = line.find("=", seg, c)
+        while e >= 0:
+            a = max(e - (_CONN_NAME_RUN.match(rev, n - e).end() - (n - e)), seg)
+            if a < e:
+                spans.append((a, e - 1))
+            e = line.find("=", e + 1, c)
+    return spans
+
+
+def _found_at(pattern: re.Pattern[str], line: str, starts: list[tuple[int, int]] | None) -> bool:
+    """Whether `pattern.search(line)` finds a match, trying only `starts` when given."""
+    if starts is None:
+        return pattern.search(line) is not None
+    return any(pattern.match(line, at) for a, b in starts for at in range(a, b + 1))
+
+
+def _sub_at(pattern: re.Pattern[str], repl, line: str, starts: list[tuple[int, int]] | None) -> str:
+    """`pattern.sub(repl, line)`, trying only `starts` (ordered, from _named_starts or _conn_starts) when given."""
+    if starts is None:
+        return pattern.sub(repl, line)
+    out, last = [], 0
+    for a, b in starts:
+        at = max(a, last)
+        while at <= b:
+            m = pattern.match(line, at)
+            if m:
+                out.append(line[last:at])
+                out.append(repl(m))
+                last = m.end()
+                at = max(last, at + 1)
+            else:
+                at += 1
+    if not out:
+        return line
+    out.append(line[last:])
+    return "".join(out)
+
+
 @functools.lru_cache(maxsize=65536)
 def _redact_line(line: str) -> str:
     # Read once, before the substitutions below: they replace values, never the names that
@@ -2177,7 +2281,8 @@ def _redact_line(line: str) -> str:
         line = _HEADER_FLAG.sub(_header_flag, line)
     # (each pattern below has no literal prefix for re to scan by: a substring test first)
     if "=" in line and (secret or "_pass" in low) and (
-            "-" in line or "export" in line or "ENV" in line or "ARG" in line):
+            "-" in line or "export" in line or "ENV" in line or "ARG" in line) and (len(line) < _NAMED_LONG or (
+            _ENV_FLAG_HINT.search(line) or _ENV_EXPORT_HINT.search(line) or _ENV_START_HINT.search(line))):
         line = _ENV_ASSIGN.sub(_env_assign, line)
     if "ENV" in line and (secret or "_pass" in low) and line.lstrip().startswith("ENV"):
         line = _DOCKER_ENV_SPACE.sub(_env_assign, line)
@@ -2191,7 +2296,7 @@ def _redact_line(line: str) -> str:
         if "," in line:
             line = _URL_CRED_MORE.sub(_url_cred_more, line)
     if ";" in line and "=" in line and _CONN_HINT.search(line):
-        line = _CONN_STRING.sub(_conn_string, line)
+        line = _sub_at(_CONN_STRING, _conn_string, line, _conn_starts(line))
     multi = False
     # the new line-end rules below need a line ending in a quote, or in a run of 16 token characters
     rs = line.rstrip(" \t\r;,")
@@ -2204,11 +2309,18 @@ def _redact_line(line: str) -> str:
             line, multi = _MULTI_ASSIGN.sub(_multi_assign, line, count=1), True
     if ("=" in line or ":" in line) and secret and not multi:
         # (`{`: an accessor list may sit in between)
-        if ('"' in line or "'" in line or "`" in line) and _QUOTED_HINT.search(line) and (
-                ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line)):
-            line = _QUOTED_ASSIGN.sub(_quoted, line)
+        # (a long line: the pattern from its few starts costs less than the hints, which it needs no more; a short
+        # line, most of them, calls nothing more than before)
+        starts = _named_starts(line) if len(line) >= _NAMED_LONG else None
+        if ('"' in line or "'" in line or "`" in line) and (starts is not None or _QUOTED_HINT.search(line) and (
+                ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line))):
+            if starts is None:
+                line = _QUOTED_ASSIGN.sub(_quoted, line)
+            elif (changed := _sub_at(_QUOTED_ASSIGN, _quoted, line, starts)) != line:
+                line, starts = changed, _named_starts(changed)
         if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
-            line = _ALT_ASSIGN.sub(_alt_assign, line)
+            line = (_ALT_ASSIGN.sub(_alt_assign, line) if starts is None
+                    else _sub_at(_ALT_ASSIGN, _alt_assign, line, starts))
         if _CONFIG_START.match(line):
             line = _CONFIG_LINE.sub(_config_line, line)
         if "value" in low:
@@ -2243,7 +2355,7 @@ def _redact_line(line: str) -> str:
     if secret and "," in line and ('"' in line or "'" in line) and "(" not in line:
         line = _LIST_PAIR.sub(_list_pair, line)
     if (secret or "auth" in low) and ("==" in line or "!=" in line or "<=>" in line) and (
-            '"' in line or "'" in line or "`" in line):
+            '"' in line or "'" in line or "`" in line) and (len(line) < _NAMED_LONG or _COMPARED_HINT.search(line)):
         line = _QUOTED_COMPARED.sub(_quoted_compared, line)
     if (secret or "auth" in low) and ("cmp(" in low or "equal" in low or "compare" in low) and (
             '"' in line or "'" in line):
@@ -2253,7 +2365,7 @@ def _redact_line(line: str) -> str:
     if "pass" in low and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
         line = _PASS_NAMED.sub(_pass_named, line)
     if secret and "=>" in line and ("(" in line) and ('"' in line or "'" in line or "`" in line) and (
-            _ARROW_OPEN.search(line) and _ARROW_HINT.search(line)):
+            _ARROW_OPEN.search(line) and _found_at(_ARROW_HINT, line, _named_starts(line))):
         line = _ARROW_RETURN.sub(_arrow_return, line)
     if secret and "[" in line and "," in line and "=" in line and _FLOW_LIST_LINE.match(line):
         line = _FLOW_ASSIGN.sub(_flow_assign, line)
@@ -2261,7 +2373,9 @@ def _redact_line(line: str) -> str:
         line = _LABEL_KEY.sub(_label_key, line)
     if secret and "define" in low and '"' in line:
         line = _C_DEFINE.sub(_quoted_call, line)
-    if secret and '"' in line and ("equals" in low or "compareto" in low) and _EQUALS_HINT.search(line):
+    if secret and '"' in line and ("equals" in low or "compareto" in low) and (
+            _EQUALS_HINT.search(line) if len(line) < _NAMED_LONG else _EQUALS_LITERAL_HINT.search(line)
+            or _found_at(_EQUALS_NAMED_HINT, line, _named_starts(line))):
         line = _EQUALS_CALL.sub(_equals_call, line)
     if secret and '"' in line and "string" in low:
         line = _STRING_CTOR.sub(_quoted_call, line)
