@@ -325,10 +325,11 @@ def embeds_design(profile: str, intent_source: str | None) -> bool:
     return profile == "full" or intent_source == "llm"
 
 
+# The symbols of an API description's chunk: an operation, its operationId, a schema.
+API_KINDS = frozenset({"openapi_operation", "openapi_operation_id", "openapi_schema"})
 # Symbol kinds that head a section of prose, settings or an API description rather than declare code: such a
 # chunk's words are its content, so under `pooled` its code vector stays the embedding of its own text.
-SECTION_KINDS = frozenset({"md_heading", "config_section", "openapi_operation", "openapi_operation_id",
-                           "openapi_schema"})
+SECTION_KINDS = frozenset({"md_heading", "config_section"}) | API_KINDS
 POOL_PREFIX = "pool:"
 
 
@@ -353,10 +354,6 @@ def embeds_test_symbols(settings, path: str) -> bool:
     question is about tests; for such a question the symbol lane takes test chunks from the code lane instead
     (retrieval/search.py, symbol_lane_for_tests; docs/decisions.md, issue 30's ninth and tenth rounds)."""
     return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
-
-
-# The symbols of an API description's chunk: an operation, its operationId, a schema.
-API_KINDS = frozenset({"openapi_operation", "openapi_operation_id", "openapi_schema"})
 
 
 def stands_in(profile: str, symbols: list[dict]) -> bool:

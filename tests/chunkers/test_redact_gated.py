@@ -26,15 +26,33 @@ def test_gated_line_is_redacted(line):
 FILLER = "var a={b:function(c){return c.d(e)},f:[1,2,3]};" * 60  # 2,880 characters, no secret word
 
 
-@pytest.mark.parametrize("line", [
+# Every long-line gate below: a secret still found amid a minified line's code.
+LONG_LINES = [
+    # _QUOTED_ASSIGN and _ALT_ASSIGN from _named_starts
     FILLER + 'o.apiKey="' + SECRET + '";' + FILLER,
     FILLER + '{"client_secret": "' + SECRET + '"}' + FILLER,
     FILLER + "x.y.db_password='" + SECRET + "'," + FILLER,
     FILLER + 'const token = process.env.TOKEN || "' + SECRET + '";' + FILLER,
     FILLER + 'var password=x?"' + SECRET + '":y;' + FILLER,
     FILLER + 'n.secret=e.s??"' + SECRET + '",' + FILLER,
-])
-def test_long_line_named_secret_is_redacted(line):
+    # _CONN_STRING from _conn_starts
+    FILLER + 'var c="Server=db.local;User Id=sa;Password=' + SECRET + ';";' + FILLER,
+    FILLER + "s = 'Data Source=x; Password =" + SECRET + "; Encrypt=true'" + FILLER,
+    # _ARROW_HINT and _EQUALS_HINT's named form from _named_starts
+    FILLER + 'var o={getToken:()=>"' + SECRET + '",c:2};' + FILLER,
+    FILLER + 'if(password.equals("' + SECRET + '")){a()}' + FILLER,
+    FILLER + 'if("' + SECRET + '".equals(authToken)){a()}' + FILLER,
+    # _QUOTED_COMPARED behind _COMPARED_HINT
+    FILLER + 'if("' + SECRET + '"===x.password){a()}' + FILLER,
+    # _ENV_ASSIGN behind its heads' hints
+    FILLER + "x=`docker run -e DB_PASSWORD=" + SECRET + " img`;" + FILLER,
+    FILLER + "s='helm install --set-string db.password=" + SECRET + "';" + FILLER,
+    FILLER + 'c="export API_TOKEN=' + SECRET + '";' + FILLER,
+]
+
+
+@pytest.mark.parametrize("line", LONG_LINES)
+def test_long_line_secret_is_redacted(line):
     out = redact_text(line)
     assert SECRET not in out and "[REDACTED]" in out
 
@@ -64,13 +82,7 @@ def test_named_starts_skip_short_and_folded_lines():
 
 # ... and _CONN_STRING only from the starts _conn_starts gives (a name run before a `=` in the text before a `;` that
 # a part's name and `=` follow).
-@pytest.mark.parametrize("line", [
-    FILLER + 'var c="Server=db.local;User Id=sa;Password=' + SECRET + ';";' + FILLER,
-    FILLER + "s = 'Data Source=x; Password =" + SECRET + "; Encrypt=true'" + FILLER,
-])
-def test_long_line_connection_string_is_redacted(line):
-    out = redact_text(line)
-    assert SECRET not in out and "[REDACTED]" in out
+# (its long lines: LONG_LINES)
 
 
 @pytest.mark.parametrize("line", [
@@ -95,14 +107,7 @@ def test_conn_starts_skip_lines_without_a_join():
 
 
 # ... and a long line's _ARROW_HINT and _EQUALS_HINT's named form are searched from those starts too.
-@pytest.mark.parametrize("line", [
-    FILLER + 'var o={getToken:()=>"' + SECRET + '",c:2};' + FILLER,
-    FILLER + 'if(password.equals("' + SECRET + '")){a()}' + FILLER,
-    FILLER + 'if("' + SECRET + '".equals(authToken)){a()}' + FILLER,
-])
-def test_long_line_arrow_and_equals_secret_is_redacted(line):
-    out = redact_text(line)
-    assert SECRET not in out and "[REDACTED]" in out
+# (its long lines: LONG_LINES)
 
 
 @pytest.mark.parametrize("line", [
@@ -117,9 +122,7 @@ def test_found_at_gives_the_whole_line_search(line):
 
 
 # ... and a long line's _QUOTED_COMPARED runs only where _COMPARED_HINT (its operator and name) is found.
-def test_long_line_compared_secret_is_redacted():
-    out = redact_text(FILLER + 'if("' + SECRET + '"===x.password){a()}' + FILLER)
-    assert SECRET not in out and "[REDACTED]" in out
+# (its long line: LONG_LINES)
 
 
 def test_compared_hint_skips_only_lines_without_a_match():
@@ -133,14 +136,7 @@ def test_compared_hint_skips_only_lines_without_a_match():
 
 # ... and a long line's _ENV_ASSIGN only where one of its heads is found (_ENV_FLAG_HINT, _ENV_EXPORT_HINT,
 # _ENV_START_HINT).
-@pytest.mark.parametrize("line", [
-    FILLER + "x=`docker run -e DB_PASSWORD=" + SECRET + " img`;" + FILLER,
-    FILLER + "s='helm install --set-string db.password=" + SECRET + "';" + FILLER,
-    FILLER + 'c="export API_TOKEN=' + SECRET + '";' + FILLER,
-])
-def test_long_line_env_assign_secret_is_redacted(line):
-    out = redact_text(line)
-    assert SECRET not in out and "[REDACTED]" in out
+# (its long lines: LONG_LINES)
 
 
 def test_env_hints_skip_only_lines_without_a_match():
