@@ -193,6 +193,9 @@ def _evaluate_files(ledger: Ledger, embedder: Embedder, searcher: Searcher, targ
     if sweep_grid:
         report["sweep"] = file_sweep(searcher, per_query, deep, targets)
     report["misses"] = [t.query for t, r in zip(targets, systems["fusion:group_file"]) if r is None][:20]
+    report["per_query"] = {"queries": [t.query for t in targets],
+                           "ranks": {s: systems[s] for s in ("fusion", "fusion:group_file") + tuple(
+                               f"lane:{lane}" for lane in FUSED_LANES)}}
     report["test_top1"] = {s: sum(1 for (r, sy), d, t in zip(per_query, deep, targets)
                                   if _top_is(is_test_path, searcher, s, r, sy, d, t)) for s in ("fusion", "fusion:group_file")}
     report["docs_top1"] = {s: sum(1 for (r, sy), d, t in zip(per_query, deep, targets)

@@ -147,6 +147,9 @@ def test_file_level_eval_on_a_commit_set(shop, tmp_path):
         assert set(systems[name]) == {"acc@1", "acc@5", "acc@10", "mrr@10", "queries"}, name
     assert systems["fusion:group_file"]["acc@5"] == 1.0  # two source files in the whole repo
     assert any(r["system"] == "fusion:group_file" for r in report["sweep"])
+    per_query = report["per_query"]  # each query's rank, so two runs can be compared query by query
+    assert len(per_query["queries"]) == 2 and set(per_query["ranks"]) >= {"fusion", "fusion:group_file", "lane:code"}
+    assert all(r is not None and 1 <= r <= 5 for r in per_query["ranks"]["fusion:group_file"])
     assert "Acc@1" in format_report(report)
 
 
