@@ -1320,6 +1320,41 @@ def _parent_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     return out
 
 
+# A Terraform variable named for a secret whose `default = "…"` is a later line of its block (`variable
+# "db_password" {` then `default = "…"`): the value judged as `db_password = "…"` would be on one line, so a
+# placeholder or an empty string stays, and so does any value under a name not a secret's. (found from each
+# `variable "`, the block read to its closing brace; a default in a nested block is none of the variable's)
+_TF_VARIABLE = re.compile(r"(?m)^[ \t]*variable[ \t]+\"(?P<name>[A-Za-z_][\w-]*)\"[ \t]*\{")
+_TF_DEFAULT = re.compile(r"(?:[ \t]*default[ \t]*=[ \t]*\")(?P<value>(?:\\.|[^\"\\\n])*)\"")
+_TF_BLOCK_LINES = 40
+_QUOTED_RUN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"")
+
+
+def _tf_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the `default` lines of _TF_VARIABLE blocks under a secret's name."""
+    out: dict[int, str] = {}
+    for m in _TF_VARIABLE.finditer(text):
+        name = m.group("name")
+        if not _name_tier(name):  # no secret word in the name: no name rule would judge its value
+            continue
+        depth, ls, at = 1, m.start(), m.end() - m.start()  # at: where the block's text starts on the line
+        for _ in range(_TF_BLOCK_LINES):
+            le = text.find("\n", ls)
+            le = len(text) if le < 0 else le
+            line = done.get(ls, text[ls:le])
+            d = _TF_DEFAULT.match(line, at) if depth == 1 else None
+            if d is not None and d.group("value") and REDACTED not in d.group("value"):
+                probe = f'{name} = "{d.group("value")}"'
+                if _redact_line(probe) != probe:
+                    out[ls] = line[:d.start("value")] + REDACTED + line[d.end("value"):]
+            bare = _QUOTED_RUN.sub("", line[at:])
+            depth += bare.count("{") - bare.count("}")
+            if depth <= 0 or le >= len(text):
+                break
+            ls, at = le + 1, 0
+    return out
+
+
 def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
@@ -2499,6 +2534,8 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_parent_value_changes(text, pem or {})}
     if ":\n" in text or ": \n" in text or "=\n" in text or "= \n" in text or ":\r\n" in text or "=\r\n" in text:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
+    if "variable" in text:
+        pem = {**(pem or {}), **_tf_default_changes(text, pem or {})}
     if pem:
         starts.update(pem)
     changes = []
