@@ -136,7 +136,8 @@ _CRED_CTOR = re.compile(
 # A password by position in a call that opens a connection or logs in (PHP's `mysqli_connect(host, user, "…")`,
 # `ldap_bind($c, $dn, "…")`, `oci_connect(user, "…")`, `imap_open`, `maxdb_change_user`, `ldap_exop_passwd`, the
 # constructors `new PDO(dsn, user, "…")`, `new mysqli(…)`; Python's `connect(host, user, "…")`): no name on the
-# line, so a literal after the first argument is one only when it looks like a password (_password_like).
+# line, so a literal after the first argument is one only when it looks like a password (_password_like); a named
+# argument's (`user='…@…'`) is judged by its name's rules, not here.
 _CONNECT_CALL = re.compile(
     r"(?:\bnew\s+(?:PDO|mysqli|maxdb)|\b(?:[A-Za-z_]\w*)?(?:connect|_bind|change_user|passwd|imap_open|login|logon))"
     r"\s*\((?P<args>[^()\n]*)\)"
@@ -1355,6 +1356,96 @@ def _tf_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     return out
 
 
+# A credential's call whose arguments run over several lines (`new DirectoryEntry("LDAP://…",` then `"user",` then
+# `"…");`, `new NetworkCredential(` then the user and the password each on a line): the call's lines read as one
+# (each line break a blank, the offsets kept), judged by the line patterns that judge the call on one line
+# (the DirectoryEntry and getConnection rows, _CRED_CTOR, _CONNECT_CALL), and the values they redact put back on
+# their own lines. (found from the call's name with its `(` left open at the end of a line)
+_SPLIT_CALL = re.compile(r"(?:DirectoryEntry|NetworkCredential|PasswordAuthentication|DeriveBytes|getConnection"
+                         r"|connect|_bind|change_user|imap_open|login|logon|new[ \t]+(?:PDO|mysqli|maxdb))"
+                         r"[ \t]*\((?P<args>[^()\n]*)$", re.M)
+_SPLIT_CALL_LINES = 8
+
+
+def _call_end(text: str, at: int) -> int:
+    """The offset of the `)` closing the `(` at `at`, or -1 past _SPLIT_CALL_LINES lines (quotes skipped)."""
+    depth, i, n, lines = 0, at, len(text), 0
+    while i < n:
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == "\n":
+            lines += 1
+            if lines > _SPLIT_CALL_LINES:
+                return -1
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            i = j
+        i += 1
+    return -1
+
+
+def _split_call_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the lines of a _SPLIT_CALL call whose values its one-line form redacts."""
+    out: dict[int, str] = {}
+    for m in _SPLIT_CALL.finditer(text):
+        end = _call_end(text, m.start("args") - 1)
+        if end < 0:
+            continue
+        starts, ls = [], text.rfind("\n", 0, m.start()) + 1
+        while ls <= end:
+            starts.append(ls)
+            ls = text.find("\n", ls)
+            ls = len(text) + 1 if ls < 0 else ls + 1
+        lines = []
+        for st in starts:
+            le = text.find("\n", st)
+            lines.append(done.get(st, text[st:len(text) if le < 0 else le]))
+        joined = " ".join(line.replace("\r", " ") for line in lines)
+        new = _redact_line(joined)
+        if new == joined:
+            continue
+        pieces = _redacted_spans(joined, new)
+        if pieces is None:
+            continue
+        at, changed = 0, {}
+        for st, line in zip(starts, lines):
+            spans = [(a - at, b - at) for a, b in pieces if at <= a <= at + len(line)]
+            if any(b > len(line) for _, b in spans):
+                break  # a value over a line break: left as it is
+            if spans:
+                parts, k = [], 0
+                for a, b in spans:
+                    parts += [line[k:a], REDACTED]
+                    k = b
+                changed[st] = "".join(parts) + line[k:]
+            at += len(line) + 1
+        else:
+            out.update(changed)
+    return out
+
+
+def _redacted_spans(old: str, new: str) -> list[tuple[int, int]] | None:
+    """The spans of `old` that `new` holds REDACTED in place of (None when new is not old so rewritten)."""
+    segments = new.split(REDACTED)
+    if REDACTED in old or not old.startswith(segments[0]) or not old.endswith(segments[-1]):
+        return None
+    spans, at = [], len(segments[0])
+    for k, seg in enumerate(segments[1:], 1):
+        nxt = len(old) - len(seg) if k == len(segments) - 1 else old.find(seg, at + 1) if seg else -1
+        if nxt <= at:
+            return None
+        spans.append((at, nxt))
+        at = nxt + len(seg)
+    return spans if at == len(old) else None
+
+
 def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
@@ -1889,7 +1980,8 @@ def _connect_call(match: re.Match[str]) -> str:
     for k, m in enumerate(_CALL_ARG.finditer(args)):
         if m.end() == m.start():
             break
-        if k and m.group("value") and REDACTED not in m.group("value") and _password_like(m.group("value")):
+        if k and m.group("value") and REDACTED not in m.group("value") and _password_like(m.group("value")) and (
+                "=" not in args[args.rfind(",", 0, m.start()) + 1:m.start()]):  # `user='…'`: a named argument's name
             out.append(args[at:m.start("value")] + REDACTED)
             at, changed = m.end("value"), True
     if not changed:
@@ -2536,6 +2628,8 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
     if "variable" in text:
         pem = {**(pem or {}), **_tf_default_changes(text, pem or {})}
+    if "(\n" in text or ",\n" in text or "(\r\n" in text or ",\r\n" in text:
+        pem = {**(pem or {}), **_split_call_changes(text, pem or {})}
     if pem:
         starts.update(pem)
     changes = []
