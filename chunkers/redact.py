@@ -1325,7 +1325,7 @@ def _parent_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 # "db_password" {` then `default = "…"`): the value judged as `db_password = "…"` would be on one line, so a
 # placeholder or an empty string stays, and so does any value under a name not a secret's. (found from each
 # `variable "`, the block read to its closing brace; a default in a nested block is none of the variable's)
-_TF_VARIABLE = re.compile(r"(?m)^[ \t]*variable[ \t]+\"(?P<name>[A-Za-z_][\w-]*)\"[ \t]*\{")
+_TF_VARIABLE = re.compile(r"[ \t]*variable[ \t]+\"(?P<name>[A-Za-z_][\w-]*)\"[ \t]*\{")
 _TF_DEFAULT = re.compile(r"(?:[ \t]*default[ \t]*=[ \t]*\")(?P<value>(?:\\.|[^\"\\\n])*)\"")
 _TF_BLOCK_LINES = 40
 _QUOTED_RUN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"")
@@ -1334,25 +1334,33 @@ _QUOTED_RUN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"")
 def _tf_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     """{line start: redacted line} for the `default` lines of _TF_VARIABLE blocks under a secret's name."""
     out: dict[int, str] = {}
-    for m in _TF_VARIABLE.finditer(text):
+    at = text.find('variable "')
+    while at >= 0:
+        ls = at  # back over the indent only, as _parent_value_changes: no search back over a long line
+        while ls > 0 and text[ls - 1] in " \t":
+            ls -= 1
+        m = _TF_VARIABLE.match(text, ls) if ls == 0 or text[ls - 1] == "\n" else None
+        at = text.find('variable "', at + 1)
+        if m is None:
+            continue
         name = m.group("name")
         if not _name_tier(name):  # no secret word in the name: no name rule would judge its value
             continue
-        depth, ls, at = 1, m.start(), m.end() - m.start()  # at: where the block's text starts on the line
+        depth, ls, col = 1, m.start(), m.end() - m.start()  # col: where the block's text starts on the line
         for _ in range(_TF_BLOCK_LINES):
             le = text.find("\n", ls)
             le = len(text) if le < 0 else le
             line = done.get(ls, text[ls:le])
-            d = _TF_DEFAULT.match(line, at) if depth == 1 else None
+            d = _TF_DEFAULT.match(line, col) if depth == 1 else None
             if d is not None and d.group("value") and REDACTED not in d.group("value"):
                 probe = f'{name} = "{d.group("value")}"'
                 if _redact_line(probe) != probe:
                     out[ls] = line[:d.start("value")] + REDACTED + line[d.end("value"):]
-            bare = _QUOTED_RUN.sub("", line[at:])
+            bare = _QUOTED_RUN.sub("", line[col:])
             depth += bare.count("{") - bare.count("}")
             if depth <= 0 or le >= len(text):
                 break
-            ls, at = le + 1, 0
+            ls, col = le + 1, 0
     return out
 
 
@@ -1361,9 +1369,9 @@ def _tf_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 # (each line break a blank, the offsets kept), judged by the line patterns that judge the call on one line
 # (the DirectoryEntry and getConnection rows, _CRED_CTOR, _CONNECT_CALL), and the values they redact put back on
 # their own lines. (found from the call's name with its `(` left open at the end of a line)
-_SPLIT_CALL = re.compile(r"(?:DirectoryEntry|NetworkCredential|PasswordAuthentication|DeriveBytes|getConnection"
-                         r"|connect|_bind|change_user|imap_open|login|logon|new[ \t]+(?:PDO|mysqli|maxdb))"
-                         r"[ \t]*\((?P<args>[^()\n]*)$", re.M)
+_SPLIT_CALL_NAMES = ("DirectoryEntry", "NetworkCredential", "PasswordAuthentication", "DeriveBytes", "getConnection",
+                     "connect", "_bind", "change_user", "imap_open", "login", "logon", "PDO", "mysqli", "maxdb")
+_SPLIT_CALL_OPEN = re.compile(r"[ \t]*\((?P<args>[^()\n]*)$", re.M)  # after a name: its `(` open at the line's end
 _SPLIT_CALL_LINES = 8
 
 
@@ -1391,10 +1399,30 @@ def _call_end(text: str, at: int) -> int:
     return -1
 
 
-def _split_call_changes(text: str, done: dict[int, str]) -> dict[int, str]:
-    """{line start: redacted line} for the lines of a _SPLIT_CALL call whose values its one-line form redacts."""
+def _split_call_heads(text: str, starts) -> list[re.Match[str]]:
+    """_SPLIT_CALL_OPEN after each of _SPLIT_CALL_NAMES on the lines starting at `starts` (the lines the whole-text
+    scans flagged: every name is among their hints) that end in `(` or `,`."""
+    heads = []
+    for ls in starts:
+        le = text.find("\n", ls)
+        le = len(text) if le < 0 else le
+        if not text[ls:le].rstrip().endswith(("(", ",")):
+            continue
+        for name in _SPLIT_CALL_NAMES:
+            at = text.find(name, ls, le)
+            while at >= 0:
+                m = _SPLIT_CALL_OPEN.match(text, at + len(name), le)
+                if m is not None:
+                    heads.append(m)
+                at = text.find(name, at + 1, le)
+    return heads
+
+
+def _split_call_changes(text: str, starts, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the lines of a call of _split_call_heads whose values its one-line form
+    redacts."""
     out: dict[int, str] = {}
-    for m in _SPLIT_CALL.finditer(text):
+    for m in _split_call_heads(text, starts):
         end = _call_end(text, m.start("args") - 1)
         if end < 0:
             continue
@@ -2626,10 +2654,10 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_parent_value_changes(text, pem or {})}
     if ":\n" in text or ": \n" in text or "=\n" in text or "= \n" in text or ":\r\n" in text or "=\r\n" in text:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
-    if "variable" in text:
+    if 'variable "' in text:
         pem = {**(pem or {}), **_tf_default_changes(text, pem or {})}
-    if "(\n" in text or ",\n" in text or "(\r\n" in text or ",\r\n" in text:
-        pem = {**(pem or {}), **_split_call_changes(text, pem or {})}
+    if starts and ("(\n" in text or ",\n" in text or "(\r\n" in text or ",\r\n" in text):
+        pem = {**(pem or {}), **_split_call_changes(text, starts, pem or {})}
     if pem:
         starts.update(pem)
     changes = []
