@@ -1239,16 +1239,19 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 
 # A Kubernetes container's env entry whose value is on the line after its name (`- name: DB_PASSWORD` then
 # `value: "…"`, the value's line indented under the item): the name is a secret's (_name_tier 2), the value judged as
-# a Secret's data (_k8s_value). `valueFrom:` is no value; `- name: USER` holds none.
+# a Secret's data (_k8s_value). `valueFrom:` is no value; `- name: USER` holds none. The same for a list of `- key:` /
+# `value:` items (whispers' `- key: pro_password` then `value: …`; a toleration's `- key: dedicated` is no secret's).
 _K8S_ENV_PAIR = re.compile(r"name:[ \t]*(?P<nq>[\"']?)(?P<name>[A-Za-z_][\w.-]*)(?P=nq)[ \t]*\r?\n(?P<head>(?P<ind>[ \t]+)"
                            r"value:[ \t]+)(?P<value>[^\s#|>][^\n]*?)[ \t]*\r?$", re.M)
+_KEY_VALUE_PAIR = re.compile(_K8S_ENV_PAIR.pattern.replace("name:", "key:", 1), re.M)  # its own literal start: fast
 _K8S_ITEM = re.compile(r"[ \t]*-[ \t]+")
 
 
 def _k8s_env_changes(text: str, done: dict[int, str]) -> dict[int, str]:
-    """{line start: redacted line} for the value lines of secret-named env entries (_K8S_ENV_PAIR)."""
+    """{line start: redacted line} for the value lines of secret-named env entries (_K8S_ENV_PAIR, _KEY_VALUE_PAIR)."""
     out: dict[int, str] = {}
-    for m in _K8S_ENV_PAIR.finditer(text):
+    pairs = (_K8S_ENV_PAIR, _KEY_VALUE_PAIR) if "key:" in text else (_K8S_ENV_PAIR,)
+    for m in (m for pattern in pairs for m in pattern.finditer(text)):
         ls = text.rfind("\n", 0, m.start()) + 1
         item = _K8S_ITEM.fullmatch(text, ls, m.start())
         if item is None or len(m.group("ind")) <= item.end() - ls - 1 or not _secret_name(m.group("name"))[0]:
@@ -2648,7 +2651,7 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
     pem = _pem_changes(text) if "PRIVATE KEY" in text else None
     if "Private-Lines:" in text or "Secret" in text:
         pem = {**(pem or {}), **_block_changes(text, pem or {})}
-    if "value:" in text and "name:" in text:
+    if "value:" in text and ("name:" in text or "key:" in text):
         pem = {**(pem or {}), **_k8s_env_changes(text, pem or {})}
     if "value:" in text:
         pem = {**(pem or {}), **_parent_value_changes(text, pem or {})}

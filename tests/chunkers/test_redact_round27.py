@@ -1,10 +1,11 @@
 """Twenty-seventh round: secrets whose name and value sit on different lines (the development corpora's misses:
-Nosey Parker's and kingfisher's Okta Terraform variable, Nosey Parker's `new DirectoryEntry(…,\\n …,\\n "…")`).
-Found: a secret-named Terraform variable's `default = "…"` on a later line of its block, judged as `name = "…"` is on
-one line; a credential call whose arguments run over lines (DirectoryEntry, NetworkCredential, getConnection,
-a connect call), judged as the same call on one line. Kept: a placeholder or empty default, a variable not named for
-a secret, a default inside a nested block, a variable or a placeholder given to the call, a plain word by position,
-a connect call's named argument (`user='…@…'`, no password by position). Values are made up here."""
+Nosey Parker's and kingfisher's Okta Terraform variable, Nosey Parker's `new DirectoryEntry(…,\\n …,\\n "…")`,
+whispers' `- key: pro_password` / `value: …`). Found: a secret-named Terraform variable's `default = "…"` on a later
+line of its block, judged as `name = "…"` is on one line; a `- key: NAME` item's `value:` on the next line; a
+credential call whose arguments run over lines (DirectoryEntry, NetworkCredential, getConnection, a connect call),
+judged as the same call on one line. Kept: a placeholder or empty default, a variable not named for a secret, a
+default inside a nested block, a variable or a placeholder given to the call, a plain word by position, a connect
+call's named argument (`user='…@…'`, no password by position), a toleration's `- key:`. Values are made up here."""
 
 import pytest
 
@@ -36,6 +37,11 @@ PAIRS = [
      f'Connection c = DriverManager.getConnection(url,\n        "app",\n        "{PW}");', PW),
     ('$db = mysqli_connect("localhost",\n    "root",\n    "ledgerdb");',
      '$db = mysqli_connect("localhost",\n    "root",\n    "p4ss!W0rd");', "p4ss!W0rd"),
+    # newly found: a `- key:` / `value:` item list under a secret's name (a Kubernetes env entry's `- name:` was)
+    ("secrets:\n  - key: pro_password\n    value: changeme\n    info: metadata",
+     f"secrets:\n  - key: pro_password\n    value: {PW}\n    info: metadata", PW),
+    ('tolerations:\n  - key: "dedicated"\n    value: "gpu"',
+     f'tolerations:\n  - key: "db_password"\n    value: "{GENERATED}"', GENERATED),
 ]
 
 KEPT = [
