@@ -136,7 +136,8 @@ _CRED_CTOR = re.compile(
 # A password by position in a call that opens a connection or logs in (PHP's `mysqli_connect(host, user, "…")`,
 # `ldap_bind($c, $dn, "…")`, `oci_connect(user, "…")`, `imap_open`, `maxdb_change_user`, `ldap_exop_passwd`, the
 # constructors `new PDO(dsn, user, "…")`, `new mysqli(…)`; Python's `connect(host, user, "…")`): no name on the
-# line, so a literal after the first argument is one only when it looks like a password (_password_like).
+# line, so a literal after the first argument is one only when it looks like a password (_password_like); a named
+# argument's (`user='…@…'`) is judged by its name's rules, not here.
 _CONNECT_CALL = re.compile(
     r"(?:\bnew\s+(?:PDO|mysqli|maxdb)|\b(?:[A-Za-z_]\w*)?(?:connect|_bind|change_user|passwd|imap_open|login|logon))"
     r"\s*\((?P<args>[^()\n]*)\)"
@@ -1238,16 +1239,19 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 
 # A Kubernetes container's env entry whose value is on the line after its name (`- name: DB_PASSWORD` then
 # `value: "…"`, the value's line indented under the item): the name is a secret's (_name_tier 2), the value judged as
-# a Secret's data (_k8s_value). `valueFrom:` is no value; `- name: USER` holds none.
+# a Secret's data (_k8s_value). `valueFrom:` is no value; `- name: USER` holds none. The same for a list of `- key:` /
+# `value:` items (whispers' `- key: pro_password` then `value: …`; a toleration's `- key: dedicated` is no secret's).
 _K8S_ENV_PAIR = re.compile(r"name:[ \t]*(?P<nq>[\"']?)(?P<name>[A-Za-z_][\w.-]*)(?P=nq)[ \t]*\r?\n(?P<head>(?P<ind>[ \t]+)"
                            r"value:[ \t]+)(?P<value>[^\s#|>][^\n]*?)[ \t]*\r?$", re.M)
+_KEY_VALUE_PAIR = re.compile(_K8S_ENV_PAIR.pattern.replace("name:", "key:", 1), re.M)  # its own literal start: fast
 _K8S_ITEM = re.compile(r"[ \t]*-[ \t]+")
 
 
 def _k8s_env_changes(text: str, done: dict[int, str]) -> dict[int, str]:
-    """{line start: redacted line} for the value lines of secret-named env entries (_K8S_ENV_PAIR)."""
+    """{line start: redacted line} for the value lines of secret-named env entries (_K8S_ENV_PAIR, _KEY_VALUE_PAIR)."""
     out: dict[int, str] = {}
-    for m in _K8S_ENV_PAIR.finditer(text):
+    pairs = (_K8S_ENV_PAIR, _KEY_VALUE_PAIR) if "key:" in text else (_K8S_ENV_PAIR,)
+    for m in (m for pattern in pairs for m in pattern.finditer(text)):
         ls = text.rfind("\n", 0, m.start()) + 1
         item = _K8S_ITEM.fullmatch(text, ls, m.start())
         if item is None or len(m.group("ind")) <= item.end() - ls - 1 or not _secret_name(m.group("name"))[0]:
@@ -1318,6 +1322,159 @@ def _parent_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
                     out[ls] = m.group("head") + q + REDACTED + q + comment + text[m.end("value"):le]
         at = nxt
     return out
+
+
+# A Terraform variable named for a secret whose `default = "…"` is a later line of its block (`variable
+# "db_password" {` then `default = "…"`): the value judged as `db_password = "…"` would be on one line, so a
+# placeholder or an empty string stays, and so does any value under a name not a secret's. (found from each
+# `variable "`, the block read to its closing brace; a default in a nested block is none of the variable's)
+_TF_VARIABLE = re.compile(r"[ \t]*variable[ \t]+\"(?P<name>[A-Za-z_][\w-]*)\"[ \t]*\{")
+_TF_DEFAULT = re.compile(r"(?:[ \t]*default[ \t]*=[ \t]*\")(?P<value>(?:\\.|[^\"\\\n])*)\"")
+_TF_BLOCK_LINES = 40
+_QUOTED_RUN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"")
+
+
+def _tf_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the `default` lines of _TF_VARIABLE blocks under a secret's name."""
+    out: dict[int, str] = {}
+    at = text.find('variable "')
+    while at >= 0:
+        ls = at  # back over the indent only, as _parent_value_changes: no search back over a long line
+        while ls > 0 and text[ls - 1] in " \t":
+            ls -= 1
+        m = _TF_VARIABLE.match(text, ls) if ls == 0 or text[ls - 1] == "\n" else None
+        at = text.find('variable "', at + 1)
+        if m is None:
+            continue
+        name = m.group("name")
+        if not _name_tier(name):  # no secret word in the name: no name rule would judge its value
+            continue
+        depth, ls, col = 1, m.start(), m.end() - m.start()  # col: where the block's text starts on the line
+        for _ in range(_TF_BLOCK_LINES):
+            le = text.find("\n", ls)
+            le = len(text) if le < 0 else le
+            line = done.get(ls, text[ls:le])
+            d = _TF_DEFAULT.match(line, col) if depth == 1 else None
+            if d is not None and d.group("value") and REDACTED not in d.group("value"):
+                probe = f'{name} = "{d.group("value")}"'
+                if _redact_line(probe) != probe:
+                    out[ls] = line[:d.start("value")] + REDACTED + line[d.end("value"):]
+            bare = _QUOTED_RUN.sub("", line[col:])
+            depth += bare.count("{") - bare.count("}")
+            if depth <= 0 or le >= len(text):
+                break
+            ls, col = le + 1, 0
+    return out
+
+
+# A credential's call whose arguments run over several lines (`new DirectoryEntry("LDAP://…",` then `"user",` then
+# `"…");`, `new NetworkCredential(` then the user and the password each on a line): the call's lines read as one
+# (each line break a blank, the offsets kept), judged by the line patterns that judge the call on one line
+# (the DirectoryEntry and getConnection rows, _CRED_CTOR, _CONNECT_CALL), and the values they redact put back on
+# their own lines. (found from the call's name with its `(` left open at the end of a line)
+_SPLIT_CALL_NAMES = ("DirectoryEntry", "NetworkCredential", "PasswordAuthentication", "DeriveBytes", "getConnection",
+                     "connect", "_bind", "change_user", "imap_open", "login", "logon", "PDO", "mysqli", "maxdb")
+_SPLIT_CALL_OPEN = re.compile(r"[ \t]*\((?P<args>[^()\n]*)$", re.M)  # after a name: its `(` open at the line's end
+_SPLIT_CALL_LINES = 8
+
+
+def _call_end(text: str, at: int) -> int:
+    """The offset of the `)` closing the `(` at `at`, or -1 past _SPLIT_CALL_LINES lines (quotes skipped)."""
+    depth, i, n, lines = 0, at, len(text), 0
+    while i < n:
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == "\n":
+            lines += 1
+            if lines > _SPLIT_CALL_LINES:
+                return -1
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            i = j
+        i += 1
+    return -1
+
+
+def _split_call_heads(text: str, starts) -> list[re.Match[str]]:
+    """_SPLIT_CALL_OPEN after each of _SPLIT_CALL_NAMES on the lines starting at `starts` (the lines the whole-text
+    scans flagged: every name is among their hints) that end in `(` or `,`."""
+    heads = []
+    for ls in starts:
+        le = text.find("\n", ls)
+        le = len(text) if le < 0 else le
+        if not text[ls:le].rstrip().endswith(("(", ",")):
+            continue
+        for name in _SPLIT_CALL_NAMES:
+            at = text.find(name, ls, le)
+            while at >= 0:
+                m = _SPLIT_CALL_OPEN.match(text, at + len(name), le)
+                if m is not None:
+                    heads.append(m)
+                at = text.find(name, at + 1, le)
+    return heads
+
+
+def _split_call_changes(text: str, starts, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the lines of a call of _split_call_heads whose values its one-line form
+    redacts."""
+    out: dict[int, str] = {}
+    for m in _split_call_heads(text, starts):
+        end = _call_end(text, m.start("args") - 1)
+        if end < 0:
+            continue
+        starts, ls = [], text.rfind("\n", 0, m.start()) + 1
+        while ls <= end:
+            starts.append(ls)
+            ls = text.find("\n", ls)
+            ls = len(text) + 1 if ls < 0 else ls + 1
+        lines = []
+        for st in starts:
+            le = text.find("\n", st)
+            lines.append(done.get(st, text[st:len(text) if le < 0 else le]))
+        joined = " ".join(line.replace("\r", " ") for line in lines)
+        new = _redact_line(joined)
+        if new == joined:
+            continue
+        pieces = _redacted_spans(joined, new)
+        if pieces is None:
+            continue
+        at, changed = 0, {}
+        for st, line in zip(starts, lines):
+            spans = [(a - at, b - at) for a, b in pieces if at <= a <= at + len(line)]
+            if any(b > len(line) for _, b in spans):
+                break  # a value over a line break: left as it is
+            if spans:
+                parts, k = [], 0
+                for a, b in spans:
+                    parts += [line[k:a], REDACTED]
+                    k = b
+                changed[st] = "".join(parts) + line[k:]
+            at += len(line) + 1
+        else:
+            out.update(changed)
+    return out
+
+
+def _redacted_spans(old: str, new: str) -> list[tuple[int, int]] | None:
+    """The spans of `old` that `new` holds REDACTED in place of (None when new is not old so rewritten)."""
+    segments = new.split(REDACTED)
+    if REDACTED in old or not old.startswith(segments[0]) or not old.endswith(segments[-1]):
+        return None
+    spans, at = [], len(segments[0])
+    for k, seg in enumerate(segments[1:], 1):
+        nxt = len(old) - len(seg) if k == len(segments) - 1 else old.find(seg, at + 1) if seg else -1
+        if nxt <= at:
+            return None
+        spans.append((at, nxt))
+        at = nxt + len(seg)
+    return spans if at == len(old) else None
 
 
 def may_hold_secret(text: str) -> bool:
@@ -1854,7 +2011,8 @@ def _connect_call(match: re.Match[str]) -> str:
     for k, m in enumerate(_CALL_ARG.finditer(args)):
         if m.end() == m.start():
             break
-        if k and m.group("value") and REDACTED not in m.group("value") and _password_like(m.group("value")):
+        if k and m.group("value") and REDACTED not in m.group("value") and _password_like(m.group("value")) and (
+                "=" not in args[args.rfind(",", 0, m.start()) + 1:m.start()]):  # `user='…'`: a named argument's name
             out.append(args[at:m.start("value")] + REDACTED)
             at, changed = m.end("value"), True
     if not changed:
@@ -2493,12 +2651,16 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
     pem = _pem_changes(text) if "PRIVATE KEY" in text else None
     if "Private-Lines:" in text or "Secret" in text:
         pem = {**(pem or {}), **_block_changes(text, pem or {})}
-    if "value:" in text and "name:" in text:
+    if "value:" in text and ("name:" in text or "key:" in text):
         pem = {**(pem or {}), **_k8s_env_changes(text, pem or {})}
     if "value:" in text:
         pem = {**(pem or {}), **_parent_value_changes(text, pem or {})}
     if ":\n" in text or ": \n" in text or "=\n" in text or "= \n" in text or ":\r\n" in text or "=\r\n" in text:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
+    if 'variable "' in text:
+        pem = {**(pem or {}), **_tf_default_changes(text, pem or {})}
+    if starts and ("(\n" in text or ",\n" in text or "(\r\n" in text or ",\r\n" in text):
+        pem = {**(pem or {}), **_split_call_changes(text, starts, pem or {})}
     if pem:
         starts.update(pem)
     changes = []
