@@ -1399,7 +1399,7 @@ def _xml_key_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 # mapping (`- name: regcred`) or a nested list ends the list; a list named as a word list to check passwords against
 # (`default_passwords`, `commonPasswords`) stays whole. (found from a `:` or `: [` ending its line, the next line an
 # item: no scan from each name)
-_LIST_START = re.compile(r":[ \t]*(?P<json>\[)?[ \t]*\r?\n(?=[ \t]*(?:-[ \t]|\"))")
+_LIST_START = re.compile(r":[ \t]*(?:(?P<json>\[)[ \t]*\r?\n(?=[ \t]*\")|\r?\n(?=[ \t]*-[ \t]))")
 _LIST_NAME = re.compile(r"(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<q>[\"']?)(?P<name>[A-Za-z0-9_][\w.-]*)(?P=q)[ \t]*$")
 _YAML_ITEM = re.compile(r"(?P<ind>[ \t]*)-[ \t]+(?P<value>[^\s#|>&*!{\[][^\n]*?)[ \t]*\r?")
 _JSON_ITEM = re.compile(r"[ \t]*\"(?P<value>(?:\\.|[^\"\\\n])*)\"[ \t]*,?[ \t]*\r?")
