@@ -30,6 +30,7 @@ from their checkouts at run time (nothing of theirs is stored here).
         --njsscan /work/.mirror/ajinabraham+njsscan/repo \\
         --no-secrets /work/.mirror/nickdeis+eslint-plugin-no-secrets/repo \\
         --rusty-hog /work/.mirror/newrelic+rusty-hog/repo --secretscanner /work/.mirror/deepfence+SecretScanner/repo \\
+        --fake-leaks /work/.mirror/leaktk+fake-leaks/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -120,6 +121,9 @@ from their checkouts at run time (nothing of theirs is stored here).
   unit tests, the lines its own generic secret pattern labels and the strings its entropy test asserts
   (`--rusty-hog`; see rusty_hog_cases), and SecretScanner's sample file of keys (`--secretscanner`; see
   secretscanner_cases). Scored like whispers.
+- leaktk/fake-leaks (held out in the twenty-eighth round): its sample files sorted into `<category>/valid/` (each
+  file a positive, found if any line changes) and `<category>/invalid/` or `benign/` (each non-blank line a
+  negative) (`--fake-leaks`; see fake_leaks_cases). Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -2637,6 +2641,46 @@ def secretscanner_cases(root: Path):
     return [(_DF_KEYS, text, [(i, None) for i in pos], neg)], 0
 
 
+
+_FL_SKIP = ("cui",)  # leaktk/fake-leaks' categories that hold no secret (controlled-information markings)
+
+
+def fake_leaks_cases(root: Path):
+    """(files, skipped) from leaktk/fake-leaks, a repository of files for testing scanner configs, sorted by the
+    folders it names them in: each file under a category's `valid/` folder (`aws/valid/…`, `k8s/valid/…`) holds
+    a secret and is a positive (found if any of its lines changes: which line holds it is not said), each file under
+    an `invalid/` or `benign/` folder holds none and its non-blank lines are negatives. Skipped: the files outside
+    those folders (no label), the `cui` category's files (markings of controlled information, no secret), files
+    that are not text (a NUL byte), and the invalid files a scanner is to pass over for their path alone, their
+    content a key (`pki/invalid/ignore-…/`, `pki/invalid/ignored-by-config`, which .gitleaksignore names)."""
+    if (root / ".git").exists() or not (root / "HEAD").is_file():  # a checkout
+        names = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and ".git" not in p.parts)
+
+        def read(n):
+            return (root / n).read_text(encoding="utf-8", errors="replace")
+    else:  # a bare mirror (names may hold blanks: split on line breaks only)
+        git = ["git", "-C", str(root)]
+        names = [n for n in subprocess.run(git + ["ls-tree", "-r", "--name-only", "-z", "HEAD"], capture_output=True,
+                                           text=True, check=True).stdout.split("\0") if n]
+
+        def read(n):
+            return subprocess.run(git + ["show", f"HEAD:{n}"], capture_output=True, text=True, errors="replace").stdout
+    files, skipped = [], 0
+    for name in names:
+        parts = name.split("/")
+        if len(parts) < 3 or parts[1] not in ("valid", "invalid", "benign"):
+            continue
+        text = read(name)
+        if parts[0] in _FL_SKIP or "\0" in text or parts[1] == "invalid" and parts[2].startswith("ignore"):
+            skipped += 1
+            continue
+        if parts[1] == "valid":
+            files.append((name, text, [(-1, None)], []))
+        else:
+            files.append((name, text, [], [i for i, line in enumerate(text.split("\n")) if line.strip()]))
+    return files, skipped
+
+
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
     """A C# string literal ("…", $"…", @$"…") with its holes filled (random draws from RNG), or None."""
     m = re.fullmatch(r'(@?\$?@?)"((?:[^"\\]|\\.)*)"', lit.strip())
@@ -2874,6 +2918,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a newrelic/rusty-hog checkout or bare mirror (its scanner library's unit tests)")
     ap.add_argument("--secretscanner", type=Path,
                     help="a deepfence/SecretScanner checkout or bare mirror (its test/keys.txt sample)")
+    ap.add_argument("--fake-leaks", dest="fake_leaks", type=Path,
+                    help="a leaktk/fake-leaks checkout or bare mirror (its valid/ and invalid/ sample files)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -2973,6 +3019,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.secretscanner:  # held out in the twenty-sixth round
         whispers_score("secretscanner (held out)", *secretscanner_cases(args.secretscanner), args.show,
                        "a file missing")
+    if args.fake_leaks:  # held out in the twenty-eighth round
+        whispers_score("fake-leaks (held out)", *fake_leaks_cases(args.fake_leaks), args.show,
+                       "a file with no label, of the cui category, not text, or passed over for its path")
     if args.time:
         timing(args.time)
     return 0

@@ -1367,6 +1367,139 @@ def _tf_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     return out
 
 
+# A `<key>NAME</key>` element whose value is the `<value>…</value>` element after it, on the same line or the next
+# (an `<entry>` of whispers' integration.conf: `<key>pro_password</key>` then `<value>…</value>`): judged as a
+# `- key: NAME` item's `value:` is (_KEY_VALUE_PAIR): the name a secret's (tier 2), the value by _k8s_value, so an
+# empty value, a placeholder and `${…}` stay. (a regex of its own, `<key>` its literal start, run only on a text
+# holding `</key>` and `<value>`; lower-case tags only: S3's `<Key>` names an object)
+_XML_KEY_VALUE = re.compile(r"<key>[ \t]*(?P<name>[A-Za-z_][\w.-]*)[ \t]*</key>[ \t]*(?:\r?\n[ \t]*)?"
+                            r"<value>(?P<value>[^<>\n]*)</value>")
+
+
+def _xml_key_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the `<value>` lines of _XML_KEY_VALUE under a secret's name."""
+    out: dict[int, str] = {}
+    for m in _XML_KEY_VALUE.finditer(text):
+        if not _secret_name(m.group("name"))[0] or not _k8s_value(m.group("value")):
+            continue
+        vs = text.rfind("\n", 0, m.start("value")) + 1
+        if vs in done or vs in out:
+            continue
+        le = text.find("\n", m.end())
+        le = len(text) if le < 0 else le
+        out[vs] = text[vs:m.start("value")] + REDACTED + text[m.end("value"):le]
+    return out
+
+
+# A list of values under a secret's name, one item a line: YAML's `passwords:` then `- "…"` items, JSON's
+# `"passwords": [` then `"…",` items (whispers' hardcoded.yml and .json). A name whose last word is a password's
+# (`passwords`, `db_pwd`; not `password_validators`) has each item judged as `password = "…"` would be on one line,
+# so a placeholder, `${…}`, an identifier stay; under any other secret's name (`api_keys`, `secrets`: a compose
+# file's `secrets:` lists the names of its secrets) only a value that looks generated goes. An item that is a
+# mapping (`- name: regcred`) or a nested list ends the list; a list named as a word list to check passwords against
+# (`default_passwords`, `commonPasswords`) stays whole. (found from a `:` or `: [` ending its line, the next line an
+# item: no scan from each name)
+_LIST_START = re.compile(r":[ \t]*(?:(?P<json>\[)[ \t]*\r?\n(?=[ \t]*\")|\r?\n(?=[ \t]*-[ \t]))")
+_LIST_NAME = re.compile(r"(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<q>[\"']?)(?P<name>[A-Za-z0-9_][\w.-]*)(?P=q)[ \t]*$")
+_YAML_ITEM = re.compile(r"(?P<ind>[ \t]*)-[ \t]+(?P<value>[^\s#|>&*!{\[][^\n]*?)[ \t]*\r?")
+_JSON_ITEM = re.compile(r"[ \t]*\"(?P<value>(?:\\.|[^\"\\\n])*)\"[ \t]*,?[ \t]*\r?")
+_PASSWORD_LAST = re.compile(r"(?i)(?:passw(?:or)?d|pwd|passphrase)s?$")
+# A list of passwords kept to check others against, a word list, not credentials (kics' `default_passwords`:
+# `password`, `admin`, `guest`, …): a name saying so.
+_WORD_LIST_WORDS = frozenset("default common weak banned forbidden blocked blacklist blocklist denied known popular leaked "
+                             "breached compromised dictionary".split())
+_LIST_ITEMS = 50
+
+
+def _list_item_value(name: str, value: str) -> bool:
+    """Is a list item under a secret's name a secret (see _LIST_START)?"""
+    if not value or REDACTED in value or _NOT_A_VALUE.search(value):
+        return False
+    if _PASSWORD_LAST.search(name):
+        probe = f'password = "{value}"'
+        return '"' not in value and "\\" not in value and _redact_line(probe) != probe
+    return _generated_under_secret_name(name, value)
+
+
+def _list_item_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the items of _LIST_START lists under a secret's name."""
+    out: dict[int, str] = {}
+    for m in _LIST_START.finditer(text):
+        ls = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 200)
+        head = _LIST_NAME.fullmatch(text, ls, m.start())
+        if head is None or not _secret_name(head.group("name"))[0] or _WORD_LIST_WORDS.intersection(
+                w.lower() for w in _IDENT_WORDS.findall(head.group("name"))):
+            continue
+        name, json, ind = head.group("name"), m.group("json"), len(head.group("ind"))
+        if json is None and head.group(0).lstrip().startswith("-"):
+            ind += 2  # `- name:` in a list: its own items are more indented than the dash
+        ls = m.end()
+        for _ in range(_LIST_ITEMS):
+            le = text.find("\n", ls)
+            le = len(text) if le < 0 else le
+            item = (_JSON_ITEM if json else _YAML_ITEM).fullmatch(text, ls, le)
+            if item is None or not json and len(item.group("ind")) < ind:
+                break
+            raw = item.group("value")
+            if json:
+                value, q, rest = raw, "", ""
+            else:
+                value = _TRAILING_COMMENT.sub("", raw).strip()
+                rest = raw[len(value):]
+                q = value[:1] if len(value) > 1 and value[:1] in "\"'" and value[-1:] == value[:1] else ""
+                value = value[1:-1] if q else value
+                if not q and (": " in value or value.endswith(":")):
+                    break  # a mapping: a list of records, not of values
+            if ls not in done and _list_item_value(name, value):
+                out[ls] = text[ls:item.start("value")] + q + REDACTED + q + rest + text[item.end("value"):le]
+            if le >= len(text):
+                break
+            ls = le + 1
+    return out
+
+
+# A CloudFormation parameter named for a secret whose `Default` is a line of its block (`"DBPassword": {` then
+# `"Default": "…"`, YAML's `DBPassword:` then `Default: …`): judged as `DBPassword = "…"` would be on one line, so
+# a parameter with no secret's name (`DBUser`), an empty or placeholder default stay. (found from each `Default`
+# with a capital D, CloudFormation's own spelling, in a text holding `Parameters`; the parameter is the first line
+# above less indented than `Default`, 12 lines at most)
+_CFN_DEFAULT = re.compile(r"(?P<ind>[ \t]*)(?P<dq>\"?)Default(?P=dq)[ \t]*:[ \t]*(?P<q>[\"']?)"
+                          r"(?P<value>[^\"'\s#,{}\[\]][^\"'\n#,]*?)(?P=q)[ \t]*,?[ \t]*\r?")
+_CFN_PARAM = re.compile(r"(?P<ind>[ \t]*)(?P<q>\"?)(?P<name>[A-Za-z][A-Za-z0-9]*)(?P=q)[ \t]*:[ \t]*\{?[ \t]*\r?")
+_CFN_LINES = 12
+
+
+def _cfn_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the `Default` lines of secret-named CloudFormation parameters."""
+    out: dict[int, str] = {}
+    at = text.find("Default")
+    while at >= 0:
+        nxt = text.find("Default", at + 7)
+        ls = at - (1 if at > 0 and text[at - 1] == '"' else 0)
+        while ls > 0 and text[ls - 1] in " \t":
+            ls -= 1
+        if ls > 0 and text[ls - 1] == "\n" and ls not in done:
+            le = text.find("\n", at)
+            le = len(text) if le < 0 else le
+            d = _CFN_DEFAULT.fullmatch(text, ls, le)
+            p, ps = None, ls
+            for _ in range(_CFN_LINES if d else 0):
+                if ps <= 0:
+                    break
+                ps = text.rfind("\n", 0, ps - 1) + 1
+                pe = text.find("\n", ps)
+                line = text[ps:pe]
+                if line.strip() and len(line) - len(line.lstrip(" \t")) < len(d.group("ind")):
+                    p = _CFN_PARAM.fullmatch(line)
+                    break
+            if p is not None and REDACTED not in d.group("value"):
+                probe = f'{p.group("name")} = "{d.group("value")}"'
+                if _redact_line(probe) != probe:
+                    out[ls] = text[ls:d.start("value")] + REDACTED + text[d.end("value"):le]
+        at = nxt
+    return out
+
+
 # A credential's call whose arguments run over several lines (`new DirectoryEntry("LDAP://…",` then `"user",` then
 # `"…");`, `new NetworkCredential(` then the user and the password each on a line): the call's lines read as one
 # (each line break a blank, the offsets kept), judged by the line patterns that judge the call on one line
@@ -2659,6 +2792,12 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
     if 'variable "' in text:
         pem = {**(pem or {}), **_tf_default_changes(text, pem or {})}
+    if "</key>" in text and "<value>" in text:
+        pem = {**(pem or {}), **_xml_key_value_changes(text, pem or {})}
+    if ":\n" in text or ": \n" in text or ":\r\n" in text or "[\n" in text or "[\r\n" in text or "[ \n" in text:
+        pem = {**(pem or {}), **_list_item_changes(text, pem or {})}
+    if "Default" in text and "Parameters" in text:
+        pem = {**(pem or {}), **_cfn_default_changes(text, pem or {})}
     if starts and ("(\n" in text or ",\n" in text or "(\r\n" in text or ",\r\n" in text):
         pem = {**(pem or {}), **_split_call_changes(text, starts, pem or {})}
     if pem:
