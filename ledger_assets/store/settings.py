@@ -51,7 +51,7 @@ GROUP_DECAY = 0.5
 GROUP_RRF_K = 5
 # `--group file` fuses its chunks under lane weights of its own (a file collects many chunks' evidence, where
 # the symbol lane's pinpoint matters less); see docs/decisions.md.
-GROUP_LANE_WEIGHTS = {"code": 0.5, "design": 1.0, "sparse": 1.5, "symbol": 1.0, "name": 0.5}
+GROUP_LANE_WEIGHTS = {"code": 0.375, "design": 1.0, "sparse": 1.75, "symbol": 1.0, "name": 0.5}
 # The optional LLM rerank (retrieval/rerank.py): "none" (default) or "llm"; a candidate's snippet in the prompt
 # is at most RERANK_SNIPPET_CHARS (shorter when LEDGER_RERANK_MAX_CHARS needs it, down to RERANK_MIN_SNIPPET_CHARS,
 # below which the last candidates stay out of the prompt); a query waits for at most RERANK_MAX_RETRIES
