@@ -388,6 +388,11 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
     r"(?:process\.env|import\.meta\.env|os\.environ|env|environ|secrets|vars|config|settings|configuration)[.\[:].*|"
     r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-]here|change[_-]?me|replace[_-]?me|"
+    # a build's token to replace: an upper-case name between a pair of its delimiters (Maven's and Ant's `@DB_PASS@`,
+    # `@@PASSWORD_PLACEHOLDER@@`, a template's `$SAFE_NAME$`, replace-token tasks' `#TOKEN#`, `__TOKEN__`,
+    # `#{Db.Password}#`, `[%TOKEN%]`)
+    r"(?-i:@@?[A-Z][A-Z0-9_]{2,}@@?|\$[A-Z][A-Z0-9_]{2,}\$|#[A-Z][A-Z0-9_]{2,}#|__[A-Z][A-Z0-9_]{2,}__|"
+    r"\[%[A-Z][A-Z0-9_]{2,}%\])|#\{[A-Za-z_][\w.-]*\}#|"
     # a single-brace template's hole of a name's letters (`{password}`, `{ DRONE_TOKEN }`; `{Zq5…}` is a
     # braced value), a literal of no value (`"null"`),
     # a CloudFormation reference (`!Ref DBPassword`, `!GetAtt Secret.Value`, `!Sub "${Pass}"`)

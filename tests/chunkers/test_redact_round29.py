@@ -6,7 +6,9 @@ one-line form; a PEM private key in base64 (`LS0tLS1CRUdJTiBSU0Eg…`), also wra
 password hashes; Vault's CLI given `secret_id=` / `password=`; Gradle's `secretKey "…"` (a command call with no
 `=`). Kept: a Secret's data value of under four characters once decoded (`YmFyCg==`), a ConfigMap's data, a Helm
 template, a certificate in base64, an escaped pair holding a placeholder, `${…}` or an empty value, a name with no
-secret's word, `printf` formats, LaTeX's `$y$`, variables given to Vault and Gradle. Values are made up here."""
+secret's word, `printf` formats, LaTeX's `$y$`, variables given to Vault and Gradle; newly kept, a build's token to
+replace (`@DB_PASSWORD@`, `@@PASSWORD_PLACEHOLDER@@`, `$NAME$`, `#NAME#`, `__NAME__`, `#{Name}#`, `[%NAME%]`), the
+look-alikes fake-leaks' placeholder file holds. Values are made up here."""
 
 import base64
 
@@ -65,6 +67,13 @@ PAIRS = [
      "vault write auth/approle/login role_id=6f1a0c9e-2b7d-4e0a-9c31-5d8e7f2a4b60 secret_id=" + GENERATED, GENERATED),
     ('            secretKey System.getenv("AWS_SECRET_ACCESS_KEY")', '            secretKey "' + PW + '"', PW),
     ('            accessKey "$awsAccessKey"', '            accessKey "' + GENERATED + '"', GENERATED),
+    # newly kept: a build's token to replace (an upper-case name between a pair of delimiters); a value between the
+    # same delimiters that is no upper-case name goes
+    ("db.password=@DB_PASSWORD@", "db.password=@" + PW + "@", PW),
+    ("secret='@@PASSWORD_PLACEHOLDER_123@@'", "secret='@@" + GENERATED + "@@'", GENERATED),
+    ('"password": "$CREDENTIAL_PLACEHOLDER$"', '"password": "$' + PW + '$"', PW),
+    ("client_secret: __GITLAB_OAUTH_SECRET__", "client_secret: __" + GENERATED + "__", GENERATED),
+    ('<add key="ApiToken" value="#{Api.Token}#" />', '<add key="ApiToken" value="#' + GENERATED + '#" />', GENERATED),
 ]
 
 KEPT = [
