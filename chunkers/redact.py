@@ -1323,8 +1323,8 @@ def _escaped_pair_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     if '\\"' in text:
         found += [(m, f'"{m.group("name")}": "{m.group("value")}"') for m in _ESCAPED_JSON_PAIR.finditer(text)]
     if "\\n" in text:
-        found += [(m, f'{m.group("name")}{m.group("op")} {m.group("value")}' if m.group("op") == ":" else
-                   f'{m.group("name")}={m.group("value")}') for m in _ESCAPED_NL_PAIR.finditer(text)]
+        # (the line as written after the escape, its blanks kept: `name = value` is judged as such, not as `name=value`)
+        found += [(m, m.string[m.start("name"):m.end("value")]) for m in _ESCAPED_NL_PAIR.finditer(text)]
     for m, probe in found:
         if REDACTED in m.group("value") or _redact_line(probe) == probe:
             continue
