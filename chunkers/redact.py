@@ -1315,23 +1315,24 @@ _ESCAPED_NL_PAIR = re.compile(r"\\n[ \t]*(?P<name>[A-Za-z_][\w.-]{0,63})[ \t]*(?
                               r"(?P<value>[^\s\\\"'][^\s\\\"']{0,499})")
 
 
-def _escaped_pair_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+def _escaped_pair_changes(text: str, done: dict[int, str], starts: set[int]) -> dict[int, str]:
     """{line start: redacted line} for the pairs of _ESCAPED_JSON_PAIR and _ESCAPED_NL_PAIR whose unescaped form
-    `_redact_line` redacts."""
+    `_redact_line` redacts, read on the lines the whole-text scans flag (`starts`: a secret's name is a hint)."""
     spans: dict[int, list[tuple[int, int]]] = {}
-    found = []
-    if '\\"' in text:
-        found += [(m, f'"{m.group("name")}": "{m.group("value")}"') for m in _ESCAPED_JSON_PAIR.finditer(text)]
-    if "\\n" in text:
-        # (the line as written after the escape, its blanks kept: `name = value` is judged as such, not as `name=value`)
-        found += [(m, m.string[m.start("name"):m.end("value")]) for m in _ESCAPED_NL_PAIR.finditer(text)]
-    for m, probe in found:
-        if REDACTED in m.group("value") or _redact_line(probe) == probe:
-            continue
-        ls = text.rfind("\n", 0, m.start("value")) + 1
+    for ls in starts:
         if ls in done:
             continue
-        spans.setdefault(ls, []).append((m.start("value") - ls, m.end("value") - ls))
+        le = text.find("\n", ls)
+        line = text[ls:len(text) if le < 0 else le]
+        found = []
+        if '\\"' in line:
+            found += [(m, f'"{m.group("name")}": "{m.group("value")}"') for m in _ESCAPED_JSON_PAIR.finditer(line)]
+        if "\\n" in line:
+            # (the line as written after the escape, blanks kept: `name = value` is judged as such, not `name=value`)
+            found += [(m, line[m.start("name"):m.end("value")]) for m in _ESCAPED_NL_PAIR.finditer(line)]
+        for m, probe in found:
+            if REDACTED not in m.group("value") and _redact_line(probe) != probe:
+                spans.setdefault(ls, []).append((m.start("value"), m.end("value")))
     out: dict[int, str] = {}
     for ls, cuts in spans.items():
         le = text.find("\n", ls)
@@ -2897,8 +2898,8 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_parent_value_changes(text, pem or {})}
     if ":\n" in text or ": \n" in text or "=\n" in text or "= \n" in text or ":\r\n" in text or "=\r\n" in text:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
-    if '\\"' in text or "\\n" in text:
-        pem = {**(pem or {}), **_escaped_pair_changes(text, pem or {})}
+    if starts and ('\\"' in text or "\\n" in text):
+        pem = {**(pem or {}), **_escaped_pair_changes(text, pem or {}, starts)}
     if "LS0tLS1CRUdJTi" in text:
         pem = {**(pem or {}), **_b64_pem_changes(text, pem or {})}
     if 'variable "' in text:
