@@ -1184,6 +1184,7 @@ _PUTTY_PRIVATE = re.compile(r"(?m)^[ \t]*Private-Lines:[ \t]*(\d{1,3})[ \t]*\r?$
 # Raw YAML (`kind: Secret`, also `kind: secret`), or the config chunker's flattened lines (`L2 0:kind = Secret`).
 # A value may be a block scalar (`.dockercfg: |` or `>` then its lines, more indented): those lines are the value.
 _K8S_SECRET_KIND = re.compile(r"(?m)^(?:L\d+ (?:(\d+):)?kind = |[ \t]*kind:[ \t]*)[\"']?(?i:secret)[\"']?[ \t]*\r?$")
+_K8S_LOWER_KIND = ("kind: secret", 'kind: "secret"', "kind: 'secret'")  # (found as written: a cheap gate)
 _K8S_FLAT_DATA = re.compile(r"(?m)^(?P<head>L\d+ (?:(?P<doc>\d+):)?(?:data|stringData):[^\n=]+ = )(?P<value>[^\n]+)$")
 _K8S_DATA_KEY = re.compile(r"^([ \t]*)(?:data|stringData):[ \t]*(?:#.*)?\r?$")
 _K8S_CHILD = re.compile(r"^(?P<head>([ \t]+)[\"']?[\w.-]+[\"']?:[ \t]+)(?P<value>[^\s#|>][^\n]*?)[ \t]*\r?$")
@@ -1223,7 +1224,8 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
             if new != line:
                 out[ls] = new
             ls = le + 1
-    kinds = list(_K8S_SECRET_KIND.finditer(text)) if "Secret" in text or "secret" in text else []
+    secret_kind = "Secret" in text or any(k in text for k in _K8S_LOWER_KIND)
+    kinds = list(_K8S_SECRET_KIND.finditer(text)) if secret_kind else []
     if kinds:
         flat_docs = {k.group(1) for k in kinds if k.group(0).startswith("L")}
         if any(k.group(0).startswith("L") for k in kinds):
@@ -2890,7 +2892,7 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
     # Private-key blocks span lines: found over the whole text, then each line of
     # one goes through the line patterns as well.
     pem = _pem_changes(text) if "PRIVATE KEY" in text else None
-    if "Private-Lines:" in text or "Secret" in text or "kind:" in text and "secret" in text:
+    if "Private-Lines:" in text or "Secret" in text or any(k in text for k in _K8S_LOWER_KIND):
         pem = {**(pem or {}), **_block_changes(text, pem or {})}
     if "value:" in text and ("name:" in text or "key:" in text):
         pem = {**(pem or {}), **_k8s_env_changes(text, pem or {})}
