@@ -24,6 +24,7 @@ chunk coordinates stay exact. A phrase, an identifier naming a key, a placeholde
 
 from __future__ import annotations
 
+import base64
 import functools
 import math
 import re
@@ -34,7 +35,7 @@ from operator import attrgetter
 from typing import Any
 
 from .model import ChunkPiece, ChunkSymbol
-from .secret_rules import RULES
+from .secret_rules import _B64_PEM_PREFIXES, RULES
 from .text import line_table, split_lines
 
 REDACTED = "[REDACTED]"
@@ -387,6 +388,11 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
     r"(?:process\.env|import\.meta\.env|os\.environ|env|environ|secrets|vars|config|settings|configuration)[.\[:].*|"
     r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-]here|change[_-]?me|replace[_-]?me|"
+    # a build's token to replace: an upper-case name between a pair of its delimiters (Maven's and Ant's `@DB_PASS@`,
+    # `@@PASSWORD_PLACEHOLDER@@`, a template's `$SAFE_NAME$`, replace-token tasks' `#TOKEN#`, `__TOKEN__`,
+    # `#{Db.Password}#`, `[%TOKEN%]`)
+    r"(?-i:@@?[A-Z][A-Z0-9_]{2,}@@?|\$[A-Z][A-Z0-9_]{2,}\$|#[A-Z][A-Z0-9_]{2,}#|__[A-Z][A-Z0-9_]{2,}__|"
+    r"\[%[A-Z][A-Z0-9_]{2,}%\])|#\{[A-Za-z_][\w.-]*\}#|"
     # a single-brace template's hole of a name's letters (`{password}`, `{ DRONE_TOKEN }`; `{Zq5…}` is a
     # braced value), a literal of no value (`"null"`),
     # a CloudFormation reference (`!Ref DBPassword`, `!GetAtt Secret.Value`, `!Sub "${Pass}"`)
@@ -1175,16 +1181,31 @@ def _pem_changes(text: str) -> dict[int, str]:
 # A PuTTY key file: the N lines after `Private-Lines: N` are the private key.
 _PUTTY_PRIVATE = re.compile(r"(?m)^[ \t]*Private-Lines:[ \t]*(\d{1,3})[ \t]*\r?$")
 # A Kubernetes Secret: every value under `data:` / `stringData:` is secret, whatever its key's name.
-# Raw YAML (`kind: Secret`), or the config chunker's flattened lines (`L2 0:kind = Secret`).
-_K8S_SECRET_KIND = re.compile(r"(?m)^(?:L\d+ (?:(\d+):)?kind = |[ \t]*kind:[ \t]*)[\"']?Secret[\"']?[ \t]*\r?$")
+# Raw YAML (`kind: Secret`, also `kind: secret`), or the config chunker's flattened lines (`L2 0:kind = Secret`).
+# A value may be a block scalar (`.dockercfg: |` or `>` then its lines, more indented): those lines are the value.
+_K8S_SECRET_KIND = re.compile(r"(?m)^(?:L\d+ (?:(\d+):)?kind = |[ \t]*kind:[ \t]*)[\"']?(?i:secret)[\"']?[ \t]*\r?$")
+_K8S_LOWER_KIND = ("kind: secret", 'kind: "secret"', "kind: 'secret'")  # (found as written: a cheap gate)
 _K8S_FLAT_DATA = re.compile(r"(?m)^(?P<head>L\d+ (?:(?P<doc>\d+):)?(?:data|stringData):[^\n=]+ = )(?P<value>[^\n]+)$")
 _K8S_DATA_KEY = re.compile(r"^([ \t]*)(?:data|stringData):[ \t]*(?:#.*)?\r?$")
 _K8S_CHILD = re.compile(r"^(?P<head>([ \t]+)[\"']?[\w.-]+[\"']?:[ \t]+)(?P<value>[^\s#|>][^\n]*?)[ \t]*\r?$")
+_K8S_BLOCK_CHILD = re.compile(r"^([ \t]+)[\"']?[\w.-]+[\"']?:[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?\r?$")
 
 
 def _k8s_value(value: str) -> bool:
     v = value.strip().strip("\"'")
     return bool(v) and REDACTED not in v and not is_benign_value(v)
+
+
+def _k8s_short_b64(value: str) -> bool:
+    """A Secret's `data:` value (base64 by the API's definition) of fewer than four characters once decoded
+    (`YmFyCg==`, "bar\\n"): too short to be anyone's secret."""
+    v = value.strip().strip("\"'")
+    if len(v) > 8 or not re.fullmatch(r"[A-Za-z0-9+/]+={0,2}", v) or len(v) % 4:
+        return False
+    try:
+        return len(base64.b64decode(v).strip()) < 4
+    except ValueError:
+        return False
 
 
 def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
@@ -1203,7 +1224,8 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
             if new != line:
                 out[ls] = new
             ls = le + 1
-    kinds = list(_K8S_SECRET_KIND.finditer(text)) if "Secret" in text else []
+    secret_kind = "Secret" in text or any(k in text for k in _K8S_LOWER_KIND)
+    kinds = list(_K8S_SECRET_KIND.finditer(text)) if secret_kind else []
     if kinds:
         flat_docs = {k.group(1) for k in kinds if k.group(0).startswith("L")}
         if any(k.group(0).startswith("L") for k in kinds):
@@ -1227,13 +1249,101 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
                 data = _K8S_DATA_KEY.match(line)
                 if data:
                     indent = len(data.group(1))
+                    b64 = line.lstrip().startswith("data:")
                 elif indent is not None and line.strip():
                     child = _K8S_CHILD.match(line)
+                    block = None if child else _K8S_BLOCK_CHILD.match(line)
                     if len(line) - len(line.lstrip()) <= indent:
                         indent = None
-                    elif child and _k8s_value(child.group("value")):
+                    elif child and _k8s_value(child.group("value")) and not (
+                            b64 and _k8s_short_b64(child.group("value"))):
                         out[ls] = child.group("head") + REDACTED
+                    elif block:  # a block scalar: its lines, indented deeper than its key, are the value
+                        at, lines = le + 1, []
+                        while at < b:
+                            e = text.find("\n", at)
+                            e = b if e < 0 or e > b else e
+                            body = done.get(at, text[at:e])
+                            if body.strip() and len(body) - len(body.lstrip()) <= len(block.group(1)):
+                                break
+                            lines.append((at, body))
+                            at = e + 1
+                        if _k8s_value(" ".join(x.strip() for _, x in lines)):
+                            for at, body in lines:
+                                if body.strip():
+                                    out[at] = body[:len(body) - len(body.lstrip())] + REDACTED
+                        le = max(le, at - 1)
                 ls = le + 1
+    return out
+
+
+# A PEM private key in base64 wrapped over lines (secret_rules' `b64_pem_private_key` redacts its first line): the
+# lines after a first line that is all base64 from the prefix to its end, each all base64 (76 or 64 wide), up to
+# the first shorter line or one ending in `=`.
+_B64_PEM_HEAD = re.compile(r"(?:" + "|".join(_B64_PEM_PREFIXES) + r")[A-Za-z0-9+/]*[ \t]*\r?$", re.M)
+_B64_LINE = re.compile(r"[ \t]*(?P<b>[A-Za-z0-9+/]+={0,2})[ \t]*\r?")
+
+
+def _b64_pem_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the later lines of a base64 PEM private key wrapped over lines."""
+    out: dict[int, str] = {}
+    for m in _B64_PEM_HEAD.finditer(text):
+        ls = text.rfind("\n", 0, m.start()) + 1
+        width = m.end() - m.start()
+        if m.start() > ls and re.match(r"[A-Za-z0-9+/=]", text[m.start() - 1]) or width < 40:
+            continue
+        at = text.find("\n", m.end())
+        while 0 <= at < len(text) - 1:
+            at += 1
+            e = text.find("\n", at)
+            e = len(text) if e < 0 else e
+            line = done.get(at, text[at:e])
+            b = _B64_LINE.fullmatch(line)
+            if b is None or len(b.group("b")) > width:
+                break
+            out[at] = line[:b.start("b")] + REDACTED + line[b.end("b"):]
+            if len(b.group("b")) < width or b.group("b").endswith("="):
+                break
+            at = e
+    return out
+
+
+# A document serialized into a string literal: a JSON pair whose quotes are escaped (`"{\\"auths\\":{…{\\"auth\\":
+# \\"…\\"}}}"`, once or more: `\\\\\\"`), or a YAML / env line after an escaped line break (`"id: …\\nsecret:
+# …\\n"`). Each pair is judged as its unescaped one-line form is (`"auth": "…"`, `secret: …`, `_redact_line` of that
+# probe), so a placeholder, a reference, a name with no secret's word all stay as they do unescaped.
+_ESCAPED_JSON_PAIR = re.compile(r'\\+"(?P<name>[A-Za-z_][\w.-]{0,63})\\+"[ \t]*:[ \t]*\\+"(?P<value>[^"\\\n]{1,500})\\+"')
+_ESCAPED_NL_PAIR = re.compile(r"\\n[ \t]*(?P<name>[A-Za-z_][\w.-]{0,63})[ \t]*(?P<op>[:=])[ \t]*"
+                              r"(?P<value>[^\s\\\"'][^\s\\\"']{0,499})")
+
+
+def _escaped_pair_changes(text: str, done: dict[int, str], starts: set[int]) -> dict[int, str]:
+    """{line start: redacted line} for the pairs of _ESCAPED_JSON_PAIR and _ESCAPED_NL_PAIR whose unescaped form
+    `_redact_line` redacts, read on the lines the whole-text scans flag (`starts`: a secret's name is a hint)."""
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for ls in starts:
+        if ls in done:
+            continue
+        le = text.find("\n", ls)
+        line = text[ls:len(text) if le < 0 else le]
+        found = []
+        if '\\"' in line:
+            found += [(m, f'"{m.group("name")}": "{m.group("value")}"') for m in _ESCAPED_JSON_PAIR.finditer(line)]
+        if "\\n" in line:
+            # (the line as written after the escape, blanks kept: `name = value` is judged as such, not `name=value`)
+            found += [(m, line[m.start("name"):m.end("value")]) for m in _ESCAPED_NL_PAIR.finditer(line)]
+        for m, probe in found:
+            if REDACTED not in m.group("value") and _redact_line(probe) != probe:
+                spans.setdefault(ls, []).append((m.start("value"), m.end("value")))
+    out: dict[int, str] = {}
+    for ls, cuts in spans.items():
+        le = text.find("\n", ls)
+        line = text[ls:len(text) if le < 0 else le]
+        stop = len(line) + 1
+        for a, b in sorted(set(cuts), reverse=True):
+            if b <= stop:  # (two patterns' overlapping spans: the later one only)
+                line, stop = line[:a] + REDACTED + line[b:], a
+        out[ls] = line
     return out
 
 
@@ -2782,7 +2892,7 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
     # Private-key blocks span lines: found over the whole text, then each line of
     # one goes through the line patterns as well.
     pem = _pem_changes(text) if "PRIVATE KEY" in text else None
-    if "Private-Lines:" in text or "Secret" in text:
+    if "Private-Lines:" in text or "Secret" in text or any(k in text for k in _K8S_LOWER_KIND):
         pem = {**(pem or {}), **_block_changes(text, pem or {})}
     if "value:" in text and ("name:" in text or "key:" in text):
         pem = {**(pem or {}), **_k8s_env_changes(text, pem or {})}
@@ -2790,6 +2900,10 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_parent_value_changes(text, pem or {})}
     if ":\n" in text or ": \n" in text or "=\n" in text or "= \n" in text or ":\r\n" in text or "=\r\n" in text:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
+    if starts and ('\\"' in text or "\\n" in text):
+        pem = {**(pem or {}), **_escaped_pair_changes(text, pem or {}, starts)}
+    if "LS0tLS1CRUdJTi" in text:
+        pem = {**(pem or {}), **_b64_pem_changes(text, pem or {})}
     if 'variable "' in text:
         pem = {**(pem or {}), **_tf_default_changes(text, pem or {})}
     if "</key>" in text and "<value>" in text:

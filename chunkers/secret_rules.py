@@ -16,6 +16,8 @@ example of every row.
 
 from __future__ import annotations
 
+import base64
+
 # Start and end of a token: no word character (or `-`) glued to it.
 # (a redaction glued before or after is no boundary: it stands for a secret's characters, so that a second pass
 # keeps what the first kept)
@@ -28,6 +30,19 @@ _HEX = "[a-f0-9]"
 _MIX = r"(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Z])"
 # A value on a command line: quoted, or up to a blank or a shell operator; never a variable.
 _ARG = r"""(?:(?P<q>["'])(?P<s>[^"'\s$%{<][^"'\n]*)(?P=q)|(?P<s2>[^\s"'$%{<;|&`)][^\s"'`;|&)]*))"""
+
+# The password hashes' one hint regex (one scan for all their rows; no `$` among the first characters of the
+# literal hints' trie): crypt(3)'s `$id$` (`$md5,` for Sun's MD5 with its rounds).
+_CRYPT_HINT = ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1|g?y|md5)\\$|\\$md5,",)
+
+
+# The base64 of a PEM private key's first line (`-----BEGIN RSA PRIVATE KEY-----` as `LS0tLS1CRUdJTiBSU0Eg…`, a
+# Kubernetes Secret's `tls.key`, a CI variable): each header's bytes up to `KEY`, cut to a multiple of three, encode
+# to a fixed prefix (PGP's `… KEY BLOCK-----` too). A certificate's or a public key's header (`LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t`) is none of them.
+_B64_PEM_PREFIXES = tuple(
+    base64.b64encode(h[:len(h) // 3 * 3]).decode()
+    for h in (f"-----BEGIN {kind}PRIVATE KEY".encode()
+              for kind in ("", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED ", "PGP ")))
 
 
 def _tok(prefix: str, body: str, end: str = _E) -> str:
@@ -289,15 +304,26 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # password hashes (crypt(3): MD5, Apache's MD5 `$apr1$` (.htpasswd), SHA-256, SHA-512, bcrypt; Cisco type 8 and 9) and Kerberos AS-REP hashes:
     # an offline guess recovers the password. The `$id$` stays. (One hint regex for the four: one scan, and no `$`
     # among the first characters of the literal hints' trie.)
-    ("crypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
+    ("crypt_hash", _CRYPT_HINT,
      r"(?<![\w$])\$(?:(?:1|apr1)\$(?P<s>[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22})"
      r"|[56]\$(?:rounds=\d+\$)?(?P<s2>[./A-Za-z0-9]{1,16}\$(?:[./A-Za-z0-9]{86}|[./A-Za-z0-9]{43})))"
      r"(?![./A-Za-z0-9])"),
-    ("bcrypt_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
+    ("bcrypt_hash", _CRYPT_HINT,
      r"(?<![\w$])\$2[abxy]\$\d{2}\$(?P<s>[./A-Za-z0-9]{53})(?![./A-Za-z0-9])"),
-    ("cisco_type8_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
+    ("cisco_type8_hash", _CRYPT_HINT,
      r"(?<![\w$])\$[89]\$(?P<s>[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})(?![./A-Za-z0-9])"),
-    ("kerberos_asrep_hash", ("~\\$(?:[1256789]|2[abxy]|krb5asrep|apr1)\\$",),
+    # a PEM private key in base64 (_B64_PEM_PREFIXES): the whole run; a block wrapped over lines has its later lines
+    # redacted by redact._b64_pem_changes
+    ("b64_pem_private_key", "=LS0tLS1CRUdJTi",
+     r"(?<![A-Za-z0-9+/])(?P<s>(?:" + "|".join(_B64_PEM_PREFIXES) + r")[A-Za-z0-9+/]*={0,2})(?![A-Za-z0-9+/=])"),
+    # yescrypt (`$y$`, the default of /etc/shadow on current Debian, Fedora, Arch) and its GOST variant (`$gy$`):
+    # `$y$` + parameters + `$` + salt + `$` + 43 characters; Sun's MD5 crypt (`$md5[,rounds=N]$salt$$` + 22). LaTeX's
+    # `$y$` (math) has no salt and hash after it and stays.
+    ("yescrypt_hash", _CRYPT_HINT,
+     r"(?<![\w$])\$g?y\$[./A-Za-z0-9]{1,16}\$(?P<s>[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43})(?![./A-Za-z0-9])"),
+    ("sun_md5_hash", _CRYPT_HINT,
+     r"(?<![\w$])\$md5(?:,rounds=\d{1,9})?\$(?P<s>[./A-Za-z0-9]{1,8}\$\$?[./A-Za-z0-9]{22})(?![./A-Za-z0-9])"),
+    ("kerberos_asrep_hash", _CRYPT_HINT,
      r"\$krb5asrep\$\d+\$(?P<s>(?:[^$\s:]+:)?[0-9a-f]{32}\$[0-9a-f]{64,})"),
     # a password stated in prose, quoted (`The password is 'Secret123'`)
     ("prose_password", "password is|password was|passphrase is",
@@ -435,6 +461,18 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("psexec_password", "psexec", r"(?i)\bpsexec(?:64)?(?:\.exe)?\b[^\n|;&]*?\s-p\s+" + _ARG),
     # a secret-named field of a form given to curl (`curl -d access_token=…`, `--data "api_key=…&x=1"`)
     # (hints that a line's secret word already brings to the scan: no new first character for the whole-text trie)
+    # HashiCorp Vault's CLI given a secret as a `key=value` argument (`vault write auth/approle/login role_id=…
+    # secret_id=…`, `vault kv put secret/db password=…`): AppRole's `secret_id` is a secret, `role_id` an id; a
+    # variable (`secret_id=$SECRET_ID`) is no value (_ARG)
+    ("vault_cli_secret", "vault ",
+     r"(?i)\bvault[ \t]+(?:write|login|kv[ \t]+(?:put|patch))\b[^\n|;&]*?[ \t]"
+     r"(?:secret_id|password|passwd|secret|token|client_secret)=" + _ARG),
+    # Gradle's credentials blocks in the Groovy DSL, a property set by a command call with no `=` (`credentials(
+    # AwsCredentials) { accessKey "…" / secretKey "…" / sessionToken "…" }`): the line is the name and one literal; a
+    # GString with `$` and a call (`secretKey System.getenv("…")`) are no literals
+    ("gradle_credential_property", ('secretkey "', "secretkey '", 'accesskey "', "accesskey '", 'sessiontoken "',
+                                    "sessiontoken '"),
+     r"^[ \t]*(?:secretKey|accessKey|sessionToken)[ \t]+(?P<q>[\"'])(?P<s>[^\"'\n$]{4,})(?P=q)[ \t]*(?://[^\n]*)?\r?$"),
     ("form_data_secret", "token=|key=|secret=|passw",
      r"(?i)(?<![\w-])(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form)(?:[ \t]+|=)[\"']?(?:[^\s\"'&]*&)*"
      r"(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd|refresh[_-]?token|"
