@@ -48,3 +48,16 @@ def pair_test(pairs: list[tuple[str, str, str]]):
         assert_redacted(twin, secret)
 
     return test_a_look_alike_is_kept_and_its_twin_redacted
+
+
+def lines_test(cases: list[tuple[str, str]]):
+    """A round's test that redacting a multi-line text changes the lines holding the secret and no other (a value is
+    replaced, a line never joined or dropped), for its module to bind as `test_only_the_values_line_changes`."""
+
+    @pytest.mark.parametrize("text,secret", cases)
+    def test_only_the_values_line_changes(text, secret):
+        old, new = text.split("\n"), redact_text(text).split("\n")
+        assert len(old) == len(new)
+        assert [i for i, (a, b) in enumerate(zip(old, new)) if a != b] == [i for i, a in enumerate(old) if secret in a]
+
+    return test_only_the_values_line_changes
