@@ -3,7 +3,7 @@ the other does not, with each lane's rank in both (the drift of a set's figure, 
 
     python benchmarks/compare_ranks.py BEFORE/report.json AFTER/report.json [--system fusion:group_file] [--k 1]
 
-Reports are those `commit_eval.py` and `ledger eval` write (their `per_query` block). Prints one line a changed
+Reports are file-level ones (`commit_eval.py`'s, `ledger eval` on a commit set): their `per_query` block. Prints one line a changed
 query: `rank before -> after`, the query, then `lane before->after` for each fused lane (None: not in the top 10).
 """
 
@@ -23,6 +23,8 @@ def changed(before: dict, after: dict, system: str, k: int) -> list[str]:
     b, a = before["per_query"], after["per_query"]
     if b["queries"] != a["queries"]:
         raise SystemExit("the two reports are not of the same golden set (their queries differ)")
+    if system not in b["ranks"] or system not in a["ranks"]:
+        raise SystemExit(f"no system {system!r} in both reports; they have {', '.join(sorted(b['ranks']))}")
     lanes = [name for name in b["ranks"] if name.startswith("lane:") and name in a["ranks"]]
     out = []
     for i, query in enumerate(b["queries"]):
@@ -40,11 +42,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--system", default="fusion:group_file", help="the ranking compared (default fusion:group_file)")
     ap.add_argument("--k", type=int, default=1, help="a query counts as answered at rank <= k (default 1)")
     args = ap.parse_args(argv)
+    if args.k < 1:
+        ap.error("--k must be 1 or more")
     reports = []
     for path in (args.before, args.after):
         report = json.loads(path.read_text(encoding="utf-8"))
         if "per_query" not in report:
-            raise SystemExit(f"{path}: no per_query block (a report from before it was written); run the eval again")
+            raise SystemExit(f"{path}: no per_query block (a chunk-level report, or one from before 2026-12-04)")
         reports.append(report)
     lines = changed(*reports, args.system, args.k)
     print("\n".join(lines) if lines else "no query changed")

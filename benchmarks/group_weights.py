@@ -6,8 +6,9 @@
 Each set's lane lists are read once (lane_value.py's reader, as `ledger eval` reads them), then `--group file` is
 scored at every point of the grid (design stays 1: a keyless set has no design vector to weigh). Prints Acc@1 / Acc@5
 per point and set, then for each set held out: among the points that keep every OTHER set within --floor Acc@1 and
-Acc@5 of its figure at --before, the one with the best mean Acc@1 + Acc@5 over the others, and what it gives the
-held-out set. The chunk query's weights are the shipped ones throughout.
+Acc@5 of its figure at --before, the one with the best mean Acc@1 + Acc@5 over the others (a tie: the first point in
+the order the values are given), and what it gives the held-out set. `--floor 1` is plain leave-one-set-out. The chunk
+query's weights are the shipped ones throughout.
 """
 
 from __future__ import annotations
@@ -41,15 +42,30 @@ def main(argv: list[str] | None = None) -> int:
                     "(lanes not named: the shipped group weights)")
     ap.add_argument("--floor", type=float, default=0.02, help="how far below its before figure a set may fall")
     args = ap.parse_args(argv)
-    embedder = Embedder()
-    sets = []
+    if len(args.sets) < 2:
+        ap.error("leave-one-set-out needs at least two sets")
+    if args.floor < 0:
+        ap.error("--floor must be 0 or more")
+    try:
+        named = {k.strip(): float(v) for k, v in (p.split("=") for p in args.before.split(","))}
+    except ValueError:
+        ap.error(f"--before {args.before!r}: want lane=weight,...")
+    if set(named) - set(FUSED_LANES):
+        ap.error(f"--before: unknown lanes {sorted(set(named) - set(FUSED_LANES))}; lanes are {', '.join(FUSED_LANES)}")
+    before = {**GROUP_LANE_WEIGHTS, **named}
+    specs = []
     for spec in args.sets:
         name, _, rest = spec.partition("=")
-        home, repo_id, golden = rest.split(":")
+        parts = rest.rsplit(":", 2)
+        if not name or len(parts) != 3 or not Path(parts[2]).is_file():
+            ap.error(f"{spec!r}: want NAME=HOME:REPO_ID:GOLDEN.jsonl (an existing golden file)")
+        specs.append((name, *parts))
+    embedder = Embedder()
+    sets = []
+    for name, home, repo_id, golden in specs:
         sets.append(LaneSet(name, home, repo_id, golden, embedder))
         if not sets[-1].file_level:
             raise SystemExit(f"{name}: not a file-level golden set (ledger golden --commits)")
-    before = {**GROUP_LANE_WEIGHTS, **{k: float(v) for k, v in (p.split("=") for p in args.before.split(","))}}
     grid = [dict(zip(FUSED_LANES, w)) for w in itertools.product(
         *((1.0,) if lane == "design" else getattr(args, lane) for lane in FUSED_LANES))]
     if before not in grid:
@@ -72,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nleave-one-set-out (best mean Acc@1 + Acc@5 over the others, each other set within {args.floor} of before):")
     for held in table:
         others = [n for n in table if n != held]
-        fit = [i for i in range(len(grid)) if holds(i, others)] or [grid.index(before)]
+        fit = [i for i in range(len(grid)) if holds(i, others)]  # never empty: `before` holds every set
         best = max(fit, key=lambda i: (sum(sum(table[o][i]) for o in others), -i))
         a1, a5 = table[held][best]
         print(f"  {held:<14} {label[best]:<24} {a1:.3f} / {a5:.3f}  (before {base[held][0]:.3f} / {base[held][1]:.3f})")

@@ -1269,10 +1269,11 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
                             lines.append((at, body))
                             at = e + 1
                         if _k8s_value(" ".join(x.strip() for _, x in lines)):
-                            for at, body in lines:
+                            for start, body in lines:
                                 if body.strip():
-                                    out[at] = body[:len(body) - len(body.lstrip())] + REDACTED
-                        le = max(le, at - 1)
+                                    cr = "\r" if body.endswith("\r") else ""
+                                    out[start] = body[:len(body) - len(body.lstrip())] + REDACTED + cr
+                        le = max(le, at - 1)  # (at: the first line after the block)
                 ls = le + 1
     return out
 
@@ -1289,7 +1290,7 @@ def _b64_pem_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     out: dict[int, str] = {}
     for m in _B64_PEM_HEAD.finditer(text):
         ls = text.rfind("\n", 0, m.start()) + 1
-        width = m.end() - m.start()
+        width = len(m.group(0).rstrip(" \t\r"))  # the base64 only: a \r\n line's width is its text's
         if m.start() > ls and re.match(r"[A-Za-z0-9+/=]", text[m.start() - 1]) or width < 40:
             continue
         at = text.find("\n", m.end())
@@ -1312,7 +1313,7 @@ def _b64_pem_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 # \\"…\\"}}}"`, once or more: `\\\\\\"`), or a YAML / env line after an escaped line break (`"id: …\\nsecret:
 # …\\n"`). Each pair is judged as its unescaped one-line form is (`"auth": "…"`, `secret: …`, `_redact_line` of that
 # probe), so a placeholder, a reference, a name with no secret's word all stay as they do unescaped.
-_ESCAPED_JSON_PAIR = re.compile(r'\\+"(?P<name>[A-Za-z_][\w.-]{0,63})\\+"[ \t]*:[ \t]*\\+"(?P<value>[^"\\\n]{1,500})\\+"')
+_ESCAPED_JSON_PAIR = re.compile(r'(?<!\\)\\+"(?P<name>[A-Za-z_][\w.-]{0,63})\\+"[ \t]*:[ \t]*\\+"(?P<value>[^"\\\n]{1,500})\\+"')
 _ESCAPED_NL_PAIR = re.compile(r"\\n[ \t]*(?P<name>[A-Za-z_][\w.-]{0,63})[ \t]*(?P<op>[:=])[ \t]*"
                               r"(?P<value>[^\s\\\"'][^\s\\\"']{0,499})")
 
@@ -1352,7 +1353,7 @@ def _escaped_pair_changes(text: str, done: dict[int, str], starts: set[int]) -> 
 # a Secret's data (_k8s_value). `valueFrom:` is no value; `- name: USER` holds none. The same for a list of `- key:` /
 # `value:` items (whispers' `- key: pro_password` then `value: …`; a toleration's `- key: dedicated` is no secret's).
 _K8S_ENV_PAIR = re.compile(r"name:[ \t]*(?P<nq>[\"']?)(?P<name>[A-Za-z_][\w.-]*)(?P=nq)[ \t]*\r?\n(?P<head>(?P<ind>[ \t]+)"
-                           r"value:[ \t]+)(?P<value>[^\s#|>][^\n]*?)[ \t]*\r?$", re.M)
+                           r"value:[ \t]+)(?P<value>[^\s#|>](?:[^\n]*[^ \t\r\n])?)[ \t]*\r?$", re.M)
 _KEY_VALUE_PAIR = re.compile(_K8S_ENV_PAIR.pattern.replace("name:", "key:", 1), re.M)  # its own literal start: fast
 _K8S_ITEM = re.compile(r"[ \t]*-[ \t]+")
 
@@ -1403,7 +1404,7 @@ def _next_line_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 # A secret's name alone on its line, the value under it as a child `value:` (a settings file's `mock-proxy-password:`
 # then `  value: testpwd`, `description: ""`): judged as `name: value` is, the child more indented than the name.
 # (found from each `value:`, its line and the line before read: no scan from every name)
-_PARENT_VALUE_LINE = re.compile(r"(?P<head>(?P<ind>[ \t]+)value:[ \t]+)(?P<value>[^\s#|>&*!][^\n]*?)[ \t]*\r?")
+_PARENT_VALUE_LINE = re.compile(r"(?P<head>(?P<ind>[ \t]+)value:[ \t]+)(?P<value>[^\s#|>&*!](?:[^\n]*[^ \t\r\n])?)[ \t]*\r?")
 _PARENT_NAME = re.compile(r"(?P<pind>[ \t]*)(?:-[ \t]+)?[\"']?(?P<name>[A-Za-z_][\w.-]*)[\"']?:[ \t]*\r?")
 
 
@@ -1511,7 +1512,7 @@ def _xml_key_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 # item: no scan from each name)
 _LIST_START = re.compile(r":[ \t]*(?:(?P<json>\[)[ \t]*\r?\n(?=[ \t]*\")|\r?\n(?=[ \t]*-[ \t]))")
 _LIST_NAME = re.compile(r"(?P<ind>[ \t]*)(?:-[ \t]+)?(?P<q>[\"']?)(?P<name>[A-Za-z0-9_][\w.-]*)(?P=q)[ \t]*$")
-_YAML_ITEM = re.compile(r"(?P<ind>[ \t]*)-[ \t]+(?P<value>[^\s#|>&*!{\[][^\n]*?)[ \t]*\r?")
+_YAML_ITEM = re.compile(r"(?P<ind>[ \t]*)-[ \t]+(?P<value>[^\s#|>&*!{\[](?:[^\n]*[^ \t\r\n])?)[ \t]*\r?")
 _JSON_ITEM = re.compile(r"[ \t]*\"(?P<value>(?:\\.|[^\"\\\n])*)\"[ \t]*,?[ \t]*\r?")
 _PASSWORD_LAST = re.compile(r"(?i)(?:passw(?:or)?d|pwd|passphrase)s?$")
 # A list of passwords kept to check others against, a word list, not credentials (kics' `default_passwords`:
@@ -1574,7 +1575,7 @@ def _list_item_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 # with a capital D, CloudFormation's own spelling, in a text holding `Parameters`; the parameter is the first line
 # above less indented than `Default`, 12 lines at most)
 _CFN_DEFAULT = re.compile(r"(?P<ind>[ \t]*)(?P<dq>\"?)Default(?P=dq)[ \t]*:[ \t]*(?P<q>[\"']?)"
-                          r"(?P<value>[^\"'\s#,{}\[\]][^\"'\n#,]*?)(?P=q)[ \t]*,?[ \t]*\r?")
+                          r"(?P<value>[^\"'\s#,{}\[\]](?:[^\"'\n#,]*[^\"' \t\r\n#,])?)(?P=q)[ \t]*,?[ \t]*\r?")
 _CFN_PARAM = re.compile(r"(?P<ind>[ \t]*)(?P<q>\"?)(?P<name>[A-Za-z][A-Za-z0-9]*)(?P=q)[ \t]*:[ \t]*\{?[ \t]*\r?")
 _CFN_LINES = 12
 
@@ -1639,8 +1640,8 @@ def _call_end(text: str, at: int) -> int:
         elif c in "\"'":
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            i = j
+                j += 2 if text[j] == "\\" and text[j + 1:j + 2] not in ("\n", "") else 1
+            i = j - 1 if j < n and text[j] == "\n" else j  # a quote left open at a line's end: the line break counts
         i += 1
     return -1
 
