@@ -1439,6 +1439,13 @@ def _parent_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
 # "db_password" {` then `default = "…"`): the value judged as `db_password = "…"` would be on one line, so a
 # placeholder or an empty string stays, and so does any value under a name not a secret's. (found from each
 # `variable "`, the block read to its closing brace; a default in a nested block is none of the variable's)
+def _redacted_as_assignment(name: str, value: str) -> bool:
+    """Would `name = "value"` on one line be redacted? How a pass whose name and value stand on different lines
+    judges the value: by the one-line rules, so a placeholder, a reference or a name no secret's keeps it."""
+    probe = f'{name} = "{value}"'
+    return _redact_line(probe) != probe
+
+
 _TF_VARIABLE = re.compile(r"[ \t]*variable[ \t]+\"(?P<name>[A-Za-z_][\w-]*)\"[ \t]*\{")
 _TF_DEFAULT = re.compile(r"(?:[ \t]*default[ \t]*=[ \t]*\")(?P<value>(?:\\.|[^\"\\\n])*)\"")
 _TF_BLOCK_LINES = 40
@@ -1466,10 +1473,9 @@ def _tf_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
             le = len(text) if le < 0 else le
             line = done.get(ls, text[ls:le])
             d = _TF_DEFAULT.match(line, col) if depth == 1 else None
-            if d is not None and d.group("value") and REDACTED not in d.group("value"):
-                probe = f'{name} = "{d.group("value")}"'
-                if _redact_line(probe) != probe:
-                    out[ls] = line[:d.start("value")] + REDACTED + line[d.end("value"):]
+            if (d is not None and d.group("value") and REDACTED not in d.group("value")
+                    and _redacted_as_assignment(name, d.group("value"))):
+                out[ls] = line[:d.start("value")] + REDACTED + line[d.end("value"):]
             bare = _QUOTED_RUN.sub("", line[col:])
             depth += bare.count("{") - bare.count("}")
             if depth <= 0 or le >= len(text):
@@ -1527,8 +1533,7 @@ def _list_item_value(name: str, value: str) -> bool:
     if not value or REDACTED in value or _NOT_A_VALUE.search(value):
         return False
     if _PASSWORD_LAST.search(name):
-        probe = f'password = "{value}"'
-        return '"' not in value and "\\" not in value and _redact_line(probe) != probe
+        return '"' not in value and "\\" not in value and _redacted_as_assignment("password", value)
     return _generated_under_secret_name(name, value)
 
 
@@ -1603,10 +1608,9 @@ def _cfn_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
                 if line.strip() and len(line) - len(line.lstrip(" \t")) < len(d.group("ind")):
                     p = _CFN_PARAM.fullmatch(line)
                     break
-            if p is not None and REDACTED not in d.group("value"):
-                probe = f'{p.group("name")} = "{d.group("value")}"'
-                if _redact_line(probe) != probe:
-                    out[ls] = text[ls:d.start("value")] + REDACTED + text[d.end("value"):le]
+            if p is not None and REDACTED not in d.group("value") and _redacted_as_assignment(p.group("name"),
+                                                                                               d.group("value")):
+                out[ls] = text[ls:d.start("value")] + REDACTED + text[d.end("value"):le]
         at = nxt
     return out
 
@@ -1673,13 +1677,13 @@ def _split_call_changes(text: str, starts, done: dict[int, str]) -> dict[int, st
         end = _call_end(text, m.start("args") - 1)
         if end < 0:
             continue
-        starts, ls = [], text.rfind("\n", 0, m.start()) + 1
+        call_starts, ls = [], text.rfind("\n", 0, m.start()) + 1
         while ls <= end:
-            starts.append(ls)
+            call_starts.append(ls)
             ls = text.find("\n", ls)
             ls = len(text) + 1 if ls < 0 else ls + 1
         lines = []
-        for st in starts:
+        for st in call_starts:
             le = text.find("\n", st)
             lines.append(done.get(st, text[st:len(text) if le < 0 else le]))
         joined = " ".join(line.replace("\r", " ") for line in lines)
@@ -1690,7 +1694,7 @@ def _split_call_changes(text: str, starts, done: dict[int, str]) -> dict[int, st
         if pieces is None:
             continue
         at, changed = 0, {}
-        for st, line in zip(starts, lines):
+        for st, line in zip(call_starts, lines):
             spans = [(a - at, b - at) for a, b in pieces if at <= a <= at + len(line)]
             if any(b > len(line) for _, b in spans):
                 break  # a value over a line break: left as it is
@@ -2196,8 +2200,7 @@ def _generated_under_secret_name(name: str, value: str) -> bool:
 
 def _char_array(match: re.Match[str]) -> str:
     joined = "".join(c[1:-1] for c in re.findall(_CHAR_ONE, match.group("chars")))
-    probe = f'{match.group("name")} = "{joined}"'
-    if "\\" in joined or '"' in joined or _redact_line(probe) == probe:
+    if "\\" in joined or '"' in joined or not _redacted_as_assignment(match.group("name"), joined):
         return match.group(0)
     return match.string[match.start():match.start("chars")] + REDACTED + match.string[match.end("chars"):match.end()]
 

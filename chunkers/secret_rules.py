@@ -459,8 +459,6 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("net_user_password", "net user", r"(?i)\bnet user\s+[\w.$-]+\s+(?P<s>(?![/*])[^\s\"']+)\s+/add"),
     ("rabbitmq_add_user", "add_user", r"\brabbitmqctl\s+add_user\s+\S+\s+" + _ARG),
     ("psexec_password", "psexec", r"(?i)\bpsexec(?:64)?(?:\.exe)?\b[^\n|;&]*?\s-p\s+" + _ARG),
-    # a secret-named field of a form given to curl (`curl -d access_token=…`, `--data "api_key=…&x=1"`)
-    # (hints that a line's secret word already brings to the scan: no new first character for the whole-text trie)
     # HashiCorp Vault's CLI given a secret as a `key=value` argument (`vault write auth/approle/login role_id=…
     # secret_id=…`, `vault kv put secret/db password=…`): AppRole's `secret_id` is a secret, `role_id` an id; a
     # variable (`secret_id=$SECRET_ID`) is no value (_ARG)
@@ -473,6 +471,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("gradle_credential_property", ('secretkey "', "secretkey '", 'accesskey "', "accesskey '", 'sessiontoken "',
                                     "sessiontoken '"),
      r"^[ \t]*(?:secretKey|accessKey|sessionToken)[ \t]+(?P<q>[\"'])(?P<s>[^\"'\n$]{4,})(?P=q)[ \t]*(?://[^\n]*)?\r?$"),
+    # a secret-named field of a form given to curl (`curl -d access_token=…`, `--data "api_key=…&x=1"`)
+    # (hints that a line's secret word already brings to the scan: no new first character for the whole-text trie)
     ("form_data_secret", "token=|key=|secret=|passw",
      r"(?i)(?<![\w-])(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form)(?:[ \t]+|=)[\"']?(?:[^\s\"'&]*&)*"
      r"(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd|refresh[_-]?token|"
