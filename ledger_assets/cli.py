@@ -195,7 +195,7 @@ def cmd_chunk(args) -> int:
 
     if args.format == "table":
         print(f"{'file':<60} {'chunks':>6} {'coverage':>8}  types")
-    from ledger_assets.ingest.snapshot import KEY_MATERIAL, LFS_POINTER, is_key_material, is_lfs_pointer
+    from ledger_assets.ingest.snapshot import KEY_MATERIAL, LFS_POINTER, is_key_material, is_lfs_pointer, printable
 
     for rel, path in paths:
         data = path.read_bytes()
@@ -203,9 +203,9 @@ def cmd_chunk(args) -> int:
         withheld = KEY_MATERIAL if is_key_material(rel) else LFS_POINTER if is_lfs_pointer(data) else ""
         if withheld:
             if args.format == "jsonl":
-                print(f"ledger chunk: {rel}: skipped: {withheld}", file=sys.stderr)
+                print(f"ledger chunk: {printable(rel)}: skipped: {withheld}", file=sys.stderr)
             else:
-                print(f"{rel[-60:]:<60} {0:>6} {'-':>8}  skipped: {withheld}")
+                print(f"{printable(rel)[-60:]:<60} {0:>6} {'-':>8}  skipped: {withheld}")
             continue
         result = chunk_file_result(rel, data, options)
         if args.format == "jsonl":
@@ -217,7 +217,7 @@ def cmd_chunk(args) -> int:
                                   "skeleton": d["skeleton"], "content_hash": text_hash(piece.text),
                                   "meta": d["meta"]}, ensure_ascii=False))
             if result.skip_reason:
-                print(f"ledger chunk: {rel}: skipped: {result.skip_reason}", file=sys.stderr)
+                print(f"ledger chunk: {printable(rel)}: skipped: {result.skip_reason}", file=sys.stderr)
         else:
             try:
                 n = line_count(decode(data))
@@ -231,7 +231,7 @@ def cmd_chunk(args) -> int:
             for piece in result.pieces:
                 types[piece.chunk_type] = types.get(piece.chunk_type, 0) + 1
             kinds = ", ".join(f"{t}×{c}" for t, c in types.items()) or f"skipped: {result.skip_reason}"
-            print(f"{rel[-60:]:<60} {len(result.pieces):>6} {cov:>8}  {kinds}")
+            print(f"{printable(rel)[-60:]:<60} {len(result.pieces):>6} {cov:>8}  {kinds}")
     return 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger_assets.ingest.promotion import read_state, verify_index
-from ledger_assets.ingest.snapshot import SnapshotError, read_head, take_snapshot
+from ledger_assets.ingest.snapshot import SnapshotError, printable, read_head, take_snapshot
 from ledger_assets.store import git
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.registry import read_indexed_head
@@ -77,7 +77,7 @@ def format_status(rows: list[dict]) -> str:
             state = "behind HEAD"
         stale = "?" if r["stale_files"] is None else r["stale_files"]
         lines.append(f"{r['repo_id']:<24} {state:<14} head={r['head'][:12]} promoted={r['promoted_sha'][:12] or '-':<12} "
-                     f"chunks={r['served_chunks']} stale_files={stale}  {r['path']}")
+                     f"chunks={r['served_chunks']} stale_files={stale}  {printable(r['path'])}")
         if r["promotion_note"]:
             lines.append(f"{'':<24} {r['promotion_note']}")
     return "\n".join(lines) if rows else "no repos registered"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -54,9 +55,30 @@ class RepoStateError(SnapshotError):
     bad input, named in one line (exit 2 on the command line)."""
 
 
+# What a file name may hold that would break or disguise a line of text where it is shown: control characters (a
+# carriage return writes over the line, a line break starts a false one), the Unicode marks that reorder what
+# follows on screen (bidi embeddings, overrides and isolates: "Trojan Source"), zero-width characters and line
+# and paragraph separators.
+UNPRINTABLE = "\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff"  # a regex class's body
+_UNPRINTABLE = re.compile(f"[{UNPRINTABLE}]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match) -> str:
+    ch = match.group()
+    return _ESCAPES.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+
+
+def printable(text: str) -> str:
+    """`text` with what `_UNPRINTABLE` names written as an escape (`\\r`, `\\x1b`, `\\u202e`): what the text outputs
+    show of a path, a repo id or a symbol name. The JSON outputs carry the value as it is."""
+    return _UNPRINTABLE.sub(_escape, text)
+
+
 def show_path(path: str | Path, limit: int = 120) -> str:
-    """A path for a one-line message: long ones are cut in the middle, with their length."""
-    text = str(path)
+    """A path for a one-line message: unprintable characters escaped (`printable`), long ones cut in the middle,
+    with their length."""
+    text = printable(str(path))
     if len(text) <= limit:
         return text
     return f"{text[:limit // 2]}…{text[-limit // 3:]} ({len(text)} characters)"

@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Literal
 
 from pydantic import BaseModel, Field
 
+from ledger_assets.ingest.snapshot import printable
 from ledger_assets.store.settings import GROUP_DECAY
 
 DEFAULT_FILES = 30  # ranked files whose chunks are candidates
@@ -100,7 +101,7 @@ class ContextPack(BaseModel):
 
 def span_header(repo_id: str, path: str, start: int, end: int, chunk_type: str, kind: str) -> str:
     tag = f"{chunk_type} skeleton" if kind == "skeleton" else chunk_type
-    return f"### {repo_id}:{path}:L{start}-L{end} [{tag}]"
+    return f"### {printable(f'{repo_id}:{path}')}:L{start}-L{end} [{tag}]"
 
 
 def render_span(s: Span) -> str:

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from qdrant_client import models
 
 from ledger_assets.ingest.concepts import qualified_name, subject
-from ledger_assets.ingest.snapshot import show_path
+from ledger_assets.ingest.snapshot import printable, show_path
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
 from ledger_assets.store import local_index
 from ledger_assets.store.db import deprecated_field, dict_rows
@@ -162,6 +162,6 @@ def format_deprecation(report: dict) -> str:
     if report["deprecated"]:
         head += f": {report['deprecated']['reason']}"
     lines = [head]
-    lines += [f"  {c['file_path']}#{c['chunk_index']}  L{c['start_line']}-L{c['end_line']}  [{c['chunk_type']}]  "
+    lines += [f"  {printable(c['file_path'])}#{c['chunk_index']}  L{c['start_line']}-L{c['end_line']}  [{c['chunk_type']}]  "
               f"{c['ledger_id']}" for c in report["chunks"]]
     return "\n".join(lines)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger_assets.ingest.snapshot import UNPRINTABLE, printable
 from ledger_assets.store.settings import FILE_CHUNKS, SNIPPET_CHARS
 
 
@@ -119,8 +120,10 @@ def render_body(payload: dict, detail: str = "snippet") -> str:
 
 # What would break a TOON row (one hit per line, `|` between fields, `⟫` before the body): a line
 # break of any kind (str.splitlines splits at \v, \f, \x1c-\x1e, \x85, \u2028, \u2029 too), a delimiter,
-# a quote, a backslash, other control characters, blanks at an end.
-_TOON_UNSAFE = re.compile(r'[|⟫",\\\x00-\x1f\x7f\x85\u2028\u2029]|^\s|\s$')
+# a quote, a backslash, other control characters, blanks at an end; and what would disguise it on screen (bidi
+# controls, zero-width characters: snapshot.printable's set).
+_TOON_UNSAFE = re.compile(rf'[|⟫",\\{UNPRINTABLE}]|^\s|\s$')
+_TOON_QUOTED = re.compile(f"[|⟫{UNPRINTABLE}]")  # what json.dumps leaves as it is
 _TOON_BREAKS = re.compile(r"[\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
@@ -131,9 +134,7 @@ def toon_field(value) -> str:
     if not _TOON_UNSAFE.search(text):
         return text
     quoted = json.dumps(text, ensure_ascii=False)
-    for ch in "|⟫\x7f\x85\u2028\u2029":
-        quoted = quoted.replace(ch, f"\\u{ord(ch):04x}")
-    return quoted
+    return _TOON_QUOTED.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
 def toon_body(text: str) -> str:
@@ -167,13 +168,14 @@ def format_hits(hits: list[Hit], fmt: str = "text", detail: str = "snippet") -> 
     out = []
     for h in hits:
         d = h.to_dict(detail)
-        syms = ", ".join(d["symbols"][:5])
+        syms = printable(", ".join(d["symbols"][:5]))
         lanes = " ".join(f"{k}#{v}" for k, v in sorted(d["lane_ranks"].items()))
         stale = ""
         if d["stale"]:
             stale = f"  STALE ({d.get('stale_reason', '')}"
             stale += f"; now L{d['live_start_line']}-L{d['live_end_line']})" if "live_start_line" in d else ")"
-        out.append(f"{d['rank']:>2}. {d['repo_id']}:{d['file_path']}:{d['start_line']}-{d['end_line']} "
+        where = printable(f"{d['repo_id']}:{d['file_path']}")
+        out.append(f"{d['rank']:>2}. {where}:{d['start_line']}-{d['end_line']} "
                    f"[{d['chunk_type']}] score={d['score']:.4f} ({lanes})" + (f"  {syms}" if syms else "") + stale)
         if d.get("deprecated"):
             out.append(f"    DEPRECATED ({d['deprecated']['utc'] or 'no date'}): {d['deprecated']['reason']}")
@@ -205,11 +207,11 @@ def format_files(files: list, fmt: str = "text", detail: str = "snippet", chunks
         return "\n".join(rows)
     out = []
     for f in files:
-        out.append(f"{f.rank:>2}. {f.repo_id}:{f.file_path} score={f.score:.4f} "
+        out.append(f"{f.rank:>2}. {printable(f.repo_id)}:{printable(f.file_path)} score={f.score:.4f} "
                    f"({len(f.chunks)} chunks{', test' if f.test else ''})")
         for h in f.chunks[:chunks]:
             p = h.payload
-            syms = ", ".join(symbol_names(p)[:4])
+            syms = printable(", ".join(symbol_names(p)[:4]))
             stale = "  STALE" if h.freshness.get("stale") else ""
             if deprecation(p):
                 stale += f"  DEPRECATED: {deprecation(p)['reason']}"

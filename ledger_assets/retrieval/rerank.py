@@ -35,6 +35,7 @@ from datetime import datetime, timezone
 
 from chunkers.redact import redact_text
 
+from ledger_assets.ingest.snapshot import printable
 from ledger_assets.llm.groq_client import (MalformedAnswer, RetryPolicy, answer_json, complete, one_line,
                                            prices_for)
 from ledger_assets.retrieval.fusion import QueryError
@@ -162,7 +163,8 @@ def _symbols(payload: dict) -> list[str]:
 
 def candidate_header(i: int, payload: dict) -> str:
     symbols = ", ".join(_symbols(payload))
-    return (f"[c{i}] {payload.get('file_path')} L{payload.get('start_line')}-L{payload.get('end_line')} "
+    path = printable(str(payload.get("file_path")))
+    return (f"[c{i}] {path} L{payload.get('start_line')}-L{payload.get('end_line')} "
             f"{payload.get('chunk_type') or ''}" + (f" {symbols}" if symbols else "")).rstrip()
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, replace
 
+from ledger_assets.ingest.snapshot import printable
 from ledger_assets.store.ledger import Ledger
 
 
@@ -112,7 +113,8 @@ def format_symbols(matches: list[SymbolMatch]) -> str:
         return "no such symbol"
     out = []
     for m in matches:
-        line = (f"{m.kind:<12} {m.qualified_name}  {m.repo_id}:{m.file_path}:{m.start_line}-{m.end_line}"
+        where = printable(f"{m.qualified_name}  {m.repo_id}:{m.file_path}")
+        line = (f"{m.kind:<12} {where}:{m.start_line}-{m.end_line}"
                 f"  [{m.chunk_type} L{m.chunk_start_line}-L{m.chunk_end_line}]")
         if m.other_parts:
             line += "  + parts " + ", ".join(f"L{a}-L{b}" for _, a, b in m.other_parts)

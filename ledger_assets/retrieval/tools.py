@@ -21,7 +21,7 @@ from chunkers.redact import redact_lines
 from chunkers.text import BinaryContent, decode, split_lines
 from qdrant_client import models
 
-from ledger_assets.ingest.snapshot import MAX_PATH_CHARS, RepoStateError, check_repo, show_path
+from ledger_assets.ingest.snapshot import MAX_PATH_CHARS, RepoStateError, check_repo, printable, show_path
 from ledger_assets.store import git
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.retrieval.hits import Hit
@@ -178,7 +178,7 @@ def read_span(ledger: Ledger, file: str, start: int, end: int, repo: str | None 
 
 def format_span(span: dict) -> str:
     width = len(str(span["end_line"]))
-    out = [f"{span['repo_id']}:{span['file_path']}:{span['start_line']}-{span['end_line']} "
+    out = [f"{printable(span['repo_id'] + ':' + span['file_path'])}:{span['start_line']}-{span['end_line']} "
            f"(of {span['total_lines']} lines)"]
     for i, line in enumerate(span["text"].split("\n") if span["text"] else [], span["start_line"]):
         out.append(f"{i:>{width}}  {line}")
@@ -310,15 +310,15 @@ def format_drift(report: dict) -> str:
            f"{len(report['added'])} added, {len(report['removed'])} removed, "
            f"{len(report['signature_changed'])} signature changed, {len(report['moved'])} moved"]
     for s in report["added"]:
-        out.append(f"+ {s['kind']} {s['name']}  {s['file_path']}:{s['start_line']}-{s['end_line']}")
+        out.append(f"+ {s['kind']} {printable(s['name'] + '  ' + s['file_path'])}:{s['start_line']}-{s['end_line']}")
     for s in report["removed"]:
-        out.append(f"- {s['kind']} {s['name']}  (was {s['file_path']}:{s['start_line']}-{s['end_line']})")
+        out.append(f"- {s['kind']} {printable(s['name'] + '  (was ' + s['file_path'])}:{s['start_line']}-{s['end_line']})")
     for s in report["signature_changed"]:
-        out.append(f"~ {s['kind']} {s['name']}  {s['file_path']}:{s['start_line']}  "
+        out.append(f"~ {s['kind']} {printable(s['name'] + '  ' + s['file_path'])}:{s['start_line']}  "
                    f"{s['old_signature']}  ->  {s['new_signature']}")
     for s in report["moved"]:
-        out.append(f"> {s['kind']} {s['name']}  {s['from_file']}:{s['from_start_line']} -> "
-                   f"{s['file_path']}:{s['start_line']}-{s['end_line']}")
+        out.append(f"> {s['kind']} {printable(s['name'] + '  ' + s['from_file'])}:{s['from_start_line']} -> "
+                   f"{printable(s['file_path'])}:{s['start_line']}-{s['end_line']}")
     return "\n".join(out)
 
 

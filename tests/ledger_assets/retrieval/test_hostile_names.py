@@ -1,0 +1,109 @@
+"""A file name that would break or disguise a line of text output (a carriage return, a line break, an escape
+sequence, a bidi override, a zero-width character) is shown escaped by every text output, and the JSON outputs
+carry it exactly, so that read-span takes it back (issue 33: names that break a repo)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from ledger_assets.cli import main
+from ledger_assets.store.ledger import Ledger
+from ledger_assets.store.settings import LedgerSettings
+from tests.conftest import GitRepo, ingest
+
+# name -> what the text outputs show of it
+NAMES = {
+    "src/over\rwrite.py": "src/over\\rwrite.py",
+    "src/two\nlines.py": "src/two\\nlines.py",
+    "src/red\x1b[31m.py": "src/red\\x1b[31m.py",
+    "src/flip\u202egnp.py": "src/flip\\u202egnp.py",
+    "src/zero\u200bwidth.py": "src/zero\\u200bwidth.py",
+}
+# Control characters but the line break that ends a line, bidi marks, zero-width characters, line separators.
+BAD = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory, embedder):
+    base = tmp_path_factory.mktemp("hostile")
+    repo = GitRepo(base / "repo")
+    for i, name in enumerate(NAMES):
+        repo.write(name, f"def settle_invoice_{i}(total):\n    \"\"\"Settle an invoice.\"\"\"\n    return total * {i}\n")
+    repo.write("src/plain.py", "def plain():\n    return 0\n")
+    first = repo.commit("hostile names")
+    ledger = Ledger(LedgerSettings(home=str(base / "home"), lock_timeout_s=60))
+    ledger.registry.add(repo.path, "hostile")
+    ingest(ledger, "hostile", embedder)
+    repo.write("src/later\u2066.py", "def later_invoice():\n    return 1\n")
+    repo.commit("one more")
+    return base / "home", first
+
+
+@pytest.fixture
+def run(hostile, monkeypatch, capsys):
+    monkeypatch.setenv("LEDGER_HOME", str(hostile[0]))
+    monkeypatch.setenv("LEDGER_LOCK_TIMEOUT_S", "60")
+
+    def call(*argv: str) -> str:
+        capsys.readouterr()
+        assert main(list(argv)) == 0, argv
+        return capsys.readouterr().out
+    return call
+
+
+def _clean(out: str) -> None:
+    assert not BAD.search(out), [line for line in out.splitlines() if BAD.search(line)]
+
+
+@pytest.mark.parametrize("argv", [
+    ("query", "settle an invoice", "--repo", "hostile", "--k", "8"),
+    ("query", "settle an invoice", "--repo", "hostile", "--k", "8", "--group", "file"),
+    ("query", "settle an invoice", "--repo", "hostile", "--k", "8", "--format", "toon"),
+    ("symbol", "settle_invoice_0", "--repo", "hostile"),
+    ("context", "settle an invoice", "--repo", "hostile", "--budget", "2000"),
+])
+def test_every_text_output_shows_each_name_escaped_on_its_own_line(run, argv):
+    out = run(*argv)
+    _clean(out)
+    shown = list(NAMES.values()) if "toon" not in argv else []
+    if argv[0] == "symbol":
+        shown = shown[:1]
+    for name in shown:
+        assert name in out, name
+
+
+def test_the_text_header_of_a_context_span_cannot_be_forged_by_a_name(run):
+    out = run("context", "settle an invoice", "--repo", "hostile", "--budget", "2000")
+    headers = [line for line in out.splitlines() if line.startswith("### ")]
+    assert len(headers) == len(set(headers)) >= len(NAMES)
+    assert all(re.fullmatch(r"### hostile:\S.*:L\d+-L\d+ \[\w+( skeleton)?\]", h) for h in headers), headers
+
+
+def test_json_carries_each_name_exactly_and_read_span_takes_it_back(run):
+    hits = json.loads(run("query", "settle an invoice", "--repo", "hostile", "--k", "8", "--format", "json"))
+    assert set(NAMES) <= {h["file_path"] for h in hits}
+    for name, shown in NAMES.items():
+        span = json.loads(run("read-span", name, "1", "3", "--repo", "hostile", "--format", "json"))
+        assert span["file_path"] == name and span["text"].startswith("def settle_invoice_")
+        text = run("read-span", name, "1", "3", "--repo", "hostile")
+        _clean(text)
+        assert text.splitlines()[0] == f"hostile:{shown}:1-3 (of 3 lines)"
+
+
+def test_drift_and_status_show_names_and_paths_escaped(run, hostile):
+    out = run("drift", "--repo", "hostile", "--since", hostile[1])
+    _clean(out)
+    assert "src/later\\u2066.py" in out
+    _clean(run("status"))
+
+
+@pytest.mark.parametrize("name", list(NAMES) + ["src/later\u2066.py"])
+def test_a_toon_path_field_is_one_quoted_field_that_gives_the_name_back(run, name):
+    from ledger_assets.retrieval.hits import toon_field
+
+    field = toon_field(name)
+    _clean(field)
+    assert "|" not in field and json.loads(field) == name
