@@ -176,6 +176,7 @@ def cmd_chunk(args) -> int:
     from chunkers import chunk_file_result
 
     from ledger_assets.encode.embedder import text_hash
+    from ledger_assets.store.folders import folder_files
     from ledger_assets.store.settings import LedgerSettings
 
     options = LedgerSettings.from_env().chunking()  # LEDGER_CHUNK_OPTIONS, as the ingest chunks
@@ -183,10 +184,10 @@ def cmd_chunk(args) -> int:
     paths: list[tuple[str, Path]] = []
     for raw in args.paths:
         p = Path(raw)
-        if p.is_dir():
-            for f in sorted(p.rglob("*")):
-                if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts):
-                    paths.append((f.relative_to(p).as_posix(), f))
+        if p.is_dir():  # as a folder repo is walked, less its dot files
+            paths += sorted(((rel, f) for rel, f, skip in folder_files(p)
+                             if not skip and not rel.rpartition("/")[2].startswith(".")),
+                            key=lambda item: item[0].split("/"))
         elif p.is_file():
             paths.append((p.name if p.is_absolute() else p.as_posix(), p))
         else:

@@ -27,6 +27,7 @@ from chunkers.languages import extensions_of
 from chunkers.paths import VENDORED_DIRS, VENDORED_SUFFIXES
 from chunkers.text import BinaryContent, decode, split_lines
 from ledger_assets.store import git
+from ledger_assets.store.folders import walk
 
 CS_DOC_KINDS = frozenset({"class", "struct", "interface", "record", "enum", "method", "constructor", "property",
                           "event", "indexer", "operator", "delegate", "field", "const"})
@@ -377,7 +378,7 @@ def _tracked_files(root: Path) -> list[str]:
     if proc is not None and proc.returncode == 0 and proc.stdout:
         return sorted(p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p)
     files = []
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in walk(root):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         for name in filenames:
             full = Path(dirpath) / name

@@ -9,7 +9,8 @@ snapshot id is a signature of the walk's (path, size, mtime): the same id
 head is not requested again.
 
 Skipped with a recorded reason, never read into a chunk: vendored, binary and
-over-size files, symlinks, submodules, private key material (`*.pem`, `*.key`,
+over-size files, symlinks, submodules, what in a folder is not a regular file
+(a FIFO, a socket, a device), private key material (`*.pem`, `*.key`,
 `id_rsa`, ...) and Git LFS pointer files (the pointer, not the content).
 """
 
@@ -26,6 +27,7 @@ from chunkers.extensions import extension_of
 from chunkers.languages import language_of
 from chunkers.paths import VENDORED_DIRS, VENDORED_NAMES, VENDORED_SUFFIXES
 from ledger_assets.store import git
+from ledger_assets.store.folders import folder_files
 
 BINARY_EXTENSIONS = frozenset({
     ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tif", ".tiff", ".psd",
@@ -190,8 +192,9 @@ def read_head(repo_path: str | Path, kind: str = "git") -> str:
     root = Path(repo_path)
     digest = hashlib.sha1()
     try:
-        for rel, full in _walk_folder(root):
-            _stat_line(digest, rel, full.stat())
+        for rel, full, not_read in folder_files(root):
+            if not not_read:
+                _stat_line(digest, rel, full.stat())
     except OSError as exc:  # a file removed or made unreadable during the walk: ask again next tick
         raise SnapshotError(f"{show_path(root)}: cannot read the folder: {exc}") from exc
     return "stat-" + digest.hexdigest()
@@ -200,16 +203,6 @@ def read_head(repo_path: str | Path, kind: str = "git") -> str:
 def _stat_line(digest, rel: str, st: os.stat_result) -> None:
     """One file's share of a folder's head id (read_head and take_snapshot must agree)."""
     digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
-
-
-def _walk_folder(root: Path) -> Iterator[tuple[str, Path]]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            full = Path(dirpath) / name
-            if full.is_symlink() or not full.is_file():
-                continue
-            yield full.relative_to(root).as_posix(), full
 
 
 # A tracked file whose name is not UTF-8 (git stores names as bytes): recorded, never read, so that
@@ -271,7 +264,10 @@ def take_snapshot(repo_path: str | Path, kind: str, max_file_bytes: int, max_pdf
     # read: a file changed during the walk moves the head, and the sensor asks again.
     digest = hashlib.sha1()
     try:
-        for rel, full in _walk_folder(root):
+        for rel, full, not_read in folder_files(root):
+            if not_read:  # recorded, as a git repo's symlinks are, and never opened
+                entries.append(ManifestEntry(decode_name(os.fsencode(rel))[0], "", 0, "", not_read))
+                continue
             st = full.stat()
             _stat_line(digest, rel, st)
             shown, bad_name = decode_name(os.fsencode(rel))

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ledger_assets.store import git
+from ledger_assets.store.folders import walk
 
 REPO_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 
@@ -166,7 +167,7 @@ def _count_files(root: Path, kind: str, stop: int) -> int:
             proc.wait()
         return count
     count = 0
-    for _, dirnames, filenames in os.walk(root):
+    for _, dirnames, filenames in walk(root):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         count += len(filenames)
         if count >= stop:
