@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from ledger_assets.retrieval.symbols import ToolInputError
+from ledger_assets.ingest.snapshot import printable, show_path
 from ledger_assets.defs.runs import (QUIET_RUN_CONFIG, cli_run_tags, dagster_instance, describe_run, ensure_partitions,
                                 run_failures, runs_in_flight)
 from ledger_assets.store.ledger import Ledger
@@ -57,7 +58,7 @@ def cmd_add_repo(args) -> int:
     except RegistryError as exc:
         raise UsageError(str(exc)) from exc
     ensure_partitions(dagster_instance(ledger.settings), [repo.repo_id])
-    print(f"registered {repo.repo_id} ({repo.kind}) at {repo.path}")
+    print(f"registered {repo.repo_id} ({repo.kind}) at {printable(repo.path)}")
     return 0
 
 
@@ -94,7 +95,7 @@ def cmd_remove_repo(args) -> int:
     removed = ledger.purge(args.id) if args.purge else {}
     if repo is None and not any(removed.values()):
         raise UsageError(str(unknown))
-    path = repo.path if repo else "no longer registered"
+    path = printable(repo.path) if repo else "no longer registered"
     if args.format == "json":
         print(json.dumps({"repo_id": args.id, "path": repo.path if repo else None, "purged": args.purge,
                           "removed": removed}))
@@ -567,11 +568,11 @@ def main(argv: list[str] | None = None) -> int:
         if argv is None and args.command == "ingest":
             _exit_now(rc)
         return rc
-    except (UsageError, SettingsError, ToolInputError, UnknownRepoId) as exc:
-        print(f"ledger {args.command}: {exc}", file=sys.stderr)
+    except (UsageError, SettingsError, ToolInputError, UnknownRepoId) as exc:  # each message: one line, as printed
+        print(f"ledger {args.command}: {printable(str(exc))}", file=sys.stderr)
         return 2
     except IndexMissing as exc:  # nothing served for what a read asked about
-        print(f"ledger {args.command}: {exc}", file=sys.stderr)
+        print(f"ledger {args.command}: {printable(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -580,17 +581,15 @@ def main(argv: list[str] | None = None) -> int:
         return 141
     except OSError as exc:
         if exc.errno not in (errno.ENAMETOOLONG, errno.ELOOP) or exc.filename is None:
-            print(f"ledger {args.command}: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            print(f"ledger {args.command}: failed: {type(exc).__name__}: {printable(str(exc))}", file=sys.stderr)
             if process_setting("debug"):
                 raise
             return 1
         # A path argument no file system call can take: bad input, named in one line.
-        from ledger_assets.ingest.snapshot import show_path
-
         print(f"ledger {args.command}: {show_path(exc.filename)}: {exc.strerror}", file=sys.stderr)
         return 2
     except Exception as exc:  # the work failed: one line, not a traceback
-        print(f"ledger {args.command}: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"ledger {args.command}: failed: {type(exc).__name__}: {printable(str(exc))}", file=sys.stderr)
         if process_setting("debug"):
             raise
         return 1

@@ -5,6 +5,7 @@ symlinks (to a file, to a folder, to the root, to nowhere) are recorded skips, n
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import threading
 from pathlib import Path
@@ -35,6 +36,20 @@ def _deep(root: Path) -> str:
     return "d/" * DEPTH + "deep.py"
 
 
+@pytest.fixture
+def deep_root(tmp_path):
+    """A folder for `_deep`, taken apart afterwards one level at a time: shutil.rmtree recurses per level too, and
+    pytest's clean-up of old temp folders would fail on it in a later session."""
+    root = tmp_path / "deep"
+    yield root
+    spare, n = root, 0
+    while (spare / "d").is_dir():
+        os.rename(spare / "d", tmp_path / f"level{n}")
+        shutil.rmtree(spare)
+        spare, n = tmp_path / f"level{n}", n + 1
+    shutil.rmtree(spare, ignore_errors=True)
+
+
 def _snapshot(path: Path):
     """take_snapshot in a thread, so that a walk that blocks (a FIFO opened) fails the test instead of hanging it."""
     out: dict = {}
@@ -46,8 +61,8 @@ def _snapshot(path: Path):
     return out["snap"]
 
 
-def test_a_folder_deeper_than_the_recursion_limit_is_snapshotted_headed_and_counted(tmp_path, capsys):
-    root = tmp_path / "deep"
+def test_a_folder_deeper_than_the_recursion_limit_is_snapshotted_headed_and_counted(deep_root, capsys):
+    root = deep_root
     deep = _deep(root)
     snap = _snapshot(root)
     assert {e.file_path: e.skip_reason for e in snap.entries} == {"top.py": "", deep: ""}

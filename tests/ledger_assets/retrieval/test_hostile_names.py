@@ -107,3 +107,18 @@ def test_a_toon_path_field_is_one_quoted_field_that_gives_the_name_back(run, nam
     field = toon_field(name)
     _clean(field)
     assert "|" not in field and json.loads(field) == name
+
+
+def test_a_repo_path_with_a_line_break_is_one_line_in_add_repo_status_and_errors(tmp_path, monkeypatch, capsys):
+    repo = GitRepo(tmp_path / "my\nrepo")
+    repo.write("a.py", "def a():\n    return 1\n")
+    repo.commit("a")
+    monkeypatch.setenv("LEDGER_HOME", str(tmp_path / "home"))
+    assert main(["add-repo", str(repo.path), "--id", "nl"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [f"registered nl (git) at {tmp_path}/my\\nrepo"]
+    assert main(["add-repo", str(repo.path), "--id", "again"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "my\\nrepo" in err, err
+    assert main(["status"]) == 0
+    _clean(capsys.readouterr().out)
