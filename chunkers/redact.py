@@ -1453,22 +1453,32 @@ _QUOTED_RUN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"")
 
 
 def _tf_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
-    """{line start: redacted line} for the `default` lines of _TF_VARIABLE blocks under a secret's name."""
+    """{line start: redacted line} for the `default` lines of _TF_VARIABLE blocks under a secret's name. A block is
+    read up to the next `variable "` at a line's start (a variable holds none: that one begins a block of its own),
+    so each line is read once (1 MB of `variable "db_password" {` lines: 3.8 s when each block read 40 lines)."""
     out: dict[int, str] = {}
+    heads = []  # the line starts of the `variable "NAME" {` lines, in order
     at = text.find('variable "')
     while at >= 0:
         ls = at  # back over the indent only, as _parent_value_changes: no search back over a long line
         while ls > 0 and text[ls - 1] in " \t":
             ls -= 1
         m = _TF_VARIABLE.match(text, ls) if ls == 0 or text[ls - 1] == "\n" else None
+        if m is not None:
+            heads.append(m)
         at = text.find('variable "', at + 1)
-        if m is None:
-            continue
+    tiers: dict[str, int] = {}
+    for k, m in enumerate(heads):
         name = m.group("name")
-        if not _name_tier(name):  # no secret word in the name: no name rule would judge its value
+        if name not in tiers:
+            tiers[name] = _name_tier(name)
+        if not tiers[name]:  # no secret word in the name: no name rule would judge its value
             continue
+        stop = heads[k + 1].start() if k + 1 < len(heads) else len(text) + 1
         depth, ls, col = 1, m.start(), m.end() - m.start()  # col: where the block's text starts on the line
         for _ in range(_TF_BLOCK_LINES):
+            if ls >= stop:
+                break
             le = text.find("\n", ls)
             le = len(text) if le < 0 else le
             line = done.get(ls, text[ls:le])
