@@ -1183,12 +1183,21 @@ _PUTTY_PRIVATE = re.compile(r"(?m)^[ \t]*Private-Lines:[ \t]*(\d{1,3})[ \t]*\r?$
 # A Kubernetes Secret: every value under `data:` / `stringData:` is secret, whatever its key's name.
 # Raw YAML (`kind: Secret`, also `kind: secret`), or the config chunker's flattened lines (`L2 0:kind = Secret`).
 # A value may be a block scalar (`.dockercfg: |` or `>` then its lines, more indented): those lines are the value.
-_K8S_SECRET_KIND = re.compile(r"(?m)^(?:L\d+ (?:(\d+):)?kind = |[ \t]*kind:[ \t]*)[\"']?(?i:secret)[\"']?[ \t]*\r?$")
-_K8S_LOWER_KIND = ("kind: secret", 'kind: "secret"', "kind: 'secret'")  # (found as written: a cheap gate)
+# The kind's value in any case, quoted or not, a comment after it (`kind: SECRET`, `kind: 'secret' # …`). Gated by
+# _may_be_secret_kind: `Secret` as written (the common spelling), else `kind` then the value in any case, a search
+# from the literal `kind` (re's prefix scan), only in a text holding `kind`.
+_K8S_SECRET_KIND = re.compile(r"(?m)^(?:L\d+ (?:(\d+):)?kind = |[ \t]*kind:[ \t]*)(?P<q>[\"']?)(?i:secret)(?P=q)"
+                              r"[ \t]*(?:[ \t]#[^\n]*)?\r?$")
+_K8S_KIND_HINT = re.compile(r"kind(?::[ \t]*| = )[\"']?(?i:secret)")
 _K8S_FLAT_DATA = re.compile(r"(?m)^(?P<head>L\d+ (?:(?P<doc>\d+):)?(?:data|stringData):[^\n=]+ = )(?P<value>[^\n]+)$")
 _K8S_DATA_KEY = re.compile(r"^([ \t]*)(?:data|stringData):[ \t]*(?:#.*)?\r?$")
 _K8S_CHILD = re.compile(r"^(?P<head>([ \t]+)[\"']?[\w.-]+[\"']?:[ \t]+)(?P<value>[^\s#|>][^\n]*?)[ \t]*\r?$")
 _K8S_BLOCK_CHILD = re.compile(r"^([ \t]+)[\"']?[\w.-]+[\"']?:[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?\r?$")
+
+
+def _may_be_secret_kind(text: str) -> bool:
+    """A cheap test before _K8S_SECRET_KIND: could the text declare a Secret, in any case?"""
+    return "Secret" in text or "kind" in text and _K8S_KIND_HINT.search(text) is not None
 
 
 def _k8s_value(value: str) -> bool:
@@ -1224,8 +1233,7 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
             if new != line:
                 out[ls] = new
             ls = le + 1
-    secret_kind = "Secret" in text or any(k in text for k in _K8S_LOWER_KIND)
-    kinds = list(_K8S_SECRET_KIND.finditer(text)) if secret_kind else []
+    kinds = list(_K8S_SECRET_KIND.finditer(text)) if _may_be_secret_kind(text) else []
     if kinds:
         flat_docs = {k.group(1) for k in kinds if k.group(0).startswith("L")}
         if any(k.group(0).startswith("L") for k in kinds):
@@ -1268,7 +1276,8 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
                                 break
                             lines.append((at, body))
                             at = e + 1
-                        if _k8s_value(" ".join(x.strip() for _, x in lines)):
+                        joined = " ".join(x.strip() for _, x in lines)
+                        if _k8s_value(joined) and not (b64 and _k8s_short_b64(joined.replace(" ", ""))):
                             for start, body in lines:
                                 if body.strip():
                                     cr = "\r" if body.endswith("\r") else ""
@@ -2906,7 +2915,7 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
     # Private-key blocks span lines: found over the whole text, then each line of
     # one goes through the line patterns as well.
     pem = _pem_changes(text) if "PRIVATE KEY" in text else None
-    if "Private-Lines:" in text or "Secret" in text or any(k in text for k in _K8S_LOWER_KIND):
+    if "Private-Lines:" in text or _may_be_secret_kind(text):
         pem = {**(pem or {}), **_block_changes(text, pem or {})}
     if "value:" in text and ("name:" in text or "key:" in text):
         pem = {**(pem or {}), **_k8s_env_changes(text, pem or {})}
