@@ -1513,11 +1513,30 @@ _XML_KEY_VALUE = re.compile(r"<key>[ \t]*(?P<name>[A-Za-z_][\w.-]*)[ \t]*</key>[
                             r"<value>(?P<value>[^<>\n]*)</value>")
 
 
-def _xml_key_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
-    """{line start: redacted line} for the `<value>` lines of _XML_KEY_VALUE under a secret's name."""
+# A property list's `<key>NAME</key>` then `<string>…</string>` (an app's Info.plist, a keychain export): the value
+# judged as `NAME = "…"` is on one line (_redacted_as_assignment), so Apple's own keys (`CFBundleIdentifier`), a
+# usage description's phrase (`NSFaceIDUsageDescription`), a build setting's `$(API_KEY)` and a placeholder stay.
+# (run only on a text holding `</key>` and `<string>`)
+_PLIST_KEY_STRING = re.compile(r"<key>[ \t]*(?P<name>[A-Za-z_][\w.-]*)[ \t]*</key>[ \t]*(?:\r?\n[ \t]*)?"
+                               r"<string>(?P<value>[^<>\n\"\\]*)</string>")
+
+
+def _xml_pair_secret(m: re.Match[str]) -> bool:
+    return _secret_name(m.group("name"))[0] and _k8s_value(m.group("value"))
+
+
+def _plist_pair_secret(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return bool(value) and REDACTED not in value and _redacted_as_assignment(m.group("name"), value)
+
+
+def _xml_key_value_changes(text: str, done: dict[int, str], pattern: re.Pattern[str] = _XML_KEY_VALUE,
+                           secret=_xml_pair_secret) -> dict[int, str]:
+    """{line start: redacted line} for the value lines of _XML_KEY_VALUE (or _PLIST_KEY_STRING, with
+    _plist_pair_secret) under a secret's name."""
     out: dict[int, str] = {}
-    for m in _XML_KEY_VALUE.finditer(text):
-        if not _secret_name(m.group("name"))[0] or not _k8s_value(m.group("value")):
+    for m in pattern.finditer(text):
+        if not secret(m):
             continue
         vs = text.rfind("\n", 0, m.start("value")) + 1
         if vs in done or vs in out:
@@ -2930,8 +2949,11 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_b64_pem_changes(text, pem or {})}
     if 'variable "' in text:
         pem = {**(pem or {}), **_tf_default_changes(text, pem or {})}
-    if "</key>" in text and "<value>" in text:
-        pem = {**(pem or {}), **_xml_key_value_changes(text, pem or {})}
+    if "</key>" in text:
+        if "<value>" in text:
+            pem = {**(pem or {}), **_xml_key_value_changes(text, pem or {})}
+        if "<string>" in text:
+            pem = {**(pem or {}), **_xml_key_value_changes(text, pem or {}, _PLIST_KEY_STRING, _plist_pair_secret)}
     if ":\n" in text or ": \n" in text or ":\r\n" in text or "[\n" in text or "[\r\n" in text or "[ \n" in text:
         pem = {**(pem or {}), **_list_item_changes(text, pem or {})}
     if "Default" in text and "Parameters" in text:
