@@ -1972,16 +1972,20 @@ _CONCAT_VALUE = re.compile(r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_][\w
 # operand before is a name or a member (`env.PASSWORD`, `opts?.secret`, `getEnv()`), or two compared (`a === b ?
 # '…' : '…'`, `mode == 'dev' ? …`: the compared literal is no branch); Python's conditional expression too (`x if c
 # else '…'`, `os.environ.get("X") if c else '…'`: its `else` literal). Each literal judged as _QUOTED_ASSIGN's, and
-# a plain word kept (`|| 'not-set'`).
-_ALT_OPERAND = r"!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\(\s*\))*"
-_ALT_LITERAL = r"(?P<q{n}>[\"'`])(?P<v{n}>(?:\\.|(?!(?P=q{n}))[^\\\n])*)(?P=q{n})"
+# a plain word kept (`|| 'not-set'`). The operand may be a call or a subscript of literals and names
+# (`System.getenv("X")`, `process.env["TOKEN"]`); the fallback may be Groovy's and Kotlin's `?:`; and the value may
+# be a Groovy command's argument in brackets (Gradle's `password (System.getenv("X") != null ? … : "…")`).
 _ALT_QUOTED = r"(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"  # a literal not judged (compared, an argument)
+_ALT_ARG = r"(?:" + _ALT_QUOTED + r"|[\w.$]+)"
+_ALT_OPERAND = (r"!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\(\s*(?:" + _ALT_ARG + r"\s*(?:,\s*" + _ALT_ARG
+                + r"\s*){0,3})?\)|\[\s*" + _ALT_ARG + r"\s*\])*")
+_ALT_LITERAL = r"(?P<q{n}>[\"'`])(?P<v{n}>(?:\\.|(?!(?P=q{n}))[^\\\n])*)(?P=q{n})"
 _ALT_COMPARED = (_ALT_OPERAND + r"(?:\s*(?:[!=]==?|[<>]=?)\s*(?:" + _ALT_OPERAND + "|" + _ALT_QUOTED
                  + r"|-?\d+(?:\.\d+)?))?")
 _PY_OPERAND = r"[A-Za-z_][\w.]*(?:\((?:[^()'\"\n]|" + _ALT_QUOTED + r"){0,120}\)|\[(?:[^\[\]'\"\n]|" + _ALT_QUOTED + r"){0,120}\])*"
 _ALT_ASSIGN = re.compile(
-    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=)(?!=)\s*(?:"
-    + _ALT_COMPARED + r"\s*(?:(?:\|\||\?\?)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
+    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=|(?<=[\w$])[ \t]*\()(?!=)\s*(?:"
+    + _ALT_COMPARED + r"\s*(?:(?:\|\||\?\?|\?:)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
     + _ALT_LITERAL.format(n=2) + "|" + _ALT_OPERAND + r")\s*:\s*(?:" + _ALT_LITERAL.format(n=3) + "|" + _ALT_OPERAND
     + r"))|(?:" + _ALT_QUOTED + "|" + _PY_OPERAND + r")[ \t]+if[ \t]+(?:[^'\"\n#]|" + _ALT_QUOTED + r"){1,160}?[ \t]else[ \t]+"
     + _ALT_LITERAL.format(n=4) + r")"
