@@ -2521,6 +2521,20 @@ _XML_NAMED = re.compile(r"""<(?P<tag>[A-Za-z_][\w.:-]*)[ \t][^<>]*?\bname[ \t]*=
                         r"""(?P=nq)[^<>]*>[ \t]*(?P<value>[^<>\s]+)[ \t]*</(?P=tag)>""")
 
 
+# ... or an element whose whole text is an environment assignment (`<inlist>DB_PASSWORD=…</inlist>`, a CI file's
+# `<env>API_TOKEN=…</env>`): the text judged as a line of its own (_redact_line), so `NAME=${VAR}` and a name with
+# no secret's word stay.
+_XML_ENV_TEXT = re.compile(r"(?P<open><(?P<tag>[A-Za-z_][\w.:-]*)(?:[ \t][^<>]*)?>)[ \t]*"
+                           r"(?P<inner>[A-Za-z_][\w.-]*=[^<>\s]+)[ \t]*(?=</(?P=tag)>)")
+
+
+def _xml_env_text(match: re.Match[str]) -> str:
+    inner = match.group("inner")
+    new = inner if REDACTED in inner else _redact_line(inner)
+    return match.group(0) if new == inner else match.group(0)[:match.start("inner") - match.start()] + new + (
+        match.group(0)[match.end("inner") - match.start():])
+
+
 def _xml_element(match: re.Match[str]) -> str:
     """Read as a parsed value is: any value under a secret's name (`password`), a random one under a name with
     "key" or "token" in it; never a placeholder, a reference, a type's name (`<Password>string</Password>`)."""
@@ -2776,6 +2790,8 @@ def _redact_line(line: str) -> str:
                 line = pattern.sub(_xml_pair, line)
     if secret and "</" in line:
         line = _XML_ELEMENT.sub(_xml_element, line)
+        if "=" in line:
+            line = _XML_ENV_TEXT.sub(_xml_env_text, line)
         if "name" in low:
             line = _XML_NAMED.sub(_xml_element, line)
     # (after _CONFIG_LINE, which takes a live `NAME=value` line whole)
