@@ -31,6 +31,7 @@ from their checkouts at run time (nothing of theirs is stored here).
         --no-secrets /work/.mirror/nickdeis+eslint-plugin-no-secrets/repo \\
         --rusty-hog /work/.mirror/newrelic+rusty-hog/repo --secretscanner /work/.mirror/deepfence+SecretScanner/repo \\
         --fake-leaks /work/.mirror/leaktk+fake-leaks/repo --horusec /work/.mirror/ZupIT+horusec/repo \\
+        --leaky-repo /work/.mirror/Plazmaz+leaky-repo/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -127,6 +128,8 @@ from their checkouts at run time (nothing of theirs is stored here).
 - ZupIT/horusec (held out in the twenty-ninth round): its leaks engine's rule samples, each finding its vulnerable
   samples' tests name (by the line's text) a positive, the safe samples' lines negatives (`--horusec`; see
   horusec_cases). Scored like whispers.
+- Plazmaz/leaky-repo (held out in the thirtieth round): realistic files with planted secrets and a count per file of
+  the lines holding one (`--leaky-repo`; see leaky_repo_cases and leaky_repo_score): scored by file and by count.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -138,6 +141,7 @@ of 5, the line cache cleared each round).
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import random
 import re
@@ -359,6 +363,19 @@ def repo_files(root: Path, under: str) -> tuple[list[str], object]:
     git = ["git", "-C", str(root)]
     names = subprocess.run(git + ["ls-tree", "-r", "--name-only", "HEAD", under.rstrip("/") + "/"],
                            capture_output=True, text=True, check=True).stdout.split()
+    return names, lambda n: subprocess.run(git + ["show", f"HEAD:{n}"], capture_output=True, text=True,
+                                           errors="replace").stdout
+
+
+def all_files(root: Path) -> tuple[list[str], object]:
+    """Every file name of a checkout or a bare mirror (names may hold blanks; a checkout's .git left out), and a
+    reader of one."""
+    if (root / ".git").exists() or not (root / "HEAD").is_file():  # a checkout
+        names = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and ".git" not in p.parts)
+        return names, lambda n: (root / n).read_text(encoding="utf-8", errors="replace")
+    git = ["git", "-C", str(root)]
+    names = [n for n in subprocess.run(git + ["ls-tree", "-r", "--name-only", "-z", "HEAD"], capture_output=True,
+                                       text=True, check=True).stdout.split("\0") if n]
     return names, lambda n: subprocess.run(git + ["show", f"HEAD:{n}"], capture_output=True, text=True,
                                            errors="replace").stdout
 
@@ -2659,18 +2676,7 @@ def fake_leaks_cases(root: Path):
     those folders (no label), the `cui` category's files (markings of controlled information, no secret), files
     that are not text (a NUL byte), and the invalid files a scanner is to pass over for their path alone, their
     content a key (`pki/invalid/ignore-…/`, `pki/invalid/ignored-by-config`, which .gitleaksignore names)."""
-    if (root / ".git").exists() or not (root / "HEAD").is_file():  # a checkout
-        names = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and ".git" not in p.parts)
-
-        def read(n):
-            return (root / n).read_text(encoding="utf-8", errors="replace")
-    else:  # a bare mirror (names may hold blanks: split on line breaks only)
-        git = ["git", "-C", str(root)]
-        names = [n for n in subprocess.run(git + ["ls-tree", "-r", "--name-only", "-z", "HEAD"], capture_output=True,
-                                           text=True, check=True).stdout.split("\0") if n]
-
-        def read(n):
-            return subprocess.run(git + ["show", f"HEAD:{n}"], capture_output=True, text=True, errors="replace").stdout
+    names, read = all_files(root)
     files, skipped = [], 0
     for name in names:
         parts = name.split("/")
@@ -2731,6 +2737,71 @@ def horusec_cases(root: Path):
         text = samples[src]
         files.append((src, text, [], [i for i, line in enumerate(text.split("\n")) if line.strip()]))
     return files, skipped
+
+
+_LR_META = ".leaky-meta/"  # Plazmaz/leaky-repo's own folder: its label file, benchmark scripts and notes
+
+
+def leaky_repo_cases(root: Path):
+    """(files, skipped) from Plazmaz/leaky-repo, a repository of realistic files holding planted secrets (.netrc,
+    .pgpass, wp-config.php, .docker/config.json, …). Its .leaky-meta/secrets.csv gives, per file, how many lines hold
+    a "risk" (a secret) and how many an "informative" value (a host, a user name): counts, not which lines. A file is
+    (name, text, num_risk); a file the csv does not name, or names with no risk line, holds none (num_risk 0: each of
+    its non-blank lines a negative). Skipped: the .leaky-meta folder (the labels themselves, the benchmark's
+    scripts) and files that are not text (a NUL byte: Firefox's cert9.db and key4.db)."""
+    names, read = all_files(root)
+    risk = {}
+    for row in read(_LR_META + "secrets.csv").split("\n"):
+        cells = row.strip().split(",")
+        if len(cells) == 3 and not row.startswith("#") and cells[1].isdigit():
+            risk[cells[0]] = int(cells[1])
+    files, skipped = [], 0
+    for name in names:
+        if name.startswith(_LR_META):
+            continue
+        text = read(name)
+        if "\0" in text:
+            skipped += 1
+            continue
+        files.append((name, text, risk.get(name, 0)))
+    return files, skipped
+
+
+def leaky_repo_score(title: str, files, skipped: int, show: int) -> None:
+    """leaky-repo's labels are counts per file, so a file's risk lines are scored by count: a file with risk lines
+    is found if any of its lines changes and covered if at least as many lines change as it has risk lines (needed,
+    not sufficient, for every risk line to be gone: which lines changed is read by hand, benchmarks/
+    secrets_recall.md); sum(min(changed, risk)) / sum(risk) bounds the risk lines' recall from above. The lines of a
+    file with no risk line are negatives."""
+    found = covered = bound = risk_n = 0
+    rows, changed, m = [], [], 0
+    for name, text, n in files:
+        a, b = text.split("\n"), redact_text(text).split("\n")
+        diff = [i for op, i1, i2, _, _ in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+                if op != "equal" for i in range(i1, i2)]  # the lines not kept as they were
+        if n:
+            risk_n += n
+            found += bool(diff)
+            covered += len(diff) >= n
+            bound += min(len(diff), n)
+            rows.append((name, len(diff), n))
+        else:
+            m += sum(1 for line in a if line.strip())
+            changed += [(name, a[i].strip()) for i in diff if a[i].strip()]
+    k = len(rows)
+    print(f"{title}: files skipped (not text): {skipped}")
+    print(f"  files with a risk line found (any line changed): {found}/{k} = {found / max(1, k):.1%}")
+    print(f"  files covered (lines changed >= risk lines): {covered}/{k} = {covered / max(1, k):.1%}")
+    print(f"  risk lines, at most: {bound}/{risk_n} = {bound / max(1, risk_n):.1%}")
+    print(f"  negative lines changed (files with no risk line): {len(changed)}/{m} = {len(changed) / max(1, m):.1%}")
+    if show:
+        print(f"\n  -- {title}, files by lines changed / risk lines: {k}")
+        for name, d, n in rows[:show]:
+            print("    ", name, "|", f"{d}/{n}", "" if d >= n else "(short)")
+        print(f"\n  -- {title}, negatives changed: {len(changed)}")
+        for name, line in changed[:show]:
+            print("    ", name, "|", line[:160])
+        print()
 
 
 def _msu_string(lit: str, consts: dict[str, str]) -> str | None:
@@ -2974,6 +3045,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a ZupIT/horusec checkout or bare mirror (its leaks engine's samples and their tests)")
     ap.add_argument("--fake-leaks", dest="fake_leaks", type=Path,
                     help="a leaktk/fake-leaks checkout or bare mirror (its valid/ and invalid/ sample files)")
+    ap.add_argument("--leaky-repo", dest="leaky_repo", type=Path,
+                    help="a Plazmaz/leaky-repo checkout or bare mirror (its files and .leaky-meta/secrets.csv's counts)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -3083,6 +3156,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.horusec:  # held out in the twenty-ninth round
         whispers_score("horusec (held out)", *horusec_cases(args.horusec), args.show,
                        "a finding's line not found in its sample, a sample not found, a file missing")
+    if args.leaky_repo:  # held out in the thirtieth round
+        leaky_repo_score("leaky-repo (held out)", *leaky_repo_cases(args.leaky_repo), args.show)
     if args.time:
         timing(args.time)
     return 0

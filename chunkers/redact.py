@@ -51,7 +51,8 @@ _SECRET_CORE = (
     r"(?:api|access|private|secret|signing|encryption|client|account|subscription|master|auth|"
     r"shared[_-]?access|storage|license|app|preshared)[_-]?key)"
 )
-_CODE_SECRET_NAME = r"(?:[A-Za-z_$@][\w.$@-]*?)?" + _SECRET_CORE + r"[\w.$@-]*"
+# (a name may begin with a digit: a YAML or JSON key, `01_hardcoded_password:`, `2fa_secret:`)
+_CODE_SECRET_NAME = r"(?:[A-Za-z0-9_$@][\w.$@-]*?)?" + _SECRET_CORE + r"[\w.$@-]*"
 _SECRET_CORE_RE = re.compile("(?i)" + _SECRET_CORE)
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
@@ -1183,12 +1184,21 @@ _PUTTY_PRIVATE = re.compile(r"(?m)^[ \t]*Private-Lines:[ \t]*(\d{1,3})[ \t]*\r?$
 # A Kubernetes Secret: every value under `data:` / `stringData:` is secret, whatever its key's name.
 # Raw YAML (`kind: Secret`, also `kind: secret`), or the config chunker's flattened lines (`L2 0:kind = Secret`).
 # A value may be a block scalar (`.dockercfg: |` or `>` then its lines, more indented): those lines are the value.
-_K8S_SECRET_KIND = re.compile(r"(?m)^(?:L\d+ (?:(\d+):)?kind = |[ \t]*kind:[ \t]*)[\"']?(?i:secret)[\"']?[ \t]*\r?$")
-_K8S_LOWER_KIND = ("kind: secret", 'kind: "secret"', "kind: 'secret'")  # (found as written: a cheap gate)
+# The kind's value in any case, quoted or not, a comment after it (`kind: SECRET`, `kind: 'secret' # …`). Gated by
+# _may_be_secret_kind: `Secret` as written (the common spelling), else `kind` then the value in any case, a search
+# from the literal `kind` (re's prefix scan), only in a text holding `kind`.
+_K8S_SECRET_KIND = re.compile(r"(?m)^(?:L\d+ (?:(\d+):)?kind = |[ \t]*kind:[ \t]*)(?P<q>[\"']?)(?i:secret)(?P=q)"
+                              r"[ \t]*(?:[ \t]#[^\n]*)?\r?$")
+_K8S_KIND_HINT = re.compile(r"kind(?::[ \t]*| = )[\"']?(?i:secret)")
 _K8S_FLAT_DATA = re.compile(r"(?m)^(?P<head>L\d+ (?:(?P<doc>\d+):)?(?:data|stringData):[^\n=]+ = )(?P<value>[^\n]+)$")
 _K8S_DATA_KEY = re.compile(r"^([ \t]*)(?:data|stringData):[ \t]*(?:#.*)?\r?$")
 _K8S_CHILD = re.compile(r"^(?P<head>([ \t]+)[\"']?[\w.-]+[\"']?:[ \t]+)(?P<value>[^\s#|>][^\n]*?)[ \t]*\r?$")
 _K8S_BLOCK_CHILD = re.compile(r"^([ \t]+)[\"']?[\w.-]+[\"']?:[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?\r?$")
+
+
+def _may_be_secret_kind(text: str) -> bool:
+    """A cheap test before _K8S_SECRET_KIND: could the text declare a Secret, in any case?"""
+    return "Secret" in text or "kind" in text and _K8S_KIND_HINT.search(text) is not None
 
 
 def _k8s_value(value: str) -> bool:
@@ -1224,8 +1234,7 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
             if new != line:
                 out[ls] = new
             ls = le + 1
-    secret_kind = "Secret" in text or any(k in text for k in _K8S_LOWER_KIND)
-    kinds = list(_K8S_SECRET_KIND.finditer(text)) if secret_kind else []
+    kinds = list(_K8S_SECRET_KIND.finditer(text)) if _may_be_secret_kind(text) else []
     if kinds:
         flat_docs = {k.group(1) for k in kinds if k.group(0).startswith("L")}
         if any(k.group(0).startswith("L") for k in kinds):
@@ -1268,7 +1277,8 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
                                 break
                             lines.append((at, body))
                             at = e + 1
-                        if _k8s_value(" ".join(x.strip() for _, x in lines)):
+                        joined = " ".join(x.strip() for _, x in lines)
+                        if _k8s_value(joined) and not (b64 and _k8s_short_b64(joined.replace(" ", ""))):
                             for start, body in lines:
                                 if body.strip():
                                     cr = "\r" if body.endswith("\r") else ""
@@ -1453,22 +1463,32 @@ _QUOTED_RUN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"")
 
 
 def _tf_default_changes(text: str, done: dict[int, str]) -> dict[int, str]:
-    """{line start: redacted line} for the `default` lines of _TF_VARIABLE blocks under a secret's name."""
+    """{line start: redacted line} for the `default` lines of _TF_VARIABLE blocks under a secret's name. A block is
+    read up to the next `variable "` at a line's start (a variable holds none: that one begins a block of its own),
+    so each line is read once (1 MB of `variable "db_password" {` lines: 3.8 s when each block read 40 lines)."""
     out: dict[int, str] = {}
+    heads = []  # the line starts of the `variable "NAME" {` lines, in order
     at = text.find('variable "')
     while at >= 0:
         ls = at  # back over the indent only, as _parent_value_changes: no search back over a long line
         while ls > 0 and text[ls - 1] in " \t":
             ls -= 1
         m = _TF_VARIABLE.match(text, ls) if ls == 0 or text[ls - 1] == "\n" else None
+        if m is not None:
+            heads.append(m)
         at = text.find('variable "', at + 1)
-        if m is None:
-            continue
+    tiers: dict[str, int] = {}
+    for k, m in enumerate(heads):
         name = m.group("name")
-        if not _name_tier(name):  # no secret word in the name: no name rule would judge its value
+        if name not in tiers:
+            tiers[name] = _name_tier(name)
+        if not tiers[name]:  # no secret word in the name: no name rule would judge its value
             continue
+        stop = heads[k + 1].start() if k + 1 < len(heads) else len(text) + 1
         depth, ls, col = 1, m.start(), m.end() - m.start()  # col: where the block's text starts on the line
         for _ in range(_TF_BLOCK_LINES):
+            if ls >= stop:
+                break
             le = text.find("\n", ls)
             le = len(text) if le < 0 else le
             line = done.get(ls, text[ls:le])
@@ -1493,11 +1513,30 @@ _XML_KEY_VALUE = re.compile(r"<key>[ \t]*(?P<name>[A-Za-z_][\w.-]*)[ \t]*</key>[
                             r"<value>(?P<value>[^<>\n]*)</value>")
 
 
-def _xml_key_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
-    """{line start: redacted line} for the `<value>` lines of _XML_KEY_VALUE under a secret's name."""
+# A property list's `<key>NAME</key>` then `<string>…</string>` (an app's Info.plist, a keychain export): the value
+# judged as `NAME = "…"` is on one line (_redacted_as_assignment), so Apple's own keys (`CFBundleIdentifier`), a
+# usage description's phrase (`NSFaceIDUsageDescription`), a build setting's `$(API_KEY)` and a placeholder stay.
+# (run only on a text holding `</key>` and `<string>`)
+_PLIST_KEY_STRING = re.compile(r"<key>[ \t]*(?P<name>[A-Za-z_][\w.-]*)[ \t]*</key>[ \t]*(?:\r?\n[ \t]*)?"
+                               r"<string>(?P<value>[^<>\n\"\\]*)</string>")
+
+
+def _xml_pair_secret(m: re.Match[str]) -> bool:
+    return _secret_name(m.group("name"))[0] and _k8s_value(m.group("value"))
+
+
+def _plist_pair_secret(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    return bool(value) and REDACTED not in value and _redacted_as_assignment(m.group("name"), value)
+
+
+def _xml_key_value_changes(text: str, done: dict[int, str], pattern: re.Pattern[str] = _XML_KEY_VALUE,
+                           secret=_xml_pair_secret) -> dict[int, str]:
+    """{line start: redacted line} for the value lines of _XML_KEY_VALUE (or _PLIST_KEY_STRING, with
+    _plist_pair_secret) under a secret's name."""
     out: dict[int, str] = {}
-    for m in _XML_KEY_VALUE.finditer(text):
-        if not _secret_name(m.group("name"))[0] or not _k8s_value(m.group("value")):
+    for m in pattern.finditer(text):
+        if not secret(m):
             continue
         vs = text.rfind("\n", 0, m.start("value")) + 1
         if vs in done or vs in out:
@@ -1933,16 +1972,20 @@ _CONCAT_VALUE = re.compile(r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_][\w
 # operand before is a name or a member (`env.PASSWORD`, `opts?.secret`, `getEnv()`), or two compared (`a === b ?
 # '…' : '…'`, `mode == 'dev' ? …`: the compared literal is no branch); Python's conditional expression too (`x if c
 # else '…'`, `os.environ.get("X") if c else '…'`: its `else` literal). Each literal judged as _QUOTED_ASSIGN's, and
-# a plain word kept (`|| 'not-set'`).
-_ALT_OPERAND = r"!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\(\s*\))*"
-_ALT_LITERAL = r"(?P<q{n}>[\"'`])(?P<v{n}>(?:\\.|(?!(?P=q{n}))[^\\\n])*)(?P=q{n})"
+# a plain word kept (`|| 'not-set'`). The operand may be a call or a subscript of literals and names
+# (`System.getenv("X")`, `process.env["TOKEN"]`); the fallback may be Groovy's and Kotlin's `?:`; and the value may
+# be a Groovy command's argument in brackets (Gradle's `password (System.getenv("X") != null ? … : "…")`).
 _ALT_QUOTED = r"(?:\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')"  # a literal not judged (compared, an argument)
+_ALT_ARG = r"(?:" + _ALT_QUOTED + r"|[\w.$]+)"
+_ALT_OPERAND = (r"!?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\(\s*(?:" + _ALT_ARG + r"\s*(?:,\s*" + _ALT_ARG
+                + r"\s*){0,3})?\)|\[\s*" + _ALT_ARG + r"\s*\])*")
+_ALT_LITERAL = r"(?P<q{n}>[\"'`])(?P<v{n}>(?:\\.|(?!(?P=q{n}))[^\\\n])*)(?P=q{n})"
 _ALT_COMPARED = (_ALT_OPERAND + r"(?:\s*(?:[!=]==?|[<>]=?)\s*(?:" + _ALT_OPERAND + "|" + _ALT_QUOTED
                  + r"|-?\d+(?:\.\d+)?))?")
 _PY_OPERAND = r"[A-Za-z_][\w.]*(?:\((?:[^()'\"\n]|" + _ALT_QUOTED + r"){0,120}\)|\[(?:[^\[\]'\"\n]|" + _ALT_QUOTED + r"){0,120}\])*"
 _ALT_ASSIGN = re.compile(
-    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=)(?!=)\s*(?:"
-    + _ALT_COMPARED + r"\s*(?:(?:\|\||\?\?)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
+    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=|(?<=[\w$])[ \t]*\()(?!=)\s*(?:"
+    + _ALT_COMPARED + r"\s*(?:(?:\|\||\?\?|\?:)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
     + _ALT_LITERAL.format(n=2) + "|" + _ALT_OPERAND + r")\s*:\s*(?:" + _ALT_LITERAL.format(n=3) + "|" + _ALT_OPERAND
     + r"))|(?:" + _ALT_QUOTED + "|" + _PY_OPERAND + r")[ \t]+if[ \t]+(?:[^'\"\n#]|" + _ALT_QUOTED + r"){1,160}?[ \t]else[ \t]+"
     + _ALT_LITERAL.format(n=4) + r")"
@@ -2478,6 +2521,20 @@ _XML_NAMED = re.compile(r"""<(?P<tag>[A-Za-z_][\w.:-]*)[ \t][^<>]*?\bname[ \t]*=
                         r"""(?P=nq)[^<>]*>[ \t]*(?P<value>[^<>\s]+)[ \t]*</(?P=tag)>""")
 
 
+# ... or an element whose whole text is an environment assignment (`<inlist>DB_PASSWORD=…</inlist>`, a CI file's
+# `<env>API_TOKEN=…</env>`): the text judged as a line of its own (_redact_line), so `NAME=${VAR}` and a name with
+# no secret's word stay.
+_XML_ENV_TEXT = re.compile(r"(?P<open><(?P<tag>[A-Za-z_][\w.:-]*)(?:[ \t][^<>]*)?>)[ \t]*"
+                           r"(?P<inner>[A-Za-z_][\w.-]*=[^<>\s]+)[ \t]*(?=</(?P=tag)>)")
+
+
+def _xml_env_text(match: re.Match[str]) -> str:
+    inner = match.group("inner")
+    new = inner if REDACTED in inner else _redact_line(inner)
+    return match.group(0) if new == inner else match.group(0)[:match.start("inner") - match.start()] + new + (
+        match.group(0)[match.end("inner") - match.start():])
+
+
 def _xml_element(match: re.Match[str]) -> str:
     """Read as a parsed value is: any value under a secret's name (`password`), a random one under a name with
     "key" or "token" in it; never a placeholder, a reference, a type's name (`<Password>string</Password>`)."""
@@ -2733,6 +2790,8 @@ def _redact_line(line: str) -> str:
                 line = pattern.sub(_xml_pair, line)
     if secret and "</" in line:
         line = _XML_ELEMENT.sub(_xml_element, line)
+        if "=" in line:
+            line = _XML_ENV_TEXT.sub(_xml_env_text, line)
         if "name" in low:
             line = _XML_NAMED.sub(_xml_element, line)
     # (after _CONFIG_LINE, which takes a live `NAME=value` line whole)
@@ -2896,7 +2955,7 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
     # Private-key blocks span lines: found over the whole text, then each line of
     # one goes through the line patterns as well.
     pem = _pem_changes(text) if "PRIVATE KEY" in text else None
-    if "Private-Lines:" in text or "Secret" in text or any(k in text for k in _K8S_LOWER_KIND):
+    if "Private-Lines:" in text or _may_be_secret_kind(text):
         pem = {**(pem or {}), **_block_changes(text, pem or {})}
     if "value:" in text and ("name:" in text or "key:" in text):
         pem = {**(pem or {}), **_k8s_env_changes(text, pem or {})}
@@ -2910,8 +2969,11 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_b64_pem_changes(text, pem or {})}
     if 'variable "' in text:
         pem = {**(pem or {}), **_tf_default_changes(text, pem or {})}
-    if "</key>" in text and "<value>" in text:
-        pem = {**(pem or {}), **_xml_key_value_changes(text, pem or {})}
+    if "</key>" in text:
+        if "<value>" in text:
+            pem = {**(pem or {}), **_xml_key_value_changes(text, pem or {})}
+        if "<string>" in text:
+            pem = {**(pem or {}), **_xml_key_value_changes(text, pem or {}, _PLIST_KEY_STRING, _plist_pair_secret)}
     if ":\n" in text or ": \n" in text or ":\r\n" in text or "[\n" in text or "[\r\n" in text or "[ \n" in text:
         pem = {**(pem or {}), **_list_item_changes(text, pem or {})}
     if "Default" in text and "Parameters" in text:
