@@ -13,6 +13,7 @@ text never exceeds the budget.
 from __future__ import annotations
 
 import json
+import re
 from typing import Callable, Iterable, Literal
 
 from pydantic import BaseModel, Field
@@ -104,8 +105,15 @@ def span_header(repo_id: str, path: str, start: int, end: int, chunk_type: str, 
     return f"### {printable(f'{repo_id}:{path}')}:L{start}-L{end} [{tag}]"
 
 
+# A line of a span's text shaped as a span's header (a file may hold one, to pass itself off as another file's
+# lines to an agent reading the pack): shown with a backslash before it, which no header has. The JSON pack keeps
+# the text as it is.
+_HEADER_SHAPED = re.compile(r"^(?=[ \t]*###[ \t].*:L\d+-L\d+ \[[^\]\n]*\][ \t]*\r?$)", re.MULTILINE)
+
+
 def render_span(s: Span) -> str:
-    return span_header(s.repo_id, s.file_path, s.start_line, s.end_line, s.chunk_type, s.kind) + "\n" + s.text
+    text = _HEADER_SHAPED.sub("\\\\", s.text) if "###" in s.text else s.text
+    return span_header(s.repo_id, s.file_path, s.start_line, s.end_line, s.chunk_type, s.kind) + "\n" + text
 
 
 def render_pack(pack: ContextPack) -> str:
