@@ -77,6 +77,16 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(_escape, text)
 
 
+_UNPRINTABLE_IN_CODE = re.compile(f"(?![\t\n]|\r\n)[{UNPRINTABLE}]")
+
+
+def printable_code(text: str) -> str:
+    """`printable` for lines of a file as the text outputs show them: tabs and line ends kept; an escape sequence
+    (a terminal's title, colours, a cursor move), a stray carriage return or a bidi override ("Trojan Source") in a
+    line shown as its escape, so what the terminal shows is what the file holds."""
+    return _UNPRINTABLE_IN_CODE.sub(_escape, text)
+
+
 def show_path(path: str | Path, limit: int = 120) -> str:
     """A path for a one-line message: unprintable characters escaped (`printable`), long ones cut in the middle,
     with their length."""

@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Literal
 
 from pydantic import BaseModel, Field
 
-from ledger_assets.ingest.snapshot import printable
+from ledger_assets.ingest.snapshot import printable, printable_code
 from ledger_assets.store.settings import GROUP_DECAY
 
 DEFAULT_FILES = 30  # ranked files whose chunks are candidates
@@ -112,7 +112,7 @@ _HEADER_SHAPED = re.compile(r"^(?=[ \t]*###[ \t].*:L\d+-L\d+ \[[^\]\n]*\][ \t]*\
 
 
 def render_span(s: Span) -> str:
-    text = _HEADER_SHAPED.sub("\\\\", s.text) if "###" in s.text else s.text
+    text = printable_code(_HEADER_SHAPED.sub("\\\\", s.text) if "###" in s.text else s.text)
     return span_header(s.repo_id, s.file_path, s.start_line, s.end_line, s.chunk_type, s.kind) + "\n" + text
 
 

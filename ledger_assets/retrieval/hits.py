@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger_assets.ingest.snapshot import UNPRINTABLE, printable
+from ledger_assets.ingest.snapshot import UNPRINTABLE, printable, printable_code
 from ledger_assets.store.settings import FILE_CHUNKS, SNIPPET_CHARS
 
 
@@ -139,7 +139,7 @@ def toon_field(value) -> str:
 
 def toon_body(text: str) -> str:
     """The body after `⟫`: one line, `⏎` for each line break, `¦` for `|`."""
-    return _TOON_BREAKS.sub("⏎", text.replace("\r\n", "\n").replace("\r", "")).replace("|", "¦")
+    return printable_code(_TOON_BREAKS.sub("⏎", text.replace("\r\n", "\n").replace("\r", "")).replace("|", "¦"))
 
 
 def toon_row(h: Hit, detail: str = "snippet") -> str:
@@ -182,7 +182,7 @@ def format_hits(hits: list[Hit], fmt: str = "text", detail: str = "snippet") -> 
         if d["intent"]:
             out.append(f"    intent: {d['intent']}")
         limit = None if detail != "snippet" else 12
-        out.extend("    " + line for line in d["snippet"].splitlines()[:limit])
+        out.extend("    " + line for line in printable_code(d["snippet"]).splitlines()[:limit])
     return "\n".join(out) if out else "no hits"
 
 
@@ -217,6 +217,6 @@ def format_files(files: list, fmt: str = "text", detail: str = "snippet", chunks
                 stale += f"  DEPRECATED: {deprecation(p)['reason']}"
             out.append(f"    L{p.get('start_line')}-L{p.get('end_line')} [{p.get('chunk_type')}] "
                        f"score={h.score:.4f}" + (f"  {syms}" if syms else "") + stale)
-        first = render_body(f.chunks[0].payload, detail).splitlines()
+        first = printable_code(render_body(f.chunks[0].payload, detail)).splitlines()
         out.extend("      " + line for line in first[:(6 if detail == "snippet" else None)])
     return "\n".join(out) if out else "no hits"

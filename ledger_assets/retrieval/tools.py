@@ -21,7 +21,8 @@ from chunkers.redact import redact_lines
 from chunkers.text import BinaryContent, decode, split_lines
 from qdrant_client import models
 
-from ledger_assets.ingest.snapshot import MAX_PATH_CHARS, RepoStateError, check_repo, printable, show_path
+from ledger_assets.ingest.snapshot import (MAX_PATH_CHARS, RepoStateError, check_repo, printable, printable_code,
+                                          show_path)
 from ledger_assets.store import git
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.retrieval.hits import Hit
@@ -180,7 +181,7 @@ def format_span(span: dict) -> str:
     width = len(str(span["end_line"]))
     out = [f"{printable(span['repo_id'] + ':' + span['file_path'])}:{span['start_line']}-{span['end_line']} "
            f"(of {span['total_lines']} lines)"]
-    for i, line in enumerate(span["text"].split("\n") if span["text"] else [], span["start_line"]):
+    for i, line in enumerate(printable_code(span["text"]).split("\n") if span["text"] else [], span["start_line"]):
         out.append(f"{i:>{width}}  {line}")
     if span["truncated"]:
         out.append(f"… capped at {span['max_lines']} lines; ask for the rest with START {span['end_line'] + 1}")
