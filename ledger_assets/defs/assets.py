@@ -35,7 +35,7 @@ from ledger_assets.defs.partitions import REPOS_PARTITION, repos_partitions
 from ledger_assets.store.registry import RegistryError, UnknownRepo
 from ledger_assets.defs.resources import EmbedderResource, LedgerResource
 from ledger_assets.store.qdrant import CollectionMismatch, QdrantBusy
-from ledger_assets.ingest.snapshot import SnapshotError
+from ledger_assets.ingest.snapshot import SnapshotError, printable
 from ledger_assets.store.db import LedgerLockTimeout, table_columns
 from ledger_assets.store.settings import LOCK_RETRIES, LOCK_RETRY_DELAY_S, SettingsError
 
@@ -82,6 +82,11 @@ def _schema(core, table: str) -> dict:
         columns = table_columns(con, table)
     return {"dagster/column_schema": TableSchema(columns=[TableColumn(name, kind) for name, kind in columns]),
             "dagster/table_name": f"ledger.{table}", "duckdb_path": MetadataValue.path(str(core.settings.duckdb_path))}
+
+
+def _cell(text: str) -> str:
+    """A markdown table cell of the UI's metadata: a path's `|` escaped, its line breaks and bidi marks too."""
+    return printable(text).replace("|", "\\|")
 
 
 def _table(rows: dict, key: str, value: str) -> MetadataValue:
@@ -404,7 +409,7 @@ def code_graph(context: AssetExecutionContext, ledger: LedgerResource) -> Materi
     with _errors(context):
         r = enrich.graph_stage(core, context.partition_key, context.run.run_id, context.log)
     central = ["| chunk | PageRank | blast radius |", "| --- | ---: | ---: |"]
-    central += [f"| {label} | {rank} | {blast} |" for label, rank, blast in r.top_central]
+    central += [f"| {_cell(label)} | {rank} | {blast} |" for label, rank, blast in r.top_central]
     return MaterializeResult(metadata={
         "summary": MetadataValue.md(_skipped_note(r.skipped, "the graph") + (
             f"**{r.edges}** edges; **{r.nodes}** chunks in the graph in **{r.clusters}** clusters.")),

@@ -4,6 +4,7 @@ DuckDB and Qdrant local mode in temp dirs, over real git repos."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -370,3 +371,19 @@ def test_truncation_marker_fails_coverage_only_at_the_end_of_a_chunk(ledger, git
     outcome = pipeline.check_line_coverage(ledger, rid)
     assert not outcome.passed
     assert json.loads(outcome.metadata["offenders"]) == {"markers.py": "chunk with a truncation marker"}
+
+
+def test_the_graphs_table_in_the_ui_keeps_one_row_per_chunk_whatever_a_path_holds(tmp_path, git_repo, embedder):
+    """code_graph's `top_central` is a markdown table in the Dagster UI: a path's `|` or line break would add a cell
+    or end the table (issue 33)."""
+    seed(git_repo)
+    name = "src/pay|ment\nnote.py"
+    git_repo.write(name, "from service import refund\n\n\ndef settle(amount):\n    return refund(amount)\n")
+    git_repo.commit("a hostile name that calls into the service")
+    result, _ = Harness(tmp_path, git_repo).run()
+    [graph] = [m.metadata for m in result.asset_materializations_for_node("code_graph")]
+    rows = graph["top_central"].value.splitlines()
+    assert rows[:2] == ["| chunk | PageRank | blast radius |", "| --- | ---: | ---: |"]
+    assert any("pay\\|ment\\nnote.py#" in row for row in rows[2:]), rows
+    for row in rows[2:]:  # four unescaped pipes: three cells
+        assert len(re.findall(r"(?<!\\)\|", row)) == 4, row
