@@ -53,6 +53,13 @@ _SECRET_CORE = (
 )
 # (a name may begin with a digit: a YAML or JSON key, `01_hardcoded_password:`, `2fa_secret:`)
 _CODE_SECRET_NAME = r"(?:[A-Za-z0-9_$@][\w.$@-]*?)?" + _SECRET_CORE + r"[\w.$@-]*"
+# The same name where what follows it can never begin with a name character (an operator, a quote, a blank, a
+# bracket, or a lookahead refusing [\w.$@-]): such a name always runs to the end of its run of name characters, so it
+# is that whole run, checked once for a first character and a secret word, and never given back (possessive). The
+# lazy prefix and greedy rest above retried the rest at every secret word of a run, giving it back character by
+# character: a 27 KB run of `apassword` before ` = "…"` cost 2.7 CPU s in _INI_LINE alone (worst cases, 2026-12-04).
+# Same matches, same groups, every one of its patterns; _EQUALS_CALL keeps the form above (`password.equals(`).
+_SECRET_NAME = r"(?=[A-Za-z0-9_$@])(?=[\w.$@-]*?" + _SECRET_CORE + r")[\w.$@-]*+"
 _SECRET_CORE_RE = re.compile("(?i)" + _SECRET_CORE)
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
@@ -63,7 +70,7 @@ _ANNOTATION = r":\s*[A-Za-z_][\w.]*(?:\[[\w., |\[\]]*\])?[!?]?(?:\s*\|\s*[A-Za-z
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
     # (a sign glued to the name's end: `let apikey€ = "…"`, a test's name with a character beyond ASCII)
-    r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")(?:[^\x00-\x7f\w\s])?[\"']?\]?" + _ACCESSORS + ")"
+    r"(?i)(?P<name>[\"']?\b(?:" + _SECRET_NAME + r")(?:[^\x00-\x7f\w\s])?[\"']?\]?" + _ACCESSORS + ")"
     # a comparison too (`if (secret == "…")`, `!==`): the literal is the secret the code expects
     # a type annotation between the name and `=` (`secret: str = "…"`, `const token: string = '…'`)
     r"(?P<op>\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=))\s*)(?P<pre>@|[bBrRuU]{1,2})?"
@@ -75,7 +82,7 @@ _DIFF_MARK = r"(?:[+-](?=[ \t]*[A-Za-z_$@]))?"
 # A config-shaped line: `KEY=value` (no space before '=') or `key: value`.
 _CONFIG_LINE = re.compile(
     r"(?im)^(?P<lead>" + _DIFF_MARK + r"[ \t]*(?:export[ \t]+|-[ \t]+)?)"
-    r"(?P<name>(?:" + _CODE_SECRET_NAME + r"))"
+    r"(?P<name>(?:" + _SECRET_NAME + r"))"
     r"(?P<op>=|:[ \t]+)(?P<value>[^\s\"'`(\[{][^\n]*?)[ \t]*$"
 )
 # What every _CONFIG_LINE match starts with (its name is a run of [\w.$@-]):
@@ -90,7 +97,7 @@ _AUTH_NAME = r"(?:\$?(?:[A-Za-z_$][\w$]*?[_.])?(?:auth|AUTH|Auth|oauth|OAUTH|OAu
 _CALL_PAIR = re.compile(
     # (a PHP namespace before the name: `define("App\Config\Token", …)`; `auth` alone: `define("AUTH", …)`, judged by
     # looks_random as under _WEAK_QUOTED)
-    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>(?:[\w.]+\\{1,2})*(?:" + _CODE_SECRET_NAME + r"|o?auth))(?P=nq)\s*,\s*"
+    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>(?:[\w.]+\\{1,2})*(?:" + _SECRET_NAME + r"|o?auth))(?P=nq)\s*,\s*"
     r"(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
@@ -98,7 +105,7 @@ _CALL_PAIR = re.compile(
 # = "…"`, `Application("ApiKey") = "…"`), the same pair as `x.config('APIKEY', '…')` (`obj('api_key') = '…'`);
 # only `=`: a comparison's `get("token") == "…"` or a ternary's `f("token") : "…"` is none.
 _CALL_KEY_ASSIGN = re.compile(
-    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=nq)\s*\)\s*=(?![=>])\s*"
+    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>" + _SECRET_NAME + r")(?P=nq)\s*\)\s*=(?![=>])\s*"
     r"(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
 # What a _CALL_KEY_ASSIGN line holds: a quote, the bracket's close, `=` (no name tried at every `(` of a line).
@@ -106,7 +113,7 @@ _CALL_KEY_HINT = re.compile(r"[\"']\s*\)\s*=(?![=>])")
 # ... or two strings in a list, a secret's name and a generated value (`["password", "…"]`, talisman's `"pwd"
 # ,"…"`): only a value that looks generated (a list of names or words is no pair: `["password", "token"]`).
 _LIST_PAIR = re.compile(
-    r"(?i)(?:^|[\[{,])\s*(?P<nq>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=nq)\s*,\s*"
+    r"(?i)(?:^|[\[{,])\s*(?P<nq>[\"'])(?P<name>" + _SECRET_NAME + r")(?P=nq)\s*,\s*"
     r"(?P<q>[\"'])(?P<value>[^\"'\\\s]{8,})(?P=q)\s*(?=[\]},]|$)"
 )
 # ... or named by a constant in capitals (`env.put(Context.SECURITY_CREDENTIALS, "…")`, `put(DB_PASSWORD, "…")`)
@@ -117,7 +124,7 @@ _CONST_CALL_PAIR = re.compile(
 )
 # A quoted `NAME=value` (`putenv("API_KEY=…")`, a compose file's `- "DB_PASSWORD=…"`).
 _QUOTED_ENV = re.compile(
-    r"(?i)(?P<q>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")=(?P<value>[^\s\"'$%{<(\[;&][^\s\"'()\[\]{}|\\^*?]*)(?P=q)"
+    r"(?i)(?P<q>[\"'])(?P<name>" + _SECRET_NAME + r")=(?P<value>[^\s\"'$%{<(\[;&][^\s\"'()\[\]{}|\\^*?]*)(?P=q)"
 )
 # ... a password's word glued to what comes before it in a quoted query or pairs string (`"foo=1password=…"`,
 # `"userpassword=…"`, `"user/password=…"`), or `passphrase=`: the value holds letters and digits (a word alone, a
@@ -163,7 +170,7 @@ _EQUALS_CALL = re.compile(
     r"(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\""
     r"|(?P<q2>\")(?P<value2>(?:\\.|[^\"\\\n])*)\"\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*"
     # (C#'s comparison type after it: `"…".Equals(authToken, StringComparison.Ordinal)`)
-    r"(?P<name2>" + _CODE_SECRET_NAME + r")(?:\(\s*\))?\s*(?:,\s*[\w.]+\s*)?\)"
+    r"(?P<name2>" + _SECRET_NAME + r")(?:\(\s*\))?\s*(?:,\s*[\w.]+\s*)?\)"
 )
 # (what it needs: the first form from the name's secret word to the quote, the second its literal's end to the call;
 # where the whole pattern tries a name from every letter and a literal from every `"`, 5 s over 9 MB of minified
@@ -176,7 +183,7 @@ _EQUALS_NAMED_HINT = re.compile(r"(?i)" + _EQUALS_NAMED)
 _EQUALS_LITERAL_HINT = re.compile(r"(?i)" + _EQUALS_LITERAL)
 # A secret-named value compared by a function (PHP's `strcmp($password, "…")`, `strcasecmp`, `hash_equals`, C's
 # `strncmp(token, "…", n)`), either way round; `auth` alone judged by looks_random.
-_CMP_NAME = r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*(?:->|::|\.))*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r"))"
+_CMP_NAME = r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*(?:->|::|\.))*(?:(?i:" + _SECRET_NAME + r")|" + _AUTH_NAME + r"))"
 _CMP_CALL = re.compile(
     r"\b(?i:str(?:n?case)?n?cmp|hash_equals|timingsafeequal|constant_time_compare|compare_digest)\(\s*(?:"
     + _CMP_NAME.format(g="name") + r"\s*,\s*(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
@@ -188,12 +195,12 @@ _CMP_CALL = re.compile(
 # A string constructed from a literal under a secret's name (C++'s `std::string secret("…")`, `{"…"}`, Qt's QString).
 _STRING_CTOR = re.compile(
     r"(?i)\b(?:(?:std::)?(?:basic_)?(?:w|u8|u16|u32)?string(?:_view)?|qstring|cstring)\s+(?P<name>"
-    + _CODE_SECRET_NAME + r")\s*[({]\s*(?P<pre>L|u8|u|U)?(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"\s*[)}]"
+    + _SECRET_NAME + r")\s*[({]\s*(?P<pre>L|u8|u|U)?(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"\s*[)}]"
 )
 # ... or a generated literal through an encoding's call (`JWT_PASSWORD = TextCodec.BASE64.encode("…")`,
 # `secret = base64.b64decode("…")`, `Buffer.from("…", "base64")`, `new String("…")`): the literal is the secret.
 _WRAPPED_LITERAL = re.compile(
-    r"(?i)(?P<name>" + _CODE_SECRET_NAME + r")[\"'\]]?\s*(?::\s*[\w.\[\]<>]+\s*)?=\s*(?:new\s+)?(?:[\w.]+\.)?"
+    r"(?i)(?P<name>" + _SECRET_NAME + r")[\"'\]]?\s*(?::\s*[\w.\[\]<>]+\s*)?=\s*(?:new\s+)?(?:[\w.]+\.)?"
     r"(?:(?:b64|base64|b32|hex|url)?(?:en|de)code\w*|bytes|bytearray|String|from|unhexlify)\(\s*"
     r"(?P<q>[\"'])(?P<value>[^\"'\\\s]{12,400})(?P=q)"
 )
@@ -207,17 +214,17 @@ _CHAR_ONE = r"""(?:'(?:[^'\\\n]|\\.)'|"(?:[^"\\\n]|\\.)")"""
 # 2 s over a 0.9 MB minified line)
 _CHAR_ARRAY_HINT = re.compile(r"\{\s*" + _CHAR_ONE + r"\s*,")
 _CHAR_ARRAY = re.compile(
-    r"(?i)(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:\[\s*\])?\s*=\s*(?:new\s+char\s*\[\s*\]\s*)?\{\s*"
+    r"(?i)(?P<name>" + _SECRET_NAME + r")\s*(?:\[\s*\])?\s*=\s*(?:new\s+char\s*\[\s*\]\s*)?\{\s*"
     r"(?P<chars>" + _CHAR_ONE + r"(?:\s*,\s*" + _CHAR_ONE + r")+)\s*,?\s*\}"
 )
 # C's `#define API_KEY "…"`.
-_C_DEFINE = re.compile(r"(?i)^[ \t]*#[ \t]*define[ \t]+(?P<name>" + _CODE_SECRET_NAME + r")[ \t]+(?P<pre>[LuU]8?)?"
+_C_DEFINE = re.compile(r"(?i)^[ \t]*#[ \t]*define[ \t]+(?P<name>" + _SECRET_NAME + r")[ \t]+(?P<pre>[LuU]8?)?"
                        r"(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"")
 # An ini line with blanks around `=` and an unquoted value, spaces allowed (`password = hunter2 with
 # spaces` in `.my.cnf`, `.pypirc`, `.s3cfg`, `credentials`); code (`password = input()`,
 # `api_key = self.api_key`, `token = token or None;`) is told apart by _INI_CODE.
 _INI_LINE = re.compile(
-    r"(?i)^(?P<lead>" + _DIFF_MARK + r"[ \t]*)(?P<name>" + _CODE_SECRET_NAME + r")(?P<op>[ \t]+=[ \t]*|[ \t]*=[ \t]+)"
+    r"(?i)^(?P<lead>" + _DIFF_MARK + r"[ \t]*)(?P<name>" + _SECRET_NAME + r")(?P<op>[ \t]+=[ \t]*|[ \t]*=[ \t]+)"
     r"(?P<value>[^\s\"'`(\[{<$%@&*#][^\n]*?)[ \t]*\r?$"
 )
 _INI_CODE = re.compile(
@@ -233,12 +240,12 @@ _INI_CODE = re.compile(
 # or `password[0]` is not the name compared).
 _QUOTED_COMPARED = re.compile(
     r"(?<![\w\"'`\\])(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
-    r"(?P<op>\s*(?:[!=]==?|<=>)\s*)(?P<name>(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])"
+    r"(?P<op>\s*(?:[!=]==?|<=>)\s*)(?P<name>(?i:" + _SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])"
 )
 # (what it needs, for a long line: its comparison and name, found from the operator's first character, where the whole
 # pattern reads every literal of a minified line to its end)
 _COMPARED_HINT = re.compile(
-    r"(?:[!=]==?|<=>)\s*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])")
+    r"(?:[!=]==?|<=>)\s*(?:(?i:" + _SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])")
 # A literal under a name whose last word is `pw` or `cred` (`pw = "…"`, `db_pw`, `awsCred := "…"`): abbreviations
 # that name other things too (a pen's or a page's width, a credit), so not secrets' names alone (_SECRET_CORE):
 # the value is a secret only when it looks generated, as under a weak name (_WEAK_QUOTED).
@@ -1984,7 +1991,7 @@ _ALT_COMPARED = (_ALT_OPERAND + r"(?:\s*(?:[!=]==?|[<>]=?)\s*(?:" + _ALT_OPERAND
                  + r"|-?\d+(?:\.\d+)?))?")
 _PY_OPERAND = r"[A-Za-z_][\w.]*(?:\((?:[^()'\"\n]|" + _ALT_QUOTED + r"){0,120}\)|\[(?:[^\[\]'\"\n]|" + _ALT_QUOTED + r"){0,120}\])*"
 _ALT_ASSIGN = re.compile(
-    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=|(?<=[\w$])[ \t]*\()(?!=)\s*(?:"
+    r"(?i)(?<![\w.$@-])(?P<name>" + _SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=|(?<=[\w$])[ \t]*\()(?!=)\s*(?:"
     + _ALT_COMPARED + r"\s*(?:(?:\|\||\?\?|\?:)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
     + _ALT_LITERAL.format(n=2) + "|" + _ALT_OPERAND + r")\s*:\s*(?:" + _ALT_LITERAL.format(n=3) + "|" + _ALT_OPERAND
     + r"))|(?:" + _ALT_QUOTED + "|" + _PY_OPERAND + r")[ \t]+if[ \t]+(?:[^'\"\n#]|" + _ALT_QUOTED + r"){1,160}?[ \t]else[ \t]+"
@@ -2165,7 +2172,7 @@ def _mixed_password(value: str) -> bool:
 # `get_token = async () => '…'`): an arrow function's body is the value the name holds.
 _ARROW_REST = (r"[\"']?\s*(?::|=)\s*(?:async\s+)?\(\s*\)\s*=>\s*"
                r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)")
-_ARROW_RETURN = re.compile(r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + ")" + _ARROW_REST)
+_ARROW_RETURN = re.compile(r"(?i)(?<![\w.$@-])(?P<name>" + _SECRET_NAME + ")" + _ARROW_REST)
 # (what it needs: an empty arrow function's literal, found from its `(` (a literal first character re scans for), then
 # the pattern from the name's secret word on, without the name's prefix that the whole pattern tries lazily at every
 # letter of a line: 2.7 s over 9 MB of minified JavaScript)
@@ -2633,9 +2640,12 @@ def _named_starts(line: str) -> list[tuple[int, int]] | None:
     rev, spans = line[::-1], []
     for word in _NAMED_WORDS:
         at = low.find(word)
+        run_start = run_end = -1  # the run of name characters holding the last `at` (each run read once, not per word)
         while at >= 0:
-            run = _NAME_RUN.match(rev, n - at).end() - (n - at)
-            spans.append((max(at - run - 1, 0), at))
+            if not run_start <= at < run_end:
+                run_start = at - (_NAME_RUN.match(rev, n - at).end() - (n - at))
+                run_end = _NAME_RUN.match(line, at).end()
+            spans.append((max(run_start - 1, 0), at))
             at = low.find(word, at + 1)
     spans.sort()
     merged: list[tuple[int, int]] = []
