@@ -273,6 +273,12 @@ _WEAK_QUOTED = re.compile(
     # (a comparison too: `$auth == "…"`, PHP's `<=>`)
     r"(?P<op>[\"']?\]?\s*(?:[!=]==?|<=>|:{1,3}=|\?=|=>|\+=|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{12,200})(?P=q)"
 )
+# (what it needs, found from the name's last word: the whole pattern tries its lazy name from every word's start, so a
+# run like `a.a.a.…` before ` || "x"` was read to its end from each `a`, quadratic: 60 KB took seconds, on main too)
+_WEAK_HINT = re.compile(
+    r"(?:Key|Token|Login|KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Auth)" + _ACCESSORS +
+    r"[\"']?\]?\s*(?:[!=]==?|<=>|:{1,3}=|\?=|=>|\+=|=|:)\s*[\"'`][^\"'`\n\\]{12,200}[\"'`]"
+)
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
     r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|file|path|count|limit|len|length|name|field|expir|ttl|"
@@ -2808,7 +2814,7 @@ def _redact_line(line: str) -> str:
     if "=" in line and (secret or "_pass" in low) and line.lstrip(" \t#")[:1].isupper():
         line = _DOTENV_LINE.sub(_dotenv_line, line)
     if ("key" in low or "token" in low or "auth" in low or "login" in low) and (
-            '"' in line or "'" in line or "`" in line):
+            '"' in line or "'" in line or "`" in line) and _WEAK_HINT.search(line):
         line = _WEAK_QUOTED.sub(_weak_quoted, line)
     if ('"key"' in low or "'key'" in low) and ":" in line:
         line = _BARE_KEY_PAIR.sub(_bare_key_pair, line)
