@@ -273,11 +273,14 @@ _WEAK_QUOTED = re.compile(
     # (a comparison too: `$auth == "…"`, PHP's `<=>`)
     r"(?P<op>[\"']?\]?\s*(?:[!=]==?|<=>|:{1,3}=|\?=|=>|\+=|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{12,200})(?P=q)"
 )
-# (what it needs, found from the name's last word: the whole pattern tries its lazy name from every word's start, so a
-# run like `a.a.a.…` before ` || "x"` was read to its end from each `a`, quadratic: 60 KB took seconds, on main too)
+# (what it needs, found from the name's last word: the rest of the pattern as it is, from that word on. The whole
+# pattern tries its lazy name from every word's start and reads the run of [\w$.] to its end from each, quadratic: 10 KB
+# of `a.a.a.…` before ` || "x"` took 2.5 CPU s, on main too. A short line is searched only when this finds something;
+# a long one only from the starts _weak_starts gives.)
 _WEAK_HINT = re.compile(
-    r"(?:Key|Token|Login|KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Auth)" + _ACCESSORS +
-    r"[\"']?\]?\s*(?:[!=]==?|<=>|:{1,3}=|\?=|=>|\+=|=|:)\s*[\"'`][^\"'`\n\\]{12,200}[\"'`]"
+    r"(?:[a-z0-9](?:Key|Token|Login)|[_.](?:KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Key|Token|Auth|Login)"
+    r"|\b(?:auth|AUTH|Auth|oauth|OAUTH|OAuth|oAuth)\b(?![.(]))" + _ACCESSORS +
+    r"[\"']?\]?\s*(?:[!=]==?|<=>|:{1,3}=|\?=|=>|\+=|=|:)\s*(?P<q>[\"'`])[^\"'`\n\\]{12,200}(?P=q)"
 )
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
@@ -2689,6 +2692,29 @@ def _conn_starts(line: str) -> list[tuple[int, int]] | None:
     return spans
 
 
+_WEAK_RUN = re.compile(r"[\w$.]*")
+
+
+def _weak_starts(line: str) -> list[tuple[int, int]] | None:
+    """Ordered, disjoint ranges [a, b] holding every start of a _WEAK_QUOTED match, or None: search the line whole.
+
+    A match's name is a run of name characters ([\\w$.]) ending where _WEAK_HINT matches (what follows a name never
+    begins with one of them), so it begins in the run ending at one of _WEAK_HINT's starts, or at that start."""
+    n = len(line)
+    if n < _NAMED_LONG:
+        return None
+    rev, spans, hint = line[::-1], [], _WEAK_HINT.search(line)
+    while hint:
+        h = hint.start()
+        a = h - (_WEAK_RUN.match(rev, n - h).end() - (n - h))
+        if spans and a <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], h)
+        else:
+            spans.append((a, h))
+        hint = _WEAK_HINT.search(line, h + 1)
+    return spans
+
+
 def _found_at(pattern: re.Pattern[str], line: str, starts: list[tuple[int, int]] | None) -> bool:
     """Whether `pattern.search(line)` finds a match, trying only `starts` when given."""
     if starts is None:
@@ -2815,7 +2841,7 @@ def _redact_line(line: str) -> str:
         line = _DOTENV_LINE.sub(_dotenv_line, line)
     if ("key" in low or "token" in low or "auth" in low or "login" in low) and (
             '"' in line or "'" in line or "`" in line) and _WEAK_HINT.search(line):
-        line = _WEAK_QUOTED.sub(_weak_quoted, line)
+        line = _sub_at(_WEAK_QUOTED, _weak_quoted, line, _weak_starts(line))
     if ('"key"' in low or "'key'" in low) and ":" in line:
         line = _BARE_KEY_PAIR.sub(_bare_key_pair, line)
     if tail and ("key" in low or "token" in low) and ("=" in line or ":" in line) and _WEAK_START.match(line):
