@@ -62,6 +62,10 @@ def inputs(size: int) -> dict[str, str]:
         "alt_assign_dots": rep("a.", ' || "x"', "token = "),
         "ternary_chain": rep('x ? "a" : ', '"b"', "token = "),
         "py_if_else": rep("x if y ", ' else "z"', "token = "),
+        "weak_name_after_dotted": rep("a.", ' || "x"; x_key = "hello world again"', "token = "),
+        # a dotted run of word starts before a name with no secret word, or before a quote left open (left, see the md)
+        "dotted_no_core": rep("a.", 'xkey = "hello world again"'),
+        "dotted_unclosed": rep("a.", 'password = "unclosed'),
         # separators and blanks
         "many_equals": rep("=", "", "password"),
         "many_colons": rep(":", "", "password"),

@@ -2692,6 +2692,36 @@ def _conn_starts(line: str) -> list[tuple[int, int]] | None:
     return spans
 
 
+# _QUOTED_ASSIGN from one start per run of name characters. Its name is a whole run's tail (_SECRET_NAME) and what
+# follows depends only on the run's end, so if the run's first start fails every later one fails too, and if it
+# matches re.sub goes on past the run: trying only each run's first start (its first position at a word boundary
+# that can begin a name, or the quote just before a run beginning there) is re.sub's own search. Every word start
+# of a dotted run (`a.a.a.…xkey = "…"`, 4 KB) each read the run to its end: 2 CPU s, on main too.
+_RUN_STARTS_MIN = 256
+_NAME_RUNS = re.compile(r"[\w.$@-]+")
+_NAME_FIRST = re.compile(r"(?i)\b(?=[A-Za-z0-9_$@])")
+
+
+def _run_starts(line: str, starts: list[tuple[int, int]] | None) -> list[tuple[int, int]]:
+    """Ordered, disjoint ranges [a, b] holding every start of a _QUOTED_ASSIGN match, within `starts` when given."""
+    out: list[tuple[int, int]] = []
+    lows = [a for a, _ in starts] if starts is not None else None
+    for run in _NAME_RUNS.finditer(line):
+        a, e = run.span()
+        first = _NAME_FIRST.search(line, a, e)
+        if first is None:
+            continue
+        p = first.start()
+        span = (a - 1, a) if p == a and a > 0 and line[a - 1] in "\"'" else (p, p)
+        if lows is not None:
+            k = bisect_right(lows, span[1]) - 1  # the last range starting at or before the span's end
+            if k < 0 or starts[k][1] < span[0]:
+                continue
+            span = (max(span[0], starts[k][0]), min(span[1], starts[k][1]))
+        out.append(span)
+    return out
+
+
 _WEAK_RUN = re.compile(r"[\w$.]*")
 
 
@@ -2819,8 +2849,9 @@ def _redact_line(line: str) -> str:
         if ('"' in line or "'" in line or "`" in line) and (starts is not None or _QUOTED_HINT.search(line) and (
                 ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line))):
             if starts is None:
-                line = _QUOTED_ASSIGN.sub(_quoted, line)
-            elif (changed := _sub_at(_QUOTED_ASSIGN, _quoted, line, starts)) != line:
+                line = (_QUOTED_ASSIGN.sub(_quoted, line) if len(line) < _RUN_STARTS_MIN
+                        else _sub_at(_QUOTED_ASSIGN, _quoted, line, _run_starts(line, None)))
+            elif (changed := _sub_at(_QUOTED_ASSIGN, _quoted, line, _run_starts(line, starts))) != line:
                 line, starts = changed, _named_starts(changed)
         if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
             line = (_ALT_ASSIGN.sub(_alt_assign, line) if starts is None

@@ -132,3 +132,24 @@ def test_a_long_dotted_run_is_read_once_where_a_weak_name_follows():
     assert out == text.replace("aB3dE5gH7jK9mN1pQ", "[REDACTED]")
     assert cpu < 1.5
     assert redact.redact_text('x_key = "aB3dE5gH7jK9mN1pQ"') == 'x_key = "[REDACTED]"'
+
+
+@pytest.mark.parametrize("tail", ['xkey = "hello world again"', 'password = "unclosed'])
+def test_a_dotted_run_of_word_starts_is_tried_once(tail):
+    # every `a` of `a.a.a.…` is a word boundary where _QUOTED_ASSIGN may start a name, and each start read the run to
+    # its end (no secret word, or a quote left open): 10 KB took 11-13 CPU s on main; now each run's first start only
+    text = "a." * 5000 + tail + "\n"
+    out, cpu = _cpu(text)
+    assert out == text
+    assert cpu < 1.5
+    text = ("a." * 980 + tail + "\n") * 10  # lines under 2,000 characters, searched whole on main (0.5 s)
+    out, cpu = _cpu(text)
+    assert out == text
+    assert cpu < 0.25
+
+
+@pytest.mark.parametrize("pad", ["", "x = 1; " * 40, "y " * 1100])  # a short line, a longer one, a long one
+@pytest.mark.parametrize("name", ["éa.password", "é$password", ".-password", "a.b.c_secret", "@token", "1.secret"])
+def test_a_name_found_after_the_runs_first_start_as_on_main(pad, name):
+    # a run whose first character cannot begin a name (`é`, `.`) is searched from its next word start, as on main
+    assert redact.redact_text(pad + name + f' = "{PW}"') == pad + name + ' = "[REDACTED]"'
