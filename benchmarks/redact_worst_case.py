@@ -66,6 +66,15 @@ def inputs(size: int) -> dict[str, str]:
         # a dotted run of word starts before a name with no secret word, or before a quote left open (left, see the md)
         "dotted_no_core": rep("a.", 'xkey = "hello world again"'),
         "dotted_unclosed": rep("a.", 'password = "unclosed'),
+        "run_before_wrapped": rep("a", 'xkey = base64.b64decode("abcdefghijklmnop")'),
+        "run_before_char_array": rep("a", "xkey = { 'a', 'b' }"),
+        "dotted_before_equals": rep("a.", 'xkey.equals("abc")'),
+        "dotted_in_strcmp": rep("a.", 'xkey, "abc")', "strcmp("),
+        "dotted_before_define": rep("a.", ' "abc"', "#define "),
+        "dotted_before_ctor": rep("a.", '("abc")', "std::string "),
+        "dotted_before_arrow": rep("a.", 'xkey: () => "abc"'),
+        "dotted_before_ternary": rep("a.", 'xkey = x ? "a" : "b"'),
+        "dotted_quoted_env": rep("a.", 'xkey=abc"', '"'),
         # separators and blanks
         "many_equals": rep("=", "", "password"),
         "many_colons": rep(":", "", "password"),

@@ -2692,7 +2692,8 @@ def _conn_starts(line: str) -> list[tuple[int, int]] | None:
     return spans
 
 
-# _QUOTED_ASSIGN from one start per run of name characters. Its name is a whole run's tail (_SECRET_NAME) and what
+# _QUOTED_ASSIGN (and _WRAPPED_LITERAL, _CHAR_ARRAY, whose names have no word boundary before them: `first` is then
+# any character that can begin a name) from one start per run of name characters. Its name is a whole run's tail (_SECRET_NAME) and what
 # follows depends only on the run's end, so if the run's first start fails every later one fails too, and if it
 # matches re.sub goes on past the run: trying only each run's first start (its first position at a word boundary
 # that can begin a name, or the quote just before a run beginning there) is re.sub's own search. Every word start
@@ -2700,19 +2701,22 @@ def _conn_starts(line: str) -> list[tuple[int, int]] | None:
 _RUN_STARTS_MIN = 256
 _NAME_RUNS = re.compile(r"[\w.$@-]+")
 _NAME_FIRST = re.compile(r"(?i)\b(?=[A-Za-z0-9_$@])")
+_NAME_FIRST_ANY = re.compile(r"(?i)(?=[A-Za-z0-9_$@])")
 
 
-def _run_starts(line: str, starts: list[tuple[int, int]] | None) -> list[tuple[int, int]]:
-    """Ordered, disjoint ranges [a, b] holding every start of a _QUOTED_ASSIGN match, within `starts` when given."""
+def _run_starts(line: str, starts: list[tuple[int, int]] | None, first: re.Pattern[str] = _NAME_FIRST,
+                quote: bool = True) -> list[tuple[int, int]]:
+    """Ordered, disjoint ranges [a, b] holding every start of a _QUOTED_ASSIGN match (a quote before the name when
+    `quote`), within `starts` when given."""
     out: list[tuple[int, int]] = []
     lows = [a for a, _ in starts] if starts is not None else None
     for run in _NAME_RUNS.finditer(line):
         a, e = run.span()
-        first = _NAME_FIRST.search(line, a, e)
-        if first is None:
+        at = first.search(line, a, e)
+        if at is None:
             continue
-        p = first.start()
-        span = (a - 1, a) if p == a and a > 0 and line[a - 1] in "\"'" else (p, p)
+        p = at.start()
+        span = (a - 1, a) if quote and p == a and a > 0 and line[a - 1] in "\"'" else (p, p)
         if lows is not None:
             k = bisect_right(lows, span[1]) - 1  # the last range starting at or before the span's end
             if k < 0 or starts[k][1] < span[0]:
@@ -2799,10 +2803,12 @@ def _redact_line(line: str) -> str:
     if "createHmac" in line:
         line = _HMAC_KEY.sub(_hmac_key, line)
     if secret and "{" in line and "=" in line and _CHAR_ARRAY_HINT.search(line):
-        line = _CHAR_ARRAY.sub(_char_array, line)
+        line = (_CHAR_ARRAY.sub(_char_array, line) if len(line) < _RUN_STARTS_MIN
+                else _sub_at(_CHAR_ARRAY, _char_array, line, _run_starts(line, None, _NAME_FIRST_ANY, False)))
     if secret and "=" in line and ("code" in low or "bytes" in low or "String(" in line or "from(" in line
                                    or "unhexlify" in low) and _WRAPPED_HINT.search(line):
-        line = _WRAPPED_LITERAL.sub(_wrapped_literal, line)
+        line = (_WRAPPED_LITERAL.sub(_wrapped_literal, line) if len(line) < _RUN_STARTS_MIN
+                else _sub_at(_WRAPPED_LITERAL, _wrapped_literal, line, _run_starts(line, None, _NAME_FIRST_ANY, False)))
     if "Key(" in line and ("createSecretKey(" in line or "createPrivateKey(" in line):
         line = _NODE_KEY.sub(_hmac_key, line)
     if ".sign(" in line and "," in line:
