@@ -183,7 +183,11 @@ _EQUALS_NAMED_HINT = re.compile(r"(?i)" + _EQUALS_NAMED)
 _EQUALS_LITERAL_HINT = re.compile(r"(?i)" + _EQUALS_LITERAL)
 # A secret-named value compared by a function (PHP's `strcmp($password, "…")`, `strcasecmp`, `hash_equals`, C's
 # `strncmp(token, "…", n)`), either way round; `auth` alone judged by looks_random.
-_CMP_NAME = r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*(?:->|::|\.))*(?:(?i:" + _SECRET_NAME + r")|" + _AUTH_NAME + r"))"
+# (the parts before the name: chains of `a.b` joined by `->` or `::`, each read once, then the name, which holds dots
+# itself, or `a.b.` then `auth`; where parts ending in `.` were tried one by one before the name, 10 KB of `a.a.…`
+# in one call read the rest of the run from each: 13 CPU s. The same names match, with the same span.)
+_CMP_NAME = (r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*+(?:\.[A-Za-z_$][\w$]*+)*+(?:->|::))*(?:(?i:" + _SECRET_NAME
+             + r")|(?:[A-Za-z_$][\w$]*\.)*" + _AUTH_NAME + r"))")
 _CMP_CALL = re.compile(
     r"\b(?i:str(?:n?case)?n?cmp|hash_equals|timingsafeequal|constant_time_compare|compare_digest)\(\s*(?:"
     + _CMP_NAME.format(g="name") + r"\s*,\s*(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
