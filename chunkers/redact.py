@@ -2696,13 +2696,12 @@ def _conn_starts(line: str) -> list[tuple[int, int]] | None:
     return spans
 
 
-# _QUOTED_ASSIGN (and _WRAPPED_LITERAL, _CHAR_ARRAY, whose names have no word boundary before them: `first` is then
-# any character that can begin a name) from one start per run of name characters. Its name is a whole run's tail (_SECRET_NAME) and what
-# follows depends only on the run's end, so if the run's first start fails every later one fails too, and if it
-# matches re.sub goes on past the run: trying only each run's first start (its first position at a word boundary
-# that can begin a name, or the quote just before a run beginning there) is re.sub's own search. Every word start
-# of a dotted run (`a.a.a.…xkey = "…"`, 4 KB) each read the run to its end: 2 CPU s, on main too.
-_RUN_STARTS_MIN = 256
+# _QUOTED_ASSIGN, _WRAPPED_LITERAL and _CHAR_ARRAY from one start per run of name characters, on every line. A name
+# is a whole run's tail (_SECRET_NAME) and what follows it depends only on where the run ends, so if a run's first
+# start fails every later one fails too, and if it matches re.sub goes on past the run: trying only each run's first
+# start (its first position that can begin a name: at a word boundary for _QUOTED_ASSIGN, `first`, or the quote just
+# before a run beginning there) is re.sub's own search. Each word start of a dotted run (`a.a.a.…xkey = "…"`) read
+# the run to its end: 4 KB took 2 CPU s, and 100 KB of 250-character lines 3-7 s, on main too.
 _NAME_RUNS = re.compile(r"[\w.$@-]+")
 _NAME_FIRST = re.compile(r"(?i)\b(?=[A-Za-z0-9_$@])")
 _NAME_FIRST_ANY = re.compile(r"(?i)(?=[A-Za-z0-9_$@])")
@@ -2807,12 +2806,10 @@ def _redact_line(line: str) -> str:
     if "createHmac" in line:
         line = _HMAC_KEY.sub(_hmac_key, line)
     if secret and "{" in line and "=" in line and _CHAR_ARRAY_HINT.search(line):
-        line = (_CHAR_ARRAY.sub(_char_array, line) if len(line) < _RUN_STARTS_MIN
-                else _sub_at(_CHAR_ARRAY, _char_array, line, _run_starts(line, None, _NAME_FIRST_ANY, False)))
+        line = _sub_at(_CHAR_ARRAY, _char_array, line, _run_starts(line, None, _NAME_FIRST_ANY, False))
     if secret and "=" in line and ("code" in low or "bytes" in low or "String(" in line or "from(" in line
                                    or "unhexlify" in low) and _WRAPPED_HINT.search(line):
-        line = (_WRAPPED_LITERAL.sub(_wrapped_literal, line) if len(line) < _RUN_STARTS_MIN
-                else _sub_at(_WRAPPED_LITERAL, _wrapped_literal, line, _run_starts(line, None, _NAME_FIRST_ANY, False)))
+        line = _sub_at(_WRAPPED_LITERAL, _wrapped_literal, line, _run_starts(line, None, _NAME_FIRST_ANY, False))
     if "Key(" in line and ("createSecretKey(" in line or "createPrivateKey(" in line):
         line = _NODE_KEY.sub(_hmac_key, line)
     if ".sign(" in line and "," in line:
@@ -2859,8 +2856,7 @@ def _redact_line(line: str) -> str:
         if ('"' in line or "'" in line or "`" in line) and (starts is not None or _QUOTED_HINT.search(line) and (
                 ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line))):
             if starts is None:
-                line = (_QUOTED_ASSIGN.sub(_quoted, line) if len(line) < _RUN_STARTS_MIN
-                        else _sub_at(_QUOTED_ASSIGN, _quoted, line, _run_starts(line, None)))
+                line = _sub_at(_QUOTED_ASSIGN, _quoted, line, _run_starts(line, None))
             elif (changed := _sub_at(_QUOTED_ASSIGN, _quoted, line, _run_starts(line, starts))) != line:
                 line, starts = changed, _named_starts(changed)
         if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):

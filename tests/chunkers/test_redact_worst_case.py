@@ -178,3 +178,12 @@ def test_a_dotted_argument_of_a_comparison_call_is_read_once():
     assert cpu < 1.5
     for name in ("$this->db_password", "a.b->c.secret", "a.b.auth", "x::y.auth"):  # as on main
         assert redact.redact_text(f'strcmp({name}, "aB3dE5gH7jK9mN1pQ")') == f'strcmp({name}, "[REDACTED]")'
+
+
+@pytest.mark.parametrize("unit", ["a." * 113 + 'password = "unclosed', "a" * 230 + "xkey = { 'a', 'b' }"])
+def test_short_distinct_lines_are_tried_once_per_run(unit):
+    # 100 KB of distinct lines of about 250 characters: main searched each whole, 3.3-6.8 CPU s; now about 0.2 s
+    text = "".join(f"{i:06d} {unit}\n" for i in range(100_000 // (len(unit) + 8)))
+    out, cpu = _cpu(text)
+    assert out == text
+    assert cpu < 1.5
