@@ -279,8 +279,8 @@ _WEAK_QUOTED = re.compile(
 )
 # (what it needs, found from the name's last word: the rest of the pattern as it is, from that word on. The whole
 # pattern tries its lazy name from every word's start and reads the run of [\w$.] to its end from each, quadratic: 10 KB
-# of `a.a.a.…` before ` || "x"` took 2.5 CPU s, on main too. A short line is searched only when this finds something;
-# a long one only from the starts _weak_starts gives.)
+# of `a.a.a.…` before ` || "x"` took 2.5 CPU s, on main too. A line is searched only when this finds something, and
+# then only from the starts _weak_starts gives.)
 _WEAK_HINT = re.compile(
     r"(?:[a-z0-9](?:Key|Token|Login)|[_.](?:KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Key|Token|Auth|Login)"
     r"|\b(?:auth|AUTH|Auth|oauth|OAUTH|OAuth|oAuth)\b(?![.(]))" + _ACCESSORS +
@@ -2732,14 +2732,12 @@ def _run_starts(line: str, starts: list[tuple[int, int]] | None, first: re.Patte
 _WEAK_RUN = re.compile(r"[\w$.]*")
 
 
-def _weak_starts(line: str) -> list[tuple[int, int]] | None:
-    """Ordered, disjoint ranges [a, b] holding every start of a _WEAK_QUOTED match, or None: search the line whole.
+def _weak_starts(line: str) -> list[tuple[int, int]]:
+    """Ordered, disjoint ranges [a, b] holding every start of a _WEAK_QUOTED match.
 
     A match's name is a run of name characters ([\\w$.]) ending where _WEAK_HINT matches (what follows a name never
     begins with one of them), so it begins in the run ending at one of _WEAK_HINT's starts, or at that start."""
     n = len(line)
-    if n < _NAMED_LONG:
-        return None
     rev, spans, hint = line[::-1], [], _WEAK_HINT.search(line)
     while hint:
         h = hint.start()

@@ -187,3 +187,12 @@ def test_short_distinct_lines_are_tried_once_per_run(unit):
     out, cpu = _cpu(text)
     assert out == text
     assert cpu < 1.5
+
+
+def test_short_distinct_lines_with_a_weak_name_are_tried_from_its_runs():
+    # 100 KB of distinct 290-character lines of the form above: main searched each whole, 3.6 CPU s; now about 0.3 s
+    unit = "token = " + "a." * 120 + ' || "x"; x_key = "hello world again"'
+    text = "".join(f"{i:06d} {unit}\n" for i in range(100_000 // (len(unit) + 8)))
+    out, cpu = _cpu(text)
+    assert out == text
+    assert cpu < 1.5
