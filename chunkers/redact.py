@@ -53,6 +53,13 @@ _SECRET_CORE = (
 )
 # (a name may begin with a digit: a YAML or JSON key, `01_hardcoded_password:`, `2fa_secret:`)
 _CODE_SECRET_NAME = r"(?:[A-Za-z0-9_$@][\w.$@-]*?)?" + _SECRET_CORE + r"[\w.$@-]*"
+# The same name where what follows it can never begin with a name character (an operator, a quote, a blank, a
+# bracket, or a lookahead refusing [\w.$@-]): such a name always runs to the end of its run of name characters, so it
+# is that whole run, checked once for a first character and a secret word, and never given back (possessive). The
+# lazy prefix and greedy rest above retried the rest at every secret word of a run, giving it back character by
+# character: a 27 KB run of `apassword` before ` = "…"` cost 2.7 CPU s in _INI_LINE alone (worst cases, 2026-12-04).
+# Same matches, same groups, every one of its patterns; _EQUALS_CALL keeps the form above (`password.equals(`).
+_SECRET_NAME = r"(?=[A-Za-z0-9_$@])(?=[\w.$@-]*?" + _SECRET_CORE + r")[\w.$@-]*+"
 _SECRET_CORE_RE = re.compile("(?i)" + _SECRET_CORE)
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
@@ -63,7 +70,7 @@ _ANNOTATION = r":\s*[A-Za-z_][\w.]*(?:\[[\w., |\[\]]*\])?[!?]?(?:\s*\|\s*[A-Za-z
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
     # (a sign glued to the name's end: `let apikey€ = "…"`, a test's name with a character beyond ASCII)
-    r"(?i)(?P<name>[\"']?\b(?:" + _CODE_SECRET_NAME + r")(?:[^\x00-\x7f\w\s])?[\"']?\]?" + _ACCESSORS + ")"
+    r"(?i)(?P<name>[\"']?\b(?:" + _SECRET_NAME + r")(?:[^\x00-\x7f\w\s])?[\"']?\]?" + _ACCESSORS + ")"
     # a comparison too (`if (secret == "…")`, `!==`): the literal is the secret the code expects
     # a type annotation between the name and `=` (`secret: str = "…"`, `const token: string = '…'`)
     r"(?P<op>\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=))\s*)(?P<pre>@|[bBrRuU]{1,2})?"
@@ -75,7 +82,7 @@ _DIFF_MARK = r"(?:[+-](?=[ \t]*[A-Za-z_$@]))?"
 # A config-shaped line: `KEY=value` (no space before '=') or `key: value`.
 _CONFIG_LINE = re.compile(
     r"(?im)^(?P<lead>" + _DIFF_MARK + r"[ \t]*(?:export[ \t]+|-[ \t]+)?)"
-    r"(?P<name>(?:" + _CODE_SECRET_NAME + r"))"
+    r"(?P<name>(?:" + _SECRET_NAME + r"))"
     r"(?P<op>=|:[ \t]+)(?P<value>[^\s\"'`(\[{][^\n]*?)[ \t]*$"
 )
 # What every _CONFIG_LINE match starts with (its name is a run of [\w.$@-]):
@@ -90,7 +97,7 @@ _AUTH_NAME = r"(?:\$?(?:[A-Za-z_$][\w$]*?[_.])?(?:auth|AUTH|Auth|oauth|OAUTH|OAu
 _CALL_PAIR = re.compile(
     # (a PHP namespace before the name: `define("App\Config\Token", …)`; `auth` alone: `define("AUTH", …)`, judged by
     # looks_random as under _WEAK_QUOTED)
-    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>(?:[\w.]+\\{1,2})*(?:" + _CODE_SECRET_NAME + r"|o?auth))(?P=nq)\s*,\s*"
+    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>(?:[\w.]+\\{1,2})*(?:" + _SECRET_NAME + r"|o?auth))(?P=nq)\s*,\s*"
     r"(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
@@ -98,7 +105,7 @@ _CALL_PAIR = re.compile(
 # = "…"`, `Application("ApiKey") = "…"`), the same pair as `x.config('APIKEY', '…')` (`obj('api_key') = '…'`);
 # only `=`: a comparison's `get("token") == "…"` or a ternary's `f("token") : "…"` is none.
 _CALL_KEY_ASSIGN = re.compile(
-    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=nq)\s*\)\s*=(?![=>])\s*"
+    r"(?i)\(\s*(?P<nq>[\"'])(?P<name>" + _SECRET_NAME + r")(?P=nq)\s*\)\s*=(?![=>])\s*"
     r"(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
 # What a _CALL_KEY_ASSIGN line holds: a quote, the bracket's close, `=` (no name tried at every `(` of a line).
@@ -106,7 +113,7 @@ _CALL_KEY_HINT = re.compile(r"[\"']\s*\)\s*=(?![=>])")
 # ... or two strings in a list, a secret's name and a generated value (`["password", "…"]`, talisman's `"pwd"
 # ,"…"`): only a value that looks generated (a list of names or words is no pair: `["password", "token"]`).
 _LIST_PAIR = re.compile(
-    r"(?i)(?:^|[\[{,])\s*(?P<nq>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")(?P=nq)\s*,\s*"
+    r"(?i)(?:^|[\[{,])\s*(?P<nq>[\"'])(?P<name>" + _SECRET_NAME + r")(?P=nq)\s*,\s*"
     r"(?P<q>[\"'])(?P<value>[^\"'\\\s]{8,})(?P=q)\s*(?=[\]},]|$)"
 )
 # ... or named by a constant in capitals (`env.put(Context.SECURITY_CREDENTIALS, "…")`, `put(DB_PASSWORD, "…")`)
@@ -117,7 +124,7 @@ _CONST_CALL_PAIR = re.compile(
 )
 # A quoted `NAME=value` (`putenv("API_KEY=…")`, a compose file's `- "DB_PASSWORD=…"`).
 _QUOTED_ENV = re.compile(
-    r"(?i)(?P<q>[\"'])(?P<name>" + _CODE_SECRET_NAME + r")=(?P<value>[^\s\"'$%{<(\[;&][^\s\"'()\[\]{}|\\^*?]*)(?P=q)"
+    r"(?i)(?P<q>[\"'])(?P<name>" + _SECRET_NAME + r")=(?P<value>[^\s\"'$%{<(\[;&][^\s\"'()\[\]{}|\\^*?]*)(?P=q)"
 )
 # ... a password's word glued to what comes before it in a quoted query or pairs string (`"foo=1password=…"`,
 # `"userpassword=…"`, `"user/password=…"`), or `passphrase=`: the value holds letters and digits (a word alone, a
@@ -163,7 +170,7 @@ _EQUALS_CALL = re.compile(
     r"(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\""
     r"|(?P<q2>\")(?P<value2>(?:\\.|[^\"\\\n])*)\"\s*\.\s*(?:equals|equalsignorecase|compareto)\(\s*"
     # (C#'s comparison type after it: `"…".Equals(authToken, StringComparison.Ordinal)`)
-    r"(?P<name2>" + _CODE_SECRET_NAME + r")(?:\(\s*\))?\s*(?:,\s*[\w.]+\s*)?\)"
+    r"(?P<name2>" + _SECRET_NAME + r")(?:\(\s*\))?\s*(?:,\s*[\w.]+\s*)?\)"
 )
 # (what it needs: the first form from the name's secret word to the quote, the second its literal's end to the call;
 # where the whole pattern tries a name from every letter and a literal from every `"`, 5 s over 9 MB of minified
@@ -176,7 +183,11 @@ _EQUALS_NAMED_HINT = re.compile(r"(?i)" + _EQUALS_NAMED)
 _EQUALS_LITERAL_HINT = re.compile(r"(?i)" + _EQUALS_LITERAL)
 # A secret-named value compared by a function (PHP's `strcmp($password, "…")`, `strcasecmp`, `hash_equals`, C's
 # `strncmp(token, "…", n)`), either way round; `auth` alone judged by looks_random.
-_CMP_NAME = r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*(?:->|::|\.))*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r"))"
+# (the parts before the name: chains of `a.b` joined by `->` or `::`, each read once, then the name, which holds dots
+# itself, or `a.b.` then `auth`; where parts ending in `.` were tried one by one before the name, 10 KB of `a.a.…`
+# in one call read the rest of the run from each: 13 CPU s. The same names match, with the same span.)
+_CMP_NAME = (r"(?P<{g}>\$?(?:[A-Za-z_$][\w$]*+(?:\.[A-Za-z_$][\w$]*+)*+(?:->|::))*(?:(?i:" + _SECRET_NAME
+             + r")|(?:[A-Za-z_$][\w$]*\.)*" + _AUTH_NAME + r"))")
 _CMP_CALL = re.compile(
     r"\b(?i:str(?:n?case)?n?cmp|hash_equals|timingsafeequal|constant_time_compare|compare_digest)\(\s*(?:"
     + _CMP_NAME.format(g="name") + r"\s*,\s*(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
@@ -188,12 +199,12 @@ _CMP_CALL = re.compile(
 # A string constructed from a literal under a secret's name (C++'s `std::string secret("…")`, `{"…"}`, Qt's QString).
 _STRING_CTOR = re.compile(
     r"(?i)\b(?:(?:std::)?(?:basic_)?(?:w|u8|u16|u32)?string(?:_view)?|qstring|cstring)\s+(?P<name>"
-    + _CODE_SECRET_NAME + r")\s*[({]\s*(?P<pre>L|u8|u|U)?(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"\s*[)}]"
+    + _SECRET_NAME + r")\s*[({]\s*(?P<pre>L|u8|u|U)?(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"\s*[)}]"
 )
 # ... or a generated literal through an encoding's call (`JWT_PASSWORD = TextCodec.BASE64.encode("…")`,
 # `secret = base64.b64decode("…")`, `Buffer.from("…", "base64")`, `new String("…")`): the literal is the secret.
 _WRAPPED_LITERAL = re.compile(
-    r"(?i)(?P<name>" + _CODE_SECRET_NAME + r")[\"'\]]?\s*(?::\s*[\w.\[\]<>]+\s*)?=\s*(?:new\s+)?(?:[\w.]+\.)?"
+    r"(?i)(?P<name>" + _SECRET_NAME + r")[\"'\]]?\s*(?::\s*[\w.\[\]<>]+\s*)?=\s*(?:new\s+)?(?:[\w.]+\.)?"
     r"(?:(?:b64|base64|b32|hex|url)?(?:en|de)code\w*|bytes|bytearray|String|from|unhexlify)\(\s*"
     r"(?P<q>[\"'])(?P<value>[^\"'\\\s]{12,400})(?P=q)"
 )
@@ -207,17 +218,17 @@ _CHAR_ONE = r"""(?:'(?:[^'\\\n]|\\.)'|"(?:[^"\\\n]|\\.)")"""
 # 2 s over a 0.9 MB minified line)
 _CHAR_ARRAY_HINT = re.compile(r"\{\s*" + _CHAR_ONE + r"\s*,")
 _CHAR_ARRAY = re.compile(
-    r"(?i)(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:\[\s*\])?\s*=\s*(?:new\s+char\s*\[\s*\]\s*)?\{\s*"
+    r"(?i)(?P<name>" + _SECRET_NAME + r")\s*(?:\[\s*\])?\s*=\s*(?:new\s+char\s*\[\s*\]\s*)?\{\s*"
     r"(?P<chars>" + _CHAR_ONE + r"(?:\s*,\s*" + _CHAR_ONE + r")+)\s*,?\s*\}"
 )
 # C's `#define API_KEY "…"`.
-_C_DEFINE = re.compile(r"(?i)^[ \t]*#[ \t]*define[ \t]+(?P<name>" + _CODE_SECRET_NAME + r")[ \t]+(?P<pre>[LuU]8?)?"
+_C_DEFINE = re.compile(r"(?i)^[ \t]*#[ \t]*define[ \t]+(?P<name>" + _SECRET_NAME + r")[ \t]+(?P<pre>[LuU]8?)?"
                        r"(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"")
 # An ini line with blanks around `=` and an unquoted value, spaces allowed (`password = hunter2 with
 # spaces` in `.my.cnf`, `.pypirc`, `.s3cfg`, `credentials`); code (`password = input()`,
 # `api_key = self.api_key`, `token = token or None;`) is told apart by _INI_CODE.
 _INI_LINE = re.compile(
-    r"(?i)^(?P<lead>" + _DIFF_MARK + r"[ \t]*)(?P<name>" + _CODE_SECRET_NAME + r")(?P<op>[ \t]+=[ \t]*|[ \t]*=[ \t]+)"
+    r"(?i)^(?P<lead>" + _DIFF_MARK + r"[ \t]*)(?P<name>" + _SECRET_NAME + r")(?P<op>[ \t]+=[ \t]*|[ \t]*=[ \t]+)"
     r"(?P<value>[^\s\"'`(\[{<$%@&*#][^\n]*?)[ \t]*\r?$"
 )
 _INI_CODE = re.compile(
@@ -233,12 +244,12 @@ _INI_CODE = re.compile(
 # or `password[0]` is not the name compared).
 _QUOTED_COMPARED = re.compile(
     r"(?<![\w\"'`\\])(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
-    r"(?P<op>\s*(?:[!=]==?|<=>)\s*)(?P<name>(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])"
+    r"(?P<op>\s*(?:[!=]==?|<=>)\s*)(?P<name>(?i:" + _SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])"
 )
 # (what it needs, for a long line: its comparison and name, found from the operator's first character, where the whole
 # pattern reads every literal of a minified line to its end)
 _COMPARED_HINT = re.compile(
-    r"(?:[!=]==?|<=>)\s*(?:(?i:" + _CODE_SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])")
+    r"(?:[!=]==?|<=>)\s*(?:(?i:" + _SECRET_NAME + r")|" + _AUTH_NAME + r")(?![\w.$@(\[-])")
 # A literal under a name whose last word is `pw` or `cred` (`pw = "…"`, `db_pw`, `awsCred := "…"`): abbreviations
 # that name other things too (a pen's or a page's width, a credit), so not secrets' names alone (_SECRET_CORE):
 # the value is a secret only when it looks generated, as under a weak name (_WEAK_QUOTED).
@@ -265,6 +276,15 @@ _WEAK_QUOTED = re.compile(
     r"|\b(?:auth|AUTH|Auth|oauth|OAUTH|OAuth|oAuth)\b(?![.(]))" + _ACCESSORS +
     # (a comparison too: `$auth == "…"`, PHP's `<=>`)
     r"(?P<op>[\"']?\]?\s*(?:[!=]==?|<=>|:{1,3}=|\?=|=>|\+=|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{12,200})(?P=q)"
+)
+# (what it needs, found from the name's last word: the rest of the pattern as it is, from that word on. The whole
+# pattern tries its lazy name from every word's start and reads the run of [\w$.] to its end from each, quadratic: 10 KB
+# of `a.a.a.…` before ` || "x"` took 2.5 CPU s, on main too. A line is searched only when this finds something, and
+# then only from the starts _weak_starts gives.)
+_WEAK_HINT = re.compile(
+    r"(?:[a-z0-9](?:Key|Token|Login)|[_.](?:KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Key|Token|Auth|Login)"
+    r"|\b(?:auth|AUTH|Auth|oauth|OAUTH|OAuth|oAuth)\b(?![.(]))" + _ACCESSORS +
+    r"[\"']?\]?\s*(?:[!=]==?|<=>|:{1,3}=|\?=|=>|\+=|=|:)\s*(?P<q>[\"'`])[^\"'`\n\\]{12,200}(?P=q)"
 )
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
@@ -1984,7 +2004,7 @@ _ALT_COMPARED = (_ALT_OPERAND + r"(?:\s*(?:[!=]==?|[<>]=?)\s*(?:" + _ALT_OPERAND
                  + r"|-?\d+(?:\.\d+)?))?")
 _PY_OPERAND = r"[A-Za-z_][\w.]*(?:\((?:[^()'\"\n]|" + _ALT_QUOTED + r"){0,120}\)|\[(?:[^\[\]'\"\n]|" + _ALT_QUOTED + r"){0,120}\])*"
 _ALT_ASSIGN = re.compile(
-    r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=|(?<=[\w$])[ \t]*\()(?!=)\s*(?:"
+    r"(?i)(?<![\w.$@-])(?P<name>" + _SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=|(?<=[\w$])[ \t]*\()(?!=)\s*(?:"
     + _ALT_COMPARED + r"\s*(?:(?:\|\||\?\?|\?:)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
     + _ALT_LITERAL.format(n=2) + "|" + _ALT_OPERAND + r")\s*:\s*(?:" + _ALT_LITERAL.format(n=3) + "|" + _ALT_OPERAND
     + r"))|(?:" + _ALT_QUOTED + "|" + _PY_OPERAND + r")[ \t]+if[ \t]+(?:[^'\"\n#]|" + _ALT_QUOTED + r"){1,160}?[ \t]else[ \t]+"
@@ -2165,7 +2185,7 @@ def _mixed_password(value: str) -> bool:
 # `get_token = async () => '…'`): an arrow function's body is the value the name holds.
 _ARROW_REST = (r"[\"']?\s*(?::|=)\s*(?:async\s+)?\(\s*\)\s*=>\s*"
                r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)")
-_ARROW_RETURN = re.compile(r"(?i)(?<![\w.$@-])(?P<name>" + _CODE_SECRET_NAME + ")" + _ARROW_REST)
+_ARROW_RETURN = re.compile(r"(?i)(?<![\w.$@-])(?P<name>" + _SECRET_NAME + ")" + _ARROW_REST)
 # (what it needs: an empty arrow function's literal, found from its `(` (a literal first character re scans for), then
 # the pattern from the name's secret word on, without the name's prefix that the whole pattern tries lazily at every
 # letter of a line: 2.7 s over 9 MB of minified JavaScript)
@@ -2633,9 +2653,12 @@ def _named_starts(line: str) -> list[tuple[int, int]] | None:
     rev, spans = line[::-1], []
     for word in _NAMED_WORDS:
         at = low.find(word)
+        run_start = run_end = -1  # the run of name characters holding the last `at` (each run read once, not per word)
         while at >= 0:
-            run = _NAME_RUN.match(rev, n - at).end() - (n - at)
-            spans.append((max(at - run - 1, 0), at))
+            if not run_start <= at < run_end:
+                run_start = at - (_NAME_RUN.match(rev, n - at).end() - (n - at))
+                run_end = _NAME_RUN.match(line, at).end()
+            spans.append((max(run_start - 1, 0), at))
             at = low.find(word, at + 1)
     spans.sort()
     merged: list[tuple[int, int]] = []
@@ -2670,6 +2693,60 @@ def _conn_starts(line: str) -> list[tuple[int, int]] | None:
             if a < e:
                 spans.append((a, e - 1))
             e = line.find("=", e + 1, c)
+    return spans
+
+
+# _QUOTED_ASSIGN, _WRAPPED_LITERAL and _CHAR_ARRAY from one start per run of name characters, on every line. A name
+# is a whole run's tail (_SECRET_NAME) and what follows it depends only on where the run ends, so if a run's first
+# start fails every later one fails too, and if it matches re.sub goes on past the run: trying only each run's first
+# start (its first position that can begin a name: at a word boundary for _QUOTED_ASSIGN, `first`, or the quote just
+# before a run beginning there) is re.sub's own search. Each word start of a dotted run (`a.a.a.…xkey = "…"`) read
+# the run to its end: 4 KB took 2 CPU s, and 100 KB of 250-character lines 3-7 s, on main too.
+_NAME_RUNS = re.compile(r"[\w.$@-]+")
+_NAME_FIRST = re.compile(r"(?i)\b(?=[A-Za-z0-9_$@])")
+_NAME_FIRST_ANY = re.compile(r"(?i)(?=[A-Za-z0-9_$@])")
+
+
+def _run_starts(line: str, starts: list[tuple[int, int]] | None, first: re.Pattern[str] = _NAME_FIRST,
+                quote: bool = True) -> list[tuple[int, int]]:
+    """Ordered, disjoint ranges [a, b] holding every start of a _QUOTED_ASSIGN match (a quote before the name when
+    `quote`), within `starts` when given."""
+    out: list[tuple[int, int]] = []
+    lows = [a for a, _ in starts] if starts is not None else None
+    for run in _NAME_RUNS.finditer(line):
+        a, e = run.span()
+        at = first.search(line, a, e)
+        if at is None:
+            continue
+        p = at.start()
+        span = (a - 1, a) if quote and p == a and a > 0 and line[a - 1] in "\"'" else (p, p)
+        if lows is not None:
+            k = bisect_right(lows, span[1]) - 1  # the last range starting at or before the span's end
+            if k < 0 or starts[k][1] < span[0]:
+                continue
+            span = (max(span[0], starts[k][0]), min(span[1], starts[k][1]))
+        out.append(span)
+    return out
+
+
+_WEAK_RUN = re.compile(r"[\w$.]*")
+
+
+def _weak_starts(line: str) -> list[tuple[int, int]]:
+    """Ordered, disjoint ranges [a, b] holding every start of a _WEAK_QUOTED match.
+
+    A match's name is a run of name characters ([\\w$.]) ending where _WEAK_HINT matches (what follows a name never
+    begins with one of them), so it begins in the run ending at one of _WEAK_HINT's starts, or at that start."""
+    n = len(line)
+    rev, spans, hint = line[::-1], [], _WEAK_HINT.search(line)
+    while hint:
+        h = hint.start()
+        a = h - (_WEAK_RUN.match(rev, n - h).end() - (n - h))
+        if spans and a <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], h)
+        else:
+            spans.append((a, h))
+        hint = _WEAK_HINT.search(line, h + 1)
     return spans
 
 
@@ -2727,10 +2804,10 @@ def _redact_line(line: str) -> str:
     if "createHmac" in line:
         line = _HMAC_KEY.sub(_hmac_key, line)
     if secret and "{" in line and "=" in line and _CHAR_ARRAY_HINT.search(line):
-        line = _CHAR_ARRAY.sub(_char_array, line)
+        line = _sub_at(_CHAR_ARRAY, _char_array, line, _run_starts(line, None, _NAME_FIRST_ANY, False))
     if secret and "=" in line and ("code" in low or "bytes" in low or "String(" in line or "from(" in line
                                    or "unhexlify" in low) and _WRAPPED_HINT.search(line):
-        line = _WRAPPED_LITERAL.sub(_wrapped_literal, line)
+        line = _sub_at(_WRAPPED_LITERAL, _wrapped_literal, line, _run_starts(line, None, _NAME_FIRST_ANY, False))
     if "Key(" in line and ("createSecretKey(" in line or "createPrivateKey(" in line):
         line = _NODE_KEY.sub(_hmac_key, line)
     if ".sign(" in line and "," in line:
@@ -2777,8 +2854,8 @@ def _redact_line(line: str) -> str:
         if ('"' in line or "'" in line or "`" in line) and (starts is not None or _QUOTED_HINT.search(line) and (
                 ("{" in line and _ACCESSOR_HINT.search(line)) or _QUOTED_NEED.search(line))):
             if starts is None:
-                line = _QUOTED_ASSIGN.sub(_quoted, line)
-            elif (changed := _sub_at(_QUOTED_ASSIGN, _quoted, line, starts)) != line:
+                line = _sub_at(_QUOTED_ASSIGN, _quoted, line, _run_starts(line, None))
+            elif (changed := _sub_at(_QUOTED_ASSIGN, _quoted, line, _run_starts(line, starts))) != line:
                 line, starts = changed, _named_starts(changed)
         if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
             line = (_ALT_ASSIGN.sub(_alt_assign, line) if starts is None
@@ -2798,8 +2875,8 @@ def _redact_line(line: str) -> str:
     if "=" in line and (secret or "_pass" in low) and line.lstrip(" \t#")[:1].isupper():
         line = _DOTENV_LINE.sub(_dotenv_line, line)
     if ("key" in low or "token" in low or "auth" in low or "login" in low) and (
-            '"' in line or "'" in line or "`" in line):
-        line = _WEAK_QUOTED.sub(_weak_quoted, line)
+            '"' in line or "'" in line or "`" in line) and _WEAK_HINT.search(line):
+        line = _sub_at(_WEAK_QUOTED, _weak_quoted, line, _weak_starts(line))
     if ('"key"' in low or "'key'" in low) and ":" in line:
         line = _BARE_KEY_PAIR.sub(_bare_key_pair, line)
     if tail and ("key" in low or "token" in low) and ("=" in line or ":" in line) and _WEAK_START.match(line):

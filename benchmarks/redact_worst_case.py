@@ -1,0 +1,139 @@
+"""Hostile lines for the secrets redactor: CPU seconds of `redact_text` per input, one process per input and tree.
+
+    PYTHONPATH=. python benchmarks/redact_worst_case.py [--cap 10] [--size 60000] [--only NAME,...] TREE [TREE ...]
+
+Each TREE is a checkout holding chunkers/ (this one, `.`, and main's exported to /tmp, say): its redactor is imported
+in a child process per input, and an input that runs past --cap seconds is killed and shown as `>CAP`. The inputs are
+lines built against the patterns of chunkers/redact.py and chunkers/secret_rules.py: long runs of a pattern's repeated
+character classes, many repeats of its keywords, long blank runs, quotes left open, many `=` and `:`. Each is about
+--size characters (the repeat counts scale with it). See benchmarks/secrets_recall.md, "Worst cases (2026-12-04)".
+"""
+import argparse
+import subprocess
+import sys
+
+
+def inputs(size: int) -> dict[str, str]:
+    def rep(unit: str, tail: str = "", head: str = "") -> str:
+        return head + unit * max(1, (size - len(head) - len(tail)) // len(unit)) + tail
+
+    return {
+        # a run of name characters holding many secret words (the thirtieth round's find)
+        "name_run_assign": rep("apassword", ' = "xyzzy plain words"', "a"),
+        "name_run_digit": rep("apassword", ' = "xyzzy plain words"', "1"),
+        "name_run_ternary": rep("apassword", ' = x ? "a" : "b"', "a"),
+        "name_run_config": rep("apassword", ": [x", "a"),
+        "name_run_quoted_env": rep("apassword", '=$x"', '"a'),
+        "name_run_call_pair": rep("apassword", '", x)', '("a'),
+        "name_run_equals": rep("apassword", ".equals(x)", "a"),
+        "name_run_compared": rep("apassword", ".x", '"v" == a'),
+        "name_run_arrow": rep("apassword", ": () => x", "a"),
+        "name_run_dotted": rep("a.password", ";"),
+        "name_run_dashed": rep("a-token-", " = x("),
+        "name_run_dollar": rep("$apikey", " = f(x)"),
+        "name_run_core_at_end": rep("a", 'password = "x" + y', "b"),
+        "dotted_then_core": rep("a.", 'password = "x" + y'),
+        # keywords repeated
+        "password_eq_many": rep("password=", ""),
+        "password_spaced_many": rep("password = ", ""),
+        "token_colon_many": rep("token: ", ""),
+        "secret_words": rep(" secret", ""),
+        "password_quoted_many": rep('password = "x" ', ""),
+        "define_many": rep("define('DB_PASSWORD', ", ""),
+        "call_pair_many": rep('("password", ', ""),
+        "equals_literal_many": rep('"a".equals(', ""),
+        "strcmp_many": rep("strcmp(password, ", ""),
+        "getenv_many": rep('api_key = os.environ.get("X", ', ""),
+        "list_pair_many": rep('["password", ', ""),
+        "xml_key_many": rep("<key>Password</key>", ""),
+        "xml_password_many": rep("<password>", ""),
+        "cli_flag_many": rep("--password ", ""),
+        "kind_secret_many": rep("kind: Secret ", ""),
+        "conn_parts": rep("Server=x;", "Password=y"),
+        "conn_semicolons": rep("Password=a;", ""),
+        "url_creds": rep("a", "@host", "https://user:"),
+        "url_many": rep("://", ""),
+        "begin_key_many": rep("-----BEGIN ", ""),
+        "aws_many": rep("AKIA", ""),
+        "ghp_many": rep("ghp_", ""),
+        "jwt_like": rep("eyJ", ""),
+        "char_array": rep("'a', ", "", "char[] password = { "),
+        "alt_assign_calls": rep("f(", ' || "x"', "token = "),
+        "alt_assign_dots": rep("a.", ' || "x"', "token = "),
+        "ternary_chain": rep('x ? "a" : ', '"b"', "token = "),
+        "py_if_else": rep("x if y ", ' else "z"', "token = "),
+        "weak_name_after_dotted": rep("a.", ' || "x"; x_key = "hello world again"', "token = "),
+        # a dotted run of word starts before a name with no secret word, or before a quote left open (left, see the md)
+        "dotted_no_core": rep("a.", 'xkey = "hello world again"'),
+        "dotted_unclosed": rep("a.", 'password = "unclosed'),
+        "run_before_wrapped": rep("a", 'xkey = base64.b64decode("abcdefghijklmnop")'),
+        "run_before_char_array": rep("a", "xkey = { 'a', 'b' }"),
+        "dotted_before_equals": rep("a.", 'xkey.equals("abc")'),
+        "dotted_in_strcmp": rep("a.", 'xkey, "abc")', "strcmp("),
+        "dotted_before_define": rep("a.", ' "abc"', "#define "),
+        "dotted_before_ctor": rep("a.", '("abc")', "std::string "),
+        "dotted_before_arrow": rep("a.", 'xkey: () => "abc"'),
+        "dotted_before_ternary": rep("a.", 'xkey = x ? "a" : "b"'),
+        "dotted_quoted_env": rep("a.", 'xkey=abc"', '"'),
+        # separators and blanks
+        "many_equals": rep("=", "", "password"),
+        "many_colons": rep(":", "", "password"),
+        "blank_run_value": rep(" ", "x", 'password = "'),
+        "blank_run_ini": rep(" ", "x;", "password ="),
+        "blank_run_config": rep(" ", "x(", "password: "),
+        "tab_run": rep("\t", "x(", "password\t="),
+        "ini_words": rep("a ", "(", "password = "),
+        "unclosed_double": rep("a", "", 'password = "'),
+        "unclosed_escapes": rep("\\a", "", "'token': '"),
+        "backslashes": rep("\\", '"', '"password": "'),
+        "quotes_only": rep('"', ""),
+        "quote_pairs": rep("'a',", ""),
+        "base64_run": rep("A", ""),
+        "hex_run": rep("0", ""),
+        "json_open_many": rep('{"password": ', ""),
+        "npmrc_many": rep("_auth", "", ""),
+        "glued_pairs": rep("a=1password=", '"', '"'),
+        "spaced_pairs": rep('password = "a" ', "", ""),
+        "statements": rep("password=a; ", ""),
+    }
+
+
+def child(root: str, name: str, size: int) -> None:
+    import time
+
+    sys.path.insert(0, root)
+    from chunkers.redact import redact_text
+
+    text = inputs(size)[name] + "\n"
+    start = time.process_time()
+    redact_text(text)
+    print(f"{time.process_time() - start:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("trees", nargs="+")
+    parser.add_argument("--cap", type=float, default=10.0)
+    parser.add_argument("--size", type=int, default=60000)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child[0], args.child[1], args.size)
+        return
+    names = [n for n in inputs(args.size) if not args.only or n in args.only.split(",")]
+    print("input\tchars\t" + "\t".join(args.trees))
+    for name in names:
+        cells = []
+        for tree in args.trees:
+            try:
+                done = subprocess.run([sys.executable, __file__, "--size", str(args.size), "--child", tree, name, tree],
+                                      capture_output=True, text=True, timeout=args.cap + 5)
+                cells.append(done.stdout.strip() or "error: " + done.stderr.strip().splitlines()[-1])
+            except subprocess.TimeoutExpired:
+                cells.append(f">{args.cap:g}")
+        print(f"{name}\t{len(inputs(args.size)[name])}\t" + "\t".join(cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()
