@@ -1465,10 +1465,6 @@ def _parent_value_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     return out
 
 
-# A Terraform variable named for a secret whose `default = "…"` is a later line of its block (`variable
-# "db_password" {` then `default = "…"`): the value judged as `db_password = "…"` would be on one line, so a
-# placeholder or an empty string stays, and so does any value under a name not a secret's. (found from each
-# `variable "`, the block read to its closing brace; a default in a nested block is none of the variable's)
 def _redacted_as_assignment(name: str, value: str) -> bool:
     """Would `name = "value"` on one line be redacted? How a pass whose name and value stand on different lines
     judges the value: by the one-line rules, so a placeholder, a reference or a name no secret's keeps it."""
@@ -1476,6 +1472,10 @@ def _redacted_as_assignment(name: str, value: str) -> bool:
     return _redact_line(probe) != probe
 
 
+# A Terraform variable named for a secret whose `default = "…"` is a later line of its block (`variable
+# "db_password" {` then `default = "…"`): the value judged as `db_password = "…"` would be on one line, so a
+# placeholder or an empty string stays, and so does any value under a name not a secret's. (found from each
+# `variable "`, the block read to its closing brace; a default in a nested block is none of the variable's)
 _TF_VARIABLE = re.compile(r"[ \t]*variable[ \t]+\"(?P<name>[A-Za-z_][\w-]*)\"[ \t]*\{")
 _TF_DEFAULT = re.compile(r"(?:[ \t]*default[ \t]*=[ \t]*\")(?P<value>(?:\\.|[^\"\\\n])*)\"")
 _TF_BLOCK_LINES = 40
@@ -2551,8 +2551,9 @@ _XML_ENV_TEXT = re.compile(r"(?P<open><(?P<tag>[A-Za-z_][\w.:-]*)(?:[ \t][^<>]*)
 def _xml_env_text(match: re.Match[str]) -> str:
     inner = match.group("inner")
     new = inner if REDACTED in inner else _redact_line(inner)
-    return match.group(0) if new == inner else match.group(0)[:match.start("inner") - match.start()] + new + (
-        match.group(0)[match.end("inner") - match.start():])
+    if new == inner:
+        return match.group(0)
+    return match.string[match.start():match.start("inner")] + new + match.string[match.end("inner"):match.end()]
 
 
 def _xml_element(match: re.Match[str]) -> str:
