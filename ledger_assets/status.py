@@ -92,10 +92,10 @@ class Staleness:
     note: str = ""
 
 
-def _git_lines(repo: str, *args: str) -> list[str] | None:
+def _git_lines(repo: str, *args: str, worktree: bool = False) -> list[str] | None:
     """git's NUL-separated answer, or None when git cannot tell (not run, timed out, failed)."""
     try:
-        out = git.run(repo, *args, timeout=git.READ_TIMEOUT_S)
+        out = git.run(repo, *args, timeout=git.READ_TIMEOUT_S, worktree=worktree)
     except git.GitError:
         return None
     return [p for p in out.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
@@ -117,7 +117,9 @@ def stale_files(ledger: Ledger, repo_id: str, repo_path: str, kind: str, indexed
         changed = {p for p in set(indexed) | set(now) if indexed.get(p) != now.get(p)}
         return Staleness(len(changed), len(changed), 0)
     committed = _git_lines(repo_path, "-c", "core.quotePath=false", "diff", "--name-only", "-z", indexed_sha, "HEAD", "--")
-    status = _git_lines(repo_path, "-c", "core.quotePath=false", "status", "--porcelain=v1", "-z", "--untracked-files=all")
+    # A submodule's files are not indexed (a recorded skip), so git is not sent into it either.
+    status = _git_lines(repo_path, "-c", "core.quotePath=false", "status", "--porcelain=v1", "-z",
+                        "--untracked-files=all", "--ignore-submodules=all", worktree=True)
     if status is None:
         return Staleness(None, None, None, "git status failed")
     uncommitted: set[str] = set()

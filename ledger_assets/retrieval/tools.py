@@ -256,8 +256,9 @@ def drift(ledger: Ledger, repo_id: str, since: str, move_threshold: int | None =
     if resolved.returncode != 0:
         raise ToolInputError(f"{since!r} is not a commit in repo {repo_id!r}")
     sha = resolved.stdout.decode().strip()
-    changed = [p for p in git.run(repo.path, "diff", "--name-only", "--no-renames", "-z", sha).stdout.decode(
-        "utf-8", "surrogateescape").split("\0") if p]
+    diff = git.run(repo.path, "diff", "--name-only", "--no-renames", "--ignore-submodules=all", "-z", sha,
+                   worktree=True)
+    changed = [p for p in diff.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
     untracked = [p for p in git.run(repo.path, "ls-files", "--others", "--exclude-standard", "-z").stdout.decode(
         "utf-8", "surrogateescape").split("\0") if p]
     old: list[SymbolAt] = []

@@ -4,10 +4,19 @@
 full `log`) whose output the caller consumes as it comes. Each caller keeps its own error type
 (SnapshotError, GoldenError, None for "cannot tell") by catching `GitError`, which names the
 command, the repo and git's own words.
+
+A repo's own config (`.git/config` and what it includes) can name commands that git runs on a
+read: an fsmonitor hook (status, diff), a post-index-change hook (status refreshing the index), a
+signature verifier (log and show under `log.showSignature`), a clean filter (status or a diff
+hashing a changed work-tree file). Ledger only reads a repo it may not trust, so every call
+switches the first three off and takes no optional lock (status leaves the index as it was), and a
+call that compares the work tree (`worktree=True`) switches off the filters the repo's own config
+defines; the user's global and system config (git-lfs) are the user's and kept.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -27,13 +36,42 @@ class GitError(RuntimeError):
         self.repo, self.command, self.detail, self.returncode = str(repo), args, detail, returncode
 
 
+# Config every call carries (as GIT_CONFIG_KEY_n / VALUE_n: a key is never split at an `=`).
+READ_ONLY_CONFIG = (("core.fsmonitor", "false"), ("core.hooksPath", os.devnull), ("log.showSignature", "false"))
+_TRUSTED_SCOPES = ("system", "global")
+
+
+def _env(base: dict | None, config: tuple[tuple[str, str], ...]) -> dict:
+    env = dict(os.environ if base is None else base)
+    n = int(env.get("GIT_CONFIG_COUNT") or 0)
+    for i, (key, value) in enumerate(config, start=n):
+        env[f"GIT_CONFIG_KEY_{i}"], env[f"GIT_CONFIG_VALUE_{i}"] = key, value
+    env["GIT_CONFIG_COUNT"] = str(n + len(config))
+    env["GIT_OPTIONAL_LOCKS"] = "0"
+    return env
+
+
+def own_filters_off(repo: str | Path, env: dict | None = None) -> tuple[tuple[str, str], ...]:
+    """Config that switches off every filter driver the repo's own config defines (local or worktree
+    scope, includes followed): nothing is run in place of a clean filter, and none is required."""
+    out = run(repo, "config", "--show-scope", "--name-only", "-z", "--get-regexp", r"^filter\.",
+              check=False, env=env)
+    fields = out.stdout.decode("utf-8", "surrogateescape").split("\0")
+    drivers = {name[len("filter."):name.rindex(".")] for scope, name in zip(fields[::2], fields[1::2])
+               if scope not in _TRUSTED_SCOPES and name.count(".") >= 2}
+    return tuple((f"filter.{d}.{key}", value) for d in sorted(drivers)
+                 for key, value in (("clean", ""), ("smudge", ""), ("process", ""), ("required", "false")))
+
+
 def run(repo: str | Path, *args: str, timeout: float | None = READ_TIMEOUT_S, check: bool = True,
-        input: bytes | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+        input: bytes | None = None, env: dict | None = None, worktree: bool = False) -> subprocess.CompletedProcess:
     """`git -C repo ARGS`, stdout and stderr captured as bytes. GitError when git cannot start or
-    times out, and (with `check`) when it exits non-zero, with git's stderr as the detail."""
+    times out, and (with `check`) when it exits non-zero, with git's stderr as the detail.
+    `worktree`: the call compares the work tree, so the repo's own filter drivers are switched off."""
+    config = READ_ONLY_CONFIG + (own_filters_off(repo, env) if worktree else ())
     try:
         out = subprocess.run(["git", "-C", str(repo), *args], input=input, capture_output=True,
-                             timeout=timeout, env=env)
+                             timeout=timeout, env=_env(env, config))
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GitError(repo, args, str(exc)) from exc
     if check and out.returncode != 0:
@@ -47,7 +85,7 @@ def stream(repo: str | Path, *args: str, stdin: bool = False, stderr=subprocess.
     read as it comes and then close or kill; GitError when git cannot start."""
     try:
         return subprocess.Popen(["git", "-C", str(repo), *args], stdin=subprocess.PIPE if stdin else None,
-                                stdout=subprocess.PIPE, stderr=stderr, text=text,
+                                stdout=subprocess.PIPE, stderr=stderr, text=text, env=_env(None, READ_ONLY_CONFIG),
                                 errors="replace" if text else None)
     except OSError as exc:
         raise GitError(repo, args, str(exc)) from exc
