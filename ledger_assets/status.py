@@ -78,6 +78,8 @@ def format_status(rows: list[dict]) -> str:
         stale = "?" if r["stale_files"] is None else r["stale_files"]
         lines.append(f"{r['repo_id']:<24} {state:<14} head={r['head'][:12]} promoted={r['promoted_sha'][:12] or '-':<12} "
                      f"chunks={r['served_chunks']} stale_files={stale}  {printable(r['path'])}")
+        if r["head"].startswith("unavailable ("):  # the repo moved, or git refuses it: say why here too
+            lines.append(f"{'':<24} head {printable(r['head'])}")
         if r["promotion_note"]:
             lines.append(f"{'':<24} {r['promotion_note']}")
     return "\n".join(lines) if rows else "no repos registered"

@@ -124,6 +124,8 @@ def check_repo(repo_path: str | Path, kind: str) -> str:
         except git.GitError as exc:
             raise SnapshotError(f"git rev-parse failed in {show_path(text)}: {exc.detail}") from exc
         if out.returncode != 0:
+            if refused := git.refusal(show_path(text), probe.stderr):
+                raise RepoStateError(refused)
             if probe.returncode != 0:
                 raise RepoStateError(f"{show_path(text)}: not a git repository any more "
                                      "(registered as one; re-register it with `ledger add-repo`)")

@@ -51,6 +51,16 @@ def _env(base: dict | None, config: tuple[tuple[str, str], ...]) -> dict:
     return env
 
 
+def refusal(repo: str | Path, stderr: bytes | str) -> str:
+    """What to do when git refused a repo another user owns (its `safe.directory` check), or "" when
+    git's words say something else: ledger keeps git's policy and says how to change it."""
+    text = stderr.decode(errors="replace") if isinstance(stderr, bytes) else stderr
+    if "dubious ownership" not in text:
+        return ""
+    return (f"git refuses to read {repo}: another user owns it (\"detected dubious ownership\"); if you trust "
+            f"it, run `git config --global --add safe.directory {repo}`")
+
+
 def own_filters_off(repo: str | Path, env: dict | None = None) -> tuple[tuple[str, str], ...]:
     """Config that switches off every filter driver the repo's own config defines (local or worktree
     scope, includes followed): nothing is run in place of a clean filter, and none is required."""

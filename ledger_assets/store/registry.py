@@ -51,12 +51,28 @@ def validate_repo_id(repo_id: str) -> str:
     return repo_id
 
 
-def is_git_work_tree(path: Path) -> bool:
+def kind_of(path: Path) -> str:
+    """"git" for the top of a git work tree, "folder" otherwise. RegistryError for what git itself
+    holds but ledger cannot read as a repo: a bare repository or a folder inside a `.git` (as a
+    folder it would index git's own config, hooks and objects), and a repo git refuses to read
+    because another user owns it (as a folder it would silently lose `.gitignore`)."""
     try:
         out = git.run(path, "rev-parse", "--show-toplevel", check=False, timeout=git.PROBE_TIMEOUT_S)
+        if out.returncode == 0:
+            return "git" if Path(os.fsdecode(out.stdout.strip())).resolve() == path.resolve() else "folder"
+        if refused := git.refusal(path, out.stderr):
+            raise RegistryError(refused)
+        inside = git.run(path, "rev-parse", "--is-inside-git-dir", "--is-bare-repository", check=False,
+                         timeout=git.PROBE_TIMEOUT_S)
     except git.GitError:
-        return False
-    return out.returncode == 0 and Path(os.fsdecode(out.stdout.strip())).resolve() == path.resolve()
+        return "folder"
+    answers = inside.stdout.decode(errors="replace").split()
+    if inside.returncode == 0 and answers[:1] == ["true"]:
+        if answers[1:2] == ["true"]:
+            raise RegistryError(f"{path} is a bare git repository: it has no work tree to index; clone it "
+                                f"(`git clone {path} DIR`) and add DIR")
+        raise RegistryError(f"{path} is inside a repository's .git folder; add the work tree that holds it")
+    return "folder"
 
 
 class RepoRegistry:
@@ -97,7 +113,7 @@ class RepoRegistry:
         if not root.is_dir():
             raise RegistryError(f"{path}: not a directory")
         root = root.resolve()
-        kind = "git" if is_git_work_tree(root) else "folder"
+        kind = kind_of(root)
         rid = validate_repo_id(repo_id) if repo_id else slugify(root.name)
         validate_repo_id(rid)
         repos = self.load()
