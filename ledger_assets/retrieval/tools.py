@@ -259,8 +259,8 @@ def drift(ledger: Ledger, repo_id: str, since: str, move_threshold: int | None =
     diff = git.run(repo.path, "diff", "--name-only", "--no-renames", "--ignore-submodules=all", "-z", sha,
                    worktree=True)
     changed = [p for p in diff.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
-    untracked = [p for p in git.run(repo.path, "ls-files", "--others", "--exclude-standard", "-z").stdout.decode(
-        "utf-8", "surrogateescape").split("\0") if p]
+    others = git.run(repo.path, "ls-files", "--others", "--exclude-standard", "-z", worktree=True)
+    untracked = [p for p in others.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
     old: list[SymbolAt] = []
     new: list[SymbolAt] = []
     for rel in sorted(set(changed) | set(untracked)):

@@ -11,7 +11,8 @@ signature verifier (log and show under `log.showSignature`), a clean filter (sta
 hashing a changed work-tree file). Ledger only reads a repo it may not trust, so every call
 switches the first three off and takes no optional lock (status leaves the index as it was), and a
 call that compares the work tree (`worktree=True`) switches off the filters the repo's own config
-defines; the user's global and system config (git-lfs) are the user's and kept.
+defines (the user's global and system config, git-lfs's, are the user's and kept) and reads the
+registered folder as the work tree, not one the repo's `core.worktree` names.
 """
 
 from __future__ import annotations
@@ -77,11 +78,15 @@ def run(repo: str | Path, *args: str, timeout: float | None = READ_TIMEOUT_S, ch
         input: bytes | None = None, env: dict | None = None, worktree: bool = False) -> subprocess.CompletedProcess:
     """`git -C repo ARGS`, stdout and stderr captured as bytes. GitError when git cannot start or
     times out, and (with `check`) when it exits non-zero, with git's stderr as the detail.
-    `worktree`: the call compares the work tree, so the repo's own filter drivers are switched off."""
+    `worktree`: the call compares the work tree, so the repo's own filter drivers are switched off, and
+    the work tree is `repo` itself (never where the repo's `core.worktree` points)."""
     config = READ_ONLY_CONFIG + (own_filters_off(repo, env) if worktree else ())
+    env = _env(env, config)
+    if worktree:  # the registered folder, whatever core.worktree in the repo's config says
+        env["GIT_WORK_TREE"] = str(repo)
     try:
         out = subprocess.run(["git", "-C", str(repo), *args], input=input, capture_output=True,
-                             timeout=timeout, env=_env(env, config))
+                             timeout=timeout, env=env)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GitError(repo, args, str(exc)) from exc
     if check and out.returncode != 0:

@@ -93,3 +93,22 @@ def test_ingest_status_and_drift_run_none_of_them(hostile, ledger, embedder, mon
     assert report["files_changed"] == 3, report
     assert ran(marks) == {"mine"}                            # the user's own filter, and nothing of the repo's
     assert not (repo.path / ".git" / "index.lock").exists()
+
+
+def test_status_and_drift_read_the_registered_folder_whatever_core_worktree_says(hostile, ledger, embedder,
+                                                                                  tmp_path, monkeypatch, capsys):
+    repo, base, _, _ = hostile
+    ledger.registry.add(repo.path, "shop")
+    ingest_core(ledger, "shop", embedder, with_enrichment=False)
+    elsewhere = tmp_path / "elsewhere"
+    for i in range(5):
+        (elsewhere / f"f{i}").mkdir(parents=True)
+        (elsewhere / f"f{i}" / "x.py").write_text("X = 1\n")
+    repo.git("config", "core.worktree", str(elsewhere))   # set after add-repo (which reads such a repo as a plain folder)
+    monkeypatch.setenv("LEDGER_HOME", ledger.settings.home)
+    repo.write("shop/new.py", "X = 1\n")
+    assert cli.main(["status", "--format", "json"]) == 0
+    row = {r["repo_id"]: r for r in json.loads(capsys.readouterr().out)}["shop"]
+    assert (row["stale_committed"], row["stale_uncommitted"]) == (0, 1), row
+    assert cli.main(["drift", "--repo", "shop", "--since", base, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["files_changed"] == 1
