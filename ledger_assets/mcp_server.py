@@ -33,7 +33,7 @@ from ledger_assets.retrieval.hits import Deprecation, HitRow
 from ledger_assets.retrieval.rerank import RerankReport
 from ledger_assets.retrieval.symbols import SymbolMatch
 from ledger_assets.store.ledger import Ledger
-from ledger_assets.store.settings import FILE_CHUNKS, MAX_K, MCP_WARM_WAIT_S
+from ledger_assets.store.settings import FILE_CHUNKS, MAX_K, MAX_QUERY_CHARS, MCP_WARM_WAIT_S
 
 try:  # mcp >= 2 renamed FastMCP to MCPServer
     from mcp.server.mcpserver import MCPServer as _Server
@@ -374,7 +374,8 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None,
     @server.tool(title="Search the ledger",
                  annotations=ToolAnnotations(title="Search the ledger", **{**READ_ONLY, "openWorldHint": True}))
     def query_ledger(
-            query: Annotated[str, Field(description="what to find: a question, a change request, or an identifier")],
+            query: Annotated[str, Field(max_length=MAX_QUERY_CHARS,
+                                        description="what to find: a question, a change request, or an identifier")],
             repo: RepoArg = None, k: KArg = 10,
             lane: Annotated[Literal["hybrid", "code", "design", "sparse", "symbol"], Field(
                 description="hybrid: every lane fused (best); code / design / symbol: one dense lane; sparse: "
@@ -429,7 +430,8 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None,
     @server.tool(title="Context pack for a task", annotations=ToolAnnotations(title="Context pack for a task",
                                                                               **READ_ONLY))
     def context_pack(
-            task: Annotated[str, Field(description="the task in words: a change request, a bug, a question")],
+            task: Annotated[str, Field(max_length=MAX_QUERY_CHARS,
+                                       description="the task in words: a change request, a bug, a question")],
             budget: Annotated[int, Field(ge=MIN_BUDGET, le=MAX_BUDGET,
                                          description="tokens the pack may use (MiniLM WordPiece tokens, headers "
                                                      "included; about 1 per 3-4 characters of code)")] = 4000,

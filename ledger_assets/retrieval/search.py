@@ -53,7 +53,7 @@ from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
 from ledger_assets.store.settings import (FILE_CHUNKS, FUSE_ALL, LANES, GROUP_DECAY, GROUP_DEPTH, GROUP_DEPTH_PER_K,
                                          GROUP_LANE_WEIGHTS, GROUP_RRF_K, LANE_DEPTH, LANE_DEPTH_PER_K, LOCAL_OVERFETCH,
-                                         MAX_K, SYMBOL_BONUS, SYMBOL_LOOKUP_LIMIT, SYMBOL_PIN_MAX)
+                                         MAX_K, MAX_QUERY_CHARS, SYMBOL_BONUS, SYMBOL_LOOKUP_LIMIT, SYMBOL_PIN_MAX)
 
 GROUPS = ("", "file")
 
@@ -360,6 +360,9 @@ class Searcher:
         from the in-process index (no Qdrant client), else through one client. None: nothing can match."""
         if not text or not text.strip():
             raise QueryError("query text is empty")
+        if len(text) > MAX_QUERY_CHARS:
+            raise QueryError(f"query text is {len(text):,} characters, over the {MAX_QUERY_CHARS:,} a query may hold "
+                             "(the model reads only its first 256 tokens): ask with its key words or lines")
         opts.validate()
         lanes = FUSED_LANES if opts.lane == "hybrid" else (opts.lane,)
         file_paths = None

@@ -28,6 +28,9 @@ RRF_K = 5
 DEFAULT_LANE_WEIGHTS = {"code": 0.25, "design": 1.0, "sparse": 1.0, "symbol": 2.0, "name": 0.5}
 PLAIN_PRIOR = 0.5
 MAX_K = 200  # the most hits one query or similar-call may ask for
+# The longest query text (or context task): refused, not cut, above it. An issue's body or a stack trace fits, a
+# pasted file does not (a 5.8 MB query took 28 s and 1 GB in the tokenizer and the sparse lane).
+MAX_QUERY_CHARS = 32_000
 SNIPPET_CHARS = 600
 # A resolved symbol outranks any fused hit: the largest possible RRF sum is 4/(k+1).
 SYMBOL_BONUS = 1.0
