@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from ledger_assets.retrieval.symbols import ToolInputError
-from ledger_assets.ingest.snapshot import printable, show_path
+from ledger_assets.ingest.snapshot import error_line, printable, show_path
 from ledger_assets.defs.runs import (QUIET_RUN_CONFIG, cli_run_tags, dagster_instance, describe_run, ensure_partitions,
                                 run_failures, runs_in_flight)
 from ledger_assets.store.ledger import Ledger
@@ -569,10 +569,10 @@ def main(argv: list[str] | None = None) -> int:
             _exit_now(rc)
         return rc
     except (UsageError, SettingsError, ToolInputError, UnknownRepoId) as exc:  # each message: one line, as printed
-        print(f"ledger {args.command}: {printable(str(exc))}", file=sys.stderr)
+        print(f"ledger {args.command}: {error_line(str(exc))}", file=sys.stderr)
         return 2
     except IndexMissing as exc:  # nothing served for what a read asked about
-        print(f"ledger {args.command}: {printable(str(exc))}", file=sys.stderr)
+        print(f"ledger {args.command}: {error_line(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -581,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
         return 141
     except OSError as exc:
         if exc.errno not in (errno.ENAMETOOLONG, errno.ELOOP) or exc.filename is None:
-            print(f"ledger {args.command}: failed: {type(exc).__name__}: {printable(str(exc))}", file=sys.stderr)
+            print(f"ledger {args.command}: failed: {type(exc).__name__}: {error_line(str(exc))}", file=sys.stderr)
             if process_setting("debug"):
                 raise
             return 1
@@ -589,7 +589,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ledger {args.command}: {show_path(exc.filename)}: {exc.strerror}", file=sys.stderr)
         return 2
     except Exception as exc:  # the work failed: one line, not a traceback
-        print(f"ledger {args.command}: failed: {type(exc).__name__}: {printable(str(exc))}", file=sys.stderr)
+        print(f"ledger {args.command}: failed: {type(exc).__name__}: {error_line(str(exc))}", file=sys.stderr)
         if process_setting("debug"):
             raise
         return 1

@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field, create_model
 
 from chunkers.languages import LANGUAGES
 from ledger_assets.encode.embedder import Embedder, query_embedder
+from ledger_assets.ingest.snapshot import error_line
 from ledger_assets.retrieval.context import DEFAULT_FILES, MAX_BUDGET, MIN_BUDGET, ContextPack
 from ledger_assets.retrieval.deprecation import MarkedChunk
 from ledger_assets.retrieval.hits import Deprecation, HitRow
@@ -327,7 +328,7 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None,
         try:
             return fn(*args, **kwargs)
         except (QueryError, symbols.ToolInputError, context.ContextError, ValueError) as exc:
-            raise ToolError(str(exc)) from exc
+            raise ToolError(error_line(str(exc))) from exc
 
     def warm_guard(fn, *args, **kwargs):  # for the tools that read the collection
         warmth.collection.wait()
@@ -341,14 +342,15 @@ def build_server(ledger: Ledger | None = None, embedder: Embedder | None = None,
         try:
             repos = ledger.registry.load()
         except RegistryError as exc:
-            raise ToolError(str(exc)) from exc
+            raise ToolError(error_line(str(exc))) from exc
         if repo is not None and repo not in repos:
             known = ", ".join(sorted(repos)) or "none (register one with `ledger add-repo PATH`)"
-            raise ToolError(f"unknown repo id {repo!r}; known repo ids: {known} (list_repos describes them)")
+            raise ToolError(error_line(f"unknown repo id {repo!r}; known repo ids: {known} "
+                                       "(list_repos describes them)"))
         try:
             require_index(ledger, repos, repo)
         except (UnknownRepoId, IndexMissing) as exc:
-            raise ToolError(str(exc)) from exc
+            raise ToolError(error_line(str(exc))) from exc
 
     def model_lane(lane: str) -> tuple[str, str]:
         """The lane to answer from and a note: while the model loads, hybrid falls back to the lexical

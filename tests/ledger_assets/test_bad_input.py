@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -248,6 +249,21 @@ def test_a_query_longer_than_a_query_may_hold_is_refused_by_name(ledger, secret_
     (c_err, c_text, _), = anyio.run(_mcp_call, ledger.settings.home_path, [{"task": long}], "context_pack")
     assert q_err and c_err and f"at most {MAX_QUERY_CHARS} characters" in q_text + c_text and q_s < 5
     assert main(["query", "x" * MAX_QUERY_CHARS]) in (0, 1)   # at the cap: read (no hits, or an index to build)
+
+
+def test_an_error_that_echoes_a_huge_input_stays_one_short_line(ledger, secret_repo, monkeypatch, capsys):
+    """A 120,000-character symbol name or repo id used to come back whole in the error, to a terminal or an
+    agent's context; it is cut in the middle, with its length."""
+    from ledger_assets.cli import main
+
+    monkeypatch.setenv("LEDGER_HOME", ledger.settings.home)
+    huge = "A." * 60_000
+    for argv in (["symbol", huge], ["query", "x", "--repo", huge], ["read-span", "a.py", "1", "2", "--repo", huge]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert re.search(r"\(120,\d{3} characters\) …", err) and len(err) < 2_200 and err.count("\n") == 1, err[:300]
+    (s_err, s_text, _), = anyio.run(_mcp_call, ledger.settings.home_path, [{"name": huge}], "symbol_lookup")
+    assert s_err and re.search(r"\(120,\d{3} characters\) …", s_text) and len(s_text) < 2_200
 
 
 # ------------------------------------------------- bad repo states, bad paths ---
