@@ -2597,9 +2597,22 @@ def _cli_flag(match: re.Match[str]) -> str:
 
 def _npmrc(match: re.Match[str]) -> str:
     group = next(g for g in ("value", "bare", "spaced") if match.group(g) is not None)
-    if match.group(group) == REDACTED or (group == "spaced" and not looks_random(match.group(group))):
+    value = match.group(group)
+    if value == REDACTED or (group == "spaced" and not (looks_random(value) or _base64_pair(value))):
         return match.group(0)
     return _replace(match, group)
+
+
+def _base64_pair(value: str) -> bool:
+    """Base64 of `user:password`, as an .npmrc's `_auth` is (`YWRtaW46YWRtaW4=`): it decodes to printable ASCII
+    with a colon between two non-empty parts and no blank. Too regular for looks_random (`admin:admin`), too exact
+    for an identifier (`self._auth_fn`, `SomeLongName` decode to no such text)."""
+    try:
+        raw = base64.b64decode(value, validate=True).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    user, colon, password = raw.partition(":")
+    return bool(colon and user and password) and raw.isprintable() and " " not in raw
 
 
 # A trailing comment (`gss_creds: bool | None  # Delegate credentials`): what is checked is before it.
