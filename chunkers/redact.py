@@ -2576,6 +2576,31 @@ def _xml_element(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+# FileZilla's server password (`<Pass>…</Pass>`, `<Pass encoding="base64">…</Pass>` in sitemanager.xml and
+# recentservers.xml): an element named exactly `Pass`, whose name holds no secret's word for _XML_ELEMENT. Its text
+# is a password unless it is a verdict, a number or a placeholder (a test report's `<pass>true</pass>`, `<pass>3</pass>`).
+_XML_PASS = re.compile(r"<(?P<tag>[Pp]ass|PASS)(?:[ \t]+encoding[ \t]*=[ \t]*\"base64\")?>[ \t]*(?P<value>[^<>\s]+)"
+                       r"[ \t]*</(?P=tag)>")
+# A test's verdict or a flag's word under a `pass` key or element: no password.
+_VERDICT_WORDS = frozenset("true false yes no on off ok pass passed passing fail failed failing failure skip skipped "
+                           "error none null nil pending todo".split())
+
+
+def _xml_pass(match: re.Match[str]) -> str:
+    """FileZilla's `<Pass>`: any text but a verdict, a number, a short or a benign value (_XML_PASS)."""
+    value = match.group("value")
+    if REDACTED in value or _pass_value_kept(value):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+def _pass_value_kept(value: str) -> bool:
+    """A `pass` key's or element's value that is no password: under four characters, a number, a verdict's word, a
+    placeholder or a reference."""
+    return len(value) < 4 or value.isdigit() or value.lower() in _VERDICT_WORDS or _NOT_A_VALUE.search(value) is not None or (
+        is_benign_value(value, "password"))
+
+
 _ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
 
 
@@ -2954,6 +2979,8 @@ def _redact_line(line: str) -> str:
         line = _CLI_FLAG.sub(_cli_flag, line)
     if "_" in line and "=" in line:
         line = _NPMRC_CRED.sub(_npmrc, line)
+    if "<pass" in low and "</" in line:
+        line = _XML_PASS.sub(_xml_pass, line)
     return line
 
 
@@ -2984,7 +3011,9 @@ _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # a Basic scheme's plain `user:pass` (_BASIC_PLAIN), an HMAC's key by position (_HMAC_KEY)
     r"basic[ \t]+[\w.@+-]+:", r"createhmac\(",
     # a name ending in `pass` given a value (`dbPass = …`, `"pg_pass": …`: _PASS_NAMED)
-    r"pass[0-9]{0,2}[\"'\]]?[ \t]*[:=]"))
+    r"pass[0-9]{0,2}[\"'\]]?[ \t]*[:=]",
+    # FileZilla's `<Pass>` (_XML_PASS)
+    r"<pass[ >]"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 # ... and a key given by position to a signer or a JWT's call (_SIGN_KEY, _JWT_KEY; a receiver `jsonwebtoken` is a
 # `token` line already, _PRIVATE_CRYPT_KEY's `key:` a `key` line), each scanned only in a text holding its literal
