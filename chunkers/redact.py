@@ -2601,6 +2601,23 @@ def _pass_value_kept(value: str) -> bool:
         is_benign_value(value, "password"))
 
 
+# A quoted key named exactly `pass` given a quoted value (an FTP client's config: .ftpconfig's and sftp-config's
+# `"pass": "…"`, PHP's `'pass' => '…'`). `pass` alone is a keyword and a verdict too, so the value must look like a
+# password: letters with digits or signs (`hunter22`), or generated. A plain word (`"pass": "fail"`), a boolean, a
+# number, a path or a version stay, and Python's `pass` statement is never quoted.
+_PASS_KEY = re.compile(r"(?P<nq>[\"'])(?i:pass)(?P=nq)[ \t]*(?::|=>|=)[ \t]*(?P<q>[\"'])(?P<value>[^\"'\n\\]{1,200})(?P=q)")
+
+
+def _pass_key(match: re.Match[str]) -> str:
+    """`"pass": "…"`: a value that looks like a password (_PASS_KEY)."""
+    value = match.group("value")
+    if REDACTED in value or _pass_value_kept(value) or not (looks_random(value) or _mixed_password(value) or (
+            len(value) >= 6 and not re.search(r"[\s./:\\=,;]", value) and re.search(r"[A-Za-z]", value)
+            and re.search(r"[0-9!@#$%^&*+~?]", value))):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 _ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
 
 
@@ -2981,6 +2998,8 @@ def _redact_line(line: str) -> str:
         line = _NPMRC_CRED.sub(_npmrc, line)
     if "<pass" in low and "</" in line:
         line = _XML_PASS.sub(_xml_pass, line)
+    if "pass" in low and ('"pass"' in low or "'pass'" in low):
+        line = _PASS_KEY.sub(_pass_key, line)
     return line
 
 
