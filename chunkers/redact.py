@@ -2618,6 +2618,29 @@ def _pass_key(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+# WordPress's keys and salts (wp-config.php's `define('NONCE_SALT', '…')`, `define('LOGGED_IN_KEY', '…')`): a
+# constant ending in `_KEY` or `_SALT` given to define(). `_SALT` is no secret's word, and `_KEY` alone a weak one
+# whose value must look random, which WordPress's 64 letters, digits, signs and blanks never did. Only a generated
+# value (_generated_salt): the sample file's `put your unique phrase here`, `define('CACHE_KEY', 'users')` stay.
+_WP_SALT = re.compile(r"\b(?i:define)\(\s*(?P<nq>[\"'])(?P<name>[A-Z][A-Z0-9_]*_(?:KEY|SALT))(?P=nq)\s*,\s*"
+                      r"(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)")
+
+
+def _generated_salt(value: str) -> bool:
+    """32 characters or more holding capitals, small letters, digits and signs, with at most three blanks: a
+    generator's output (WordPress's secret-key service), not a phrase or a name."""
+    return len(value) >= 32 and value.count(" ") <= 3 and all(
+        re.search(c, value) for c in (r"[A-Z]", r"[a-z]", r"[0-9]", r"[^\w\s]"))
+
+
+def _wp_salt(match: re.Match[str]) -> str:
+    """A `define('…_KEY'|'…_SALT', '…')` whose value is generated (_WP_SALT)."""
+    value = match.group("value")
+    if REDACTED in value or not _generated_salt(value):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 _ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
 
 
@@ -3000,6 +3023,8 @@ def _redact_line(line: str) -> str:
         line = _XML_PASS.sub(_xml_pass, line)
     if "pass" in low and ('"pass"' in low or "'pass'" in low):
         line = _PASS_KEY.sub(_pass_key, line)
+    if "define" in low and ("_key" in low or "_salt" in low) and ('"' in line or "'" in line):
+        line = _WP_SALT.sub(_wp_salt, line)
     return line
 
 
@@ -3031,8 +3056,8 @@ _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     r"basic[ \t]+[\w.@+-]+:", r"createhmac\(",
     # a name ending in `pass` given a value (`dbPass = …`, `"pg_pass": …`: _PASS_NAMED)
     r"pass[0-9]{0,2}[\"'\]]?[ \t]*[:=]",
-    # FileZilla's `<Pass>` (_XML_PASS)
-    r"<pass[ >]"))
+    # FileZilla's `<Pass>` (_XML_PASS), WordPress's `define('NONCE_SALT', …)` (_WP_SALT)
+    r"<pass[ >]", r"_salt[\"']"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 # ... and a key given by position to a signer or a JWT's call (_SIGN_KEY, _JWT_KEY; a receiver `jsonwebtoken` is a
 # `token` line already, _PRIVATE_CRYPT_KEY's `key:` a `key` line), each scanned only in a text holding its literal
