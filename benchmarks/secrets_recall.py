@@ -133,7 +133,7 @@ from their checkouts at run time (nothing of theirs is stored here).
   the lines holding one (`--leaky-repo`; see leaky_repo_cases and leaky_repo_score): scored by file and by count.
 - advanced-security/secret-scanning-custom-patterns (held out in the thirty-first round): GitHub's custom patterns'
   test texts and the matches they expect in their sample files (`--custom-patterns`; see custom_patterns_cases).
-  Scored like whispers, and again without its list of bare common passwords.
+  Scored like whispers, and again without its common-passwords pattern.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -2775,7 +2775,7 @@ def leaky_repo_cases(root: Path):
 # a public key, a typo checker) and its folders of personal data (card numbers, IBANs), read as no secret's label
 _CP_NOT_SECRET = {"uuids", "any_ipv4_addresses", "hardcoded_internal_emails", "hardcoded_internal_urls", "ghcr_typos",
                   "github_actions_sha_checker", "ssh_public_key"}
-_CP_BARE = "common_passwords_shortlist"  # a list of bare common passwords, one a line, under no name
+_CP_COMMON = "common_passwords_shortlist"  # common passwords (`password=p@55w0rd`), a word list's more than a leak
 
 
 def custom_patterns_cases(root: Path, which: str = "all"):
@@ -2786,7 +2786,10 @@ def custom_patterns_cases(root: Path, which: str = "all"):
     positive (the value: the span's first line); its expected spans are positives of their sample files. Negatives:
     the lines holding a span of a pattern of no secret (_CP_NOT_SECRET: an address, a UUID, a public key), and every
     non-blank line of a sample file named `not_…` (vendors/not_okta.txt). The pii folders (card numbers, IBANs) are
-    not read. which: "all", or "named" without _CP_BARE's list of bare words. Skipped: a span past its text's end."""
+    not read. A span over several lines (a private key's block, a YAML block scalar, a test text with no offsets)
+    is found if any line of its test text changes, or in a sample file if its first non-blank line after the start
+    changes (a key's body: its armour line stays by design). which: "all", or "no-common" without _CP_COMMON's 36 lines and
+    test text. Skipped: a span past its text's end."""
     import yaml
     names, read = all_files(root)
     files, skipped = [], 0
@@ -2797,8 +2800,10 @@ def custom_patterns_cases(root: Path, which: str = "all"):
         end = len(b) if end is None else int(end)
         if start >= len(b) or end > len(b) or end <= start:
             return None
-        value = b[start:end].decode("utf-8", "replace").split("\n")[0].strip()
-        return b[:start].count(b"\n"), value or None
+        lines = b[start:end].decode("utf-8", "replace").rstrip("\n").split("\n")
+        first = b[:start].count(b"\n")
+        body = next((first + k for k, line in enumerate(lines) if k and line.strip()), None) if len(lines) > 1 else None
+        return first, lines[0].strip() or None, body
 
     for pf in names:
         if not pf.endswith("/patterns.yml") or pf.split("/")[0] == "pii":
@@ -2806,7 +2811,7 @@ def custom_patterns_cases(root: Path, which: str = "all"):
         folder = pf[: -len("patterns.yml")]
         for pat in (yaml.safe_load(read(pf)) or {}).get("patterns") or []:
             kind = str(pat.get("type"))
-            if which == "named" and kind == _CP_BARE:
+            if which == "no-common" and kind == _CP_COMMON:
                 continue
             secret = kind not in _CP_NOT_SECRET
             tests = pat.get("test") or []
@@ -2816,7 +2821,7 @@ def custom_patterns_cases(root: Path, which: str = "all"):
                 data = str(test["data"])
                 hit = span(data.encode(), test.get("start_offset"), test.get("end_offset"))
                 if hit:
-                    files.append((f"{kind} (test data)", data, [hit], []))
+                    files.append((f"{kind} (test data)", data, [(-1, None) if hit[2] is not None else hit[:2]], []))
                 else:
                     skipped += 1
             for exp in pat.get("expected") or []:
@@ -2828,7 +2833,7 @@ def custom_patterns_cases(root: Path, which: str = "all"):
                 if not hit:
                     skipped += 1
                 elif secret:
-                    pos.setdefault(name, set()).add(hit)
+                    pos.setdefault(name, set()).add((hit[2], None) if hit[2] is not None else hit[:2])
                 else:
                     neg.setdefault(name, set()).add(hit[0])
     for name in names:
@@ -3234,7 +3239,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.leaky_repo:  # held out in the thirtieth round, development from the thirty-first
         leaky_repo_score("leaky-repo (development)", *leaky_repo_cases(args.leaky_repo), args.show)
     if args.custom_patterns:  # held out in the thirty-first round
-        for which, title in (("all", ""), ("named", ", without the list of bare common passwords")):
+        for which, title in (("all", ""), ("no-common", ", without the common-passwords pattern")):
             whispers_score("custom-patterns (held out)" + title, *custom_patterns_cases(args.custom_patterns, which),
                            args.show, "a span past its text's end, a sample file missing")
     if args.time:
