@@ -352,10 +352,11 @@ def _has_secret_word(text: str) -> bool:
     low = text.lower()
     return any(word in low for word in _SECRET_WORDS)
 # scheme://user:password@host
-# (a password may hold `@` when another `@` follows before the path: `user:p@ss@host`; the user one `@` when a `:`
-# and a password's `@` follow: an e-mail address as the user, a .git-credentials line's `https://me@example.com:…@host`)
+# (a password may hold `@` when another `@` follows before the path: `user:p@ss@host`, the lookahead read to the next
+# `@` only, not to the line's end from each `@`, quadratic on a run of them; the user one `@` when a `:` and a
+# password's `@` follow: an e-mail address as the user, a .git-credentials line's `https://me@example.com:…@host`)
 _URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^\s:/@\"'<>]+(?:@[^\s:/@\"'<>]+)?):"
-                       r"((?:[^\s@/\"'<>]|@(?=[^\s/\"'<>,]*@))+)@")
+                       r"((?:[^\s@/\"'<>]|@(?=[^\s/\"'<>,@]*@))+)@")
 # the other hosts of a multi-host URI (`postgresql://u:p@h1:5432,u:p@h2:5433/db`)
 _URL_CRED_MORE = re.compile(r"(@[\w.\[\]-]+(?::\d+)?),([^\s:/@\"'<>,]+):([^\s@/\"'<>,]+)@")
 # An XML key/value pair whose key is secret-shaped, either order, other attributes between:
