@@ -52,6 +52,8 @@ def inputs(size: int) -> dict[str, str]:
         "conn_parts": rep("Server=x;", "Password=y"),
         "conn_semicolons": rep("Password=a;", ""),
         "url_creds": rep("a", "@host", "https://user:"),
+        "url_at_run": rep("@", "", "https://user:"),  # the thirty-first round's find: quadratic on main too
+        "url_user_at_run": rep("@x", "", "https://u@e.com:x"),
         "url_many": rep("://", ""),
         "begin_key_many": rep("-----BEGIN ", ""),
         "aws_many": rep("AKIA", ""),

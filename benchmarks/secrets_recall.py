@@ -32,6 +32,7 @@ from their checkouts at run time (nothing of theirs is stored here).
         --rusty-hog /work/.mirror/newrelic+rusty-hog/repo --secretscanner /work/.mirror/deepfence+SecretScanner/repo \\
         --fake-leaks /work/.mirror/leaktk+fake-leaks/repo --horusec /work/.mirror/ZupIT+horusec/repo \\
         --leaky-repo /work/.mirror/Plazmaz+leaky-repo/repo \\
+        --custom-patterns /work/.mirror/advanced-security+secret-scanning-custom-patterns/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -128,8 +129,11 @@ from their checkouts at run time (nothing of theirs is stored here).
 - ZupIT/horusec (held out in the twenty-ninth round): its leaks engine's rule samples, each finding its vulnerable
   samples' tests name (by the line's text) a positive, the safe samples' lines negatives (`--horusec`; see
   horusec_cases). Scored like whispers.
-- Plazmaz/leaky-repo (held out in the thirtieth round): realistic files with planted secrets and a count per file of
+- Plazmaz/leaky-repo (held out in the thirtieth round, development from the thirty-first): realistic files with planted secrets and a count per file of
   the lines holding one (`--leaky-repo`; see leaky_repo_cases and leaky_repo_score): scored by file and by count.
+- advanced-security/secret-scanning-custom-patterns (held out in the thirty-first round): GitHub's custom patterns'
+  test texts and the matches they expect in their sample files (`--custom-patterns`; see custom_patterns_cases).
+  Scored like whispers, and again without its common-passwords pattern.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -2767,6 +2771,80 @@ def leaky_repo_cases(root: Path):
     return files, skipped
 
 
+# GitHub's advanced-security/secret-scanning-custom-patterns: its pattern types that are no secret (addresses, ids,
+# a public key, a typo checker) and its folders of personal data (card numbers, IBANs), read as no secret's label
+_CP_NOT_SECRET = {"uuids", "any_ipv4_addresses", "hardcoded_internal_emails", "hardcoded_internal_urls", "ghcr_typos",
+                  "github_actions_sha_checker", "ssh_public_key"}
+_CP_COMMON = "common_passwords_shortlist"  # common passwords (`password=p@55w0rd`), a word list's more than a leak
+
+
+def custom_patterns_cases(root: Path, which: str = "all"):
+    """(files, skipped) from advanced-security/secret-scanning-custom-patterns, GitHub's custom secret scanning
+    patterns: each folder's patterns.yml gives per pattern a `test` (a text, and the offsets of the secret in it) and
+    `expected` (the offsets of each match in the folder's sample files, which its testing/test.py asserts: no match
+    missing and none unexpected). A secret pattern's test text is a text of its own, the line at its start offset a
+    positive (the value: the span's first line); its expected spans are positives of their sample files. Negatives:
+    the lines holding a span of a pattern of no secret (_CP_NOT_SECRET: an address, a UUID, a public key), and every
+    non-blank line of a sample file named `not_…` (vendors/not_okta.txt). The pii folders (card numbers, IBANs) are
+    not read. A span over several lines (a private key's block, a YAML block scalar, a test text with no offsets)
+    is found if any line of its test text changes, or in a sample file if its first non-blank line after the start
+    changes (a key's body: its armour line stays by design). which: "all", or "no-common" without _CP_COMMON's 36 lines and
+    test text. Skipped: a span past its text's end."""
+    import yaml
+    names, read = all_files(root)
+    files, skipped = [], 0
+    pos, neg = {}, {}  # sample file -> {(line, value)}, {line}
+
+    def span(b: bytes, start, end):
+        start = int(start or 0)
+        end = len(b) if end is None else int(end)
+        if start >= len(b) or end > len(b) or end <= start:
+            return None
+        lines = b[start:end].decode("utf-8", "replace").rstrip("\n").split("\n")
+        first = b[:start].count(b"\n")
+        body = next((first + k for k, line in enumerate(lines) if k and line.strip()), None) if len(lines) > 1 else None
+        return first, lines[0].strip() or None, body
+
+    for pf in names:
+        if not pf.endswith("/patterns.yml") or pf.split("/")[0] == "pii":
+            continue
+        folder = pf[: -len("patterns.yml")]
+        for pat in (yaml.safe_load(read(pf)) or {}).get("patterns") or []:
+            kind = str(pat.get("type"))
+            if which == "no-common" and kind == _CP_COMMON:
+                continue
+            secret = kind not in _CP_NOT_SECRET
+            tests = pat.get("test") or []
+            for test in tests if isinstance(tests, list) else [tests]:  # one test, or a list of them
+                if not (secret and isinstance(test, dict) and test.get("data")):
+                    continue
+                data = str(test["data"])
+                hit = span(data.encode(), test.get("start_offset"), test.get("end_offset"))
+                if hit:
+                    files.append((f"{kind} (test data)", data, [(-1, None) if hit[2] is not None else hit[:2]], []))
+                else:
+                    skipped += 1
+            for exp in pat.get("expected") or []:
+                name = folder + str(exp.get("name"))
+                if name not in names:
+                    skipped += 1
+                    continue
+                hit = span(read(name).encode(), exp.get("start_offset"), exp.get("end_offset"))
+                if not hit:
+                    skipped += 1
+                elif secret:
+                    pos.setdefault(name, set()).add((hit[2], None) if hit[2] is not None else hit[:2])
+                else:
+                    neg.setdefault(name, set()).add(hit[0])
+    for name in names:
+        if name.rsplit("/", 1)[-1].startswith("not_") and name.split("/")[0] != "pii":
+            neg.setdefault(name, set()).update(i for i, line in enumerate(read(name).split("\n")) if line.strip())
+    for name in sorted(set(pos) | set(neg)):
+        lines = {i for i, _ in pos.get(name, ())}
+        files.append((name, read(name), sorted(pos.get(name, ()), key=str), sorted(neg.get(name, set()) - lines)))
+    return files, skipped
+
+
 def leaky_repo_score(title: str, files, skipped: int, show: int) -> None:
     """leaky-repo's labels are counts per file, so a file's risk lines are scored by count: a file with risk lines
     is found if any of its lines changes and covered if at least as many lines change as it has risk lines (needed,
@@ -3047,6 +3125,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a leaktk/fake-leaks checkout or bare mirror (its valid/ and invalid/ sample files)")
     ap.add_argument("--leaky-repo", dest="leaky_repo", type=Path,
                     help="a Plazmaz/leaky-repo checkout or bare mirror (its files and .leaky-meta/secrets.csv's counts)")
+    ap.add_argument("--custom-patterns", dest="custom_patterns", type=Path,
+                    help="an advanced-security/secret-scanning-custom-patterns checkout or bare mirror")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -3156,8 +3236,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.horusec:  # held out in the twenty-ninth round
         whispers_score("horusec (held out)", *horusec_cases(args.horusec), args.show,
                        "a finding's line not found in its sample, a sample not found, a file missing")
-    if args.leaky_repo:  # held out in the thirtieth round
-        leaky_repo_score("leaky-repo (held out)", *leaky_repo_cases(args.leaky_repo), args.show)
+    if args.leaky_repo:  # held out in the thirtieth round, development from the thirty-first
+        leaky_repo_score("leaky-repo (development)", *leaky_repo_cases(args.leaky_repo), args.show)
+    if args.custom_patterns:  # held out in the thirty-first round
+        for which, title in (("all", ""), ("no-common", ", without the common-passwords pattern")):
+            whispers_score("custom-patterns (held out)" + title, *custom_patterns_cases(args.custom_patterns, which),
+                           args.show, "a span past its text's end, a sample file missing")
     if args.time:
         timing(args.time)
     return 0

@@ -352,8 +352,11 @@ def _has_secret_word(text: str) -> bool:
     low = text.lower()
     return any(word in low for word in _SECRET_WORDS)
 # scheme://user:password@host
-# (a password may hold `@` when another `@` follows before the path: `user:p@ss@host`)
-_URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^\s:/@\"'<>]+):((?:[^\s@/\"'<>]|@(?=[^\s/\"'<>,]*@))+)@")
+# (a password may hold `@` when another `@` follows before the path: `user:p@ss@host`, the lookahead read to the next
+# `@` only, not to the line's end from each `@`, quadratic on a run of them; the user one `@` when a `:` and a
+# password's `@` follow: an e-mail address as the user, a .git-credentials line's `https://me@example.com:…@host`)
+_URL_CRED = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^\s:/@\"'<>]+(?:@[^\s:/@\"'<>]+)?):"
+                       r"((?:[^\s@/\"'<>]|@(?=[^\s/\"'<>,@]*@))+)@")
 # the other hosts of a multi-host URI (`postgresql://u:p@h1:5432,u:p@h2:5433/db`)
 _URL_CRED_MORE = re.compile(r"(@[\w.\[\]-]+(?::\d+)?),([^\s:/@\"'<>,]+):([^\s@/\"'<>,]+)@")
 # An XML key/value pair whose key is secret-shaped, either order, other attributes between:
@@ -2574,6 +2577,71 @@ def _xml_element(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+# FileZilla's server password (`<Pass>…</Pass>`, `<Pass encoding="base64">…</Pass>` in sitemanager.xml and
+# recentservers.xml): an element named exactly `Pass`, whose name holds no secret's word for _XML_ELEMENT. Its text
+# is a password unless it is a verdict, a number or a placeholder (a test report's `<pass>true</pass>`, `<pass>3</pass>`).
+_XML_PASS = re.compile(r"<(?P<tag>[Pp]ass|PASS)(?:[ \t]+encoding[ \t]*=[ \t]*\"base64\")?>[ \t]*(?P<value>[^<>\s]+)"
+                       r"[ \t]*</(?P=tag)>")
+# A test's verdict or a flag's word under a `pass` key or element: no password.
+_VERDICT_WORDS = frozenset("true false yes no on off ok pass passed passing fail failed failing failure skip skipped "
+                           "error none null nil pending todo".split())
+
+
+def _xml_pass(match: re.Match[str]) -> str:
+    """FileZilla's `<Pass>`: any text but a verdict, a number, a short or a benign value (_XML_PASS)."""
+    value = match.group("value")
+    if REDACTED in value or _pass_value_kept(value):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+def _pass_value_kept(value: str) -> bool:
+    """A `pass` key's or element's value that is no password: under four characters, a number, a verdict's word, a
+    placeholder or a reference."""
+    return len(value) < 4 or value.isdigit() or value.lower() in _VERDICT_WORDS or _NOT_A_VALUE.search(value) is not None or (
+        is_benign_value(value, "password"))
+
+
+# A quoted key named exactly `pass` given a quoted value (an FTP client's config: .ftpconfig's and sftp-config's
+# `"pass": "…"`, PHP's `'pass' => '…'`). `pass` alone is a keyword and a verdict too, so the value must look like a
+# password: letters with digits or signs (`hunter22`), or generated. A plain word (`"pass": "fail"`), a boolean, a
+# number, a path or a version stay, and Python's `pass` statement is never quoted.
+_PASS_KEY = re.compile(r"(?P<nq>[\"'])(?i:pass)(?P=nq)[ \t]*(?::|=>|=)[ \t]*(?P<q>[\"'])(?P<value>[^\"'\n\\]{1,200})(?P=q)")
+
+
+def _pass_key(match: re.Match[str]) -> str:
+    """`"pass": "…"`: a value that looks like a password (_PASS_KEY)."""
+    value = match.group("value")
+    if REDACTED in value or _pass_value_kept(value) or not (looks_random(value) or _mixed_password(value) or (
+            len(value) >= 6 and not re.search(r"[\s./:\\=,;]", value) and re.search(r"[A-Za-z]", value)
+            and re.search(r"[0-9!@#$%^&*+~?]", value))):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+# WordPress's keys and salts (wp-config.php's `define('NONCE_SALT', '…')`, `define('LOGGED_IN_KEY', '…')`): a
+# constant ending in `_KEY` or `_SALT` given to define(). `_SALT` is no secret's word, and `_KEY` alone a weak one
+# whose value must look random, which WordPress's 64 letters, digits, signs and blanks never did. Only a generated
+# value (_generated_salt): the sample file's `put your unique phrase here`, `define('CACHE_KEY', 'users')` stay.
+_WP_SALT = re.compile(r"\b(?i:define)\(\s*(?P<nq>[\"'])(?P<name>[A-Z][A-Z0-9_]*_(?:KEY|SALT))(?P=nq)\s*,\s*"
+                      r"(?P<q>[\"'])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)")
+
+
+def _generated_salt(value: str) -> bool:
+    """32 characters or more holding capitals, small letters, digits and signs, with at most three blanks: a
+    generator's output (WordPress's secret-key service), not a phrase or a name."""
+    return len(value) >= 32 and value.count(" ") <= 3 and all(
+        re.search(c, value) for c in (r"[A-Z]", r"[a-z]", r"[0-9]", r"[^\w\s]"))
+
+
+def _wp_salt(match: re.Match[str]) -> str:
+    """A `define('…_KEY'|'…_SALT', '…')` whose value is generated (_WP_SALT)."""
+    value = match.group("value")
+    if REDACTED in value or not _generated_salt(value):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 _ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
 
 
@@ -2595,9 +2663,22 @@ def _cli_flag(match: re.Match[str]) -> str:
 
 def _npmrc(match: re.Match[str]) -> str:
     group = next(g for g in ("value", "bare", "spaced") if match.group(g) is not None)
-    if match.group(group) == REDACTED or (group == "spaced" and not looks_random(match.group(group))):
+    value = match.group(group)
+    if value == REDACTED or (group == "spaced" and not (looks_random(value) or _base64_pair(value))):
         return match.group(0)
     return _replace(match, group)
+
+
+def _base64_pair(value: str) -> bool:
+    """Base64 of `user:password`, as an .npmrc's `_auth` is (`YWRtaW46YWRtaW4=`): it decodes to printable ASCII
+    with a colon between two non-empty parts and no blank. Too regular for looks_random (`admin:admin`), too exact
+    for an identifier (`self._auth_fn`, `SomeLongName` decode to no such text)."""
+    try:
+        raw = base64.b64decode(value, validate=True).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    user, colon, password = raw.partition(":")
+    return bool(colon and user and password) and raw.isprintable() and " " not in raw
 
 
 # A trailing comment (`gss_creds: bool | None  # Delegate credentials`): what is checked is before it.
@@ -2939,6 +3020,12 @@ def _redact_line(line: str) -> str:
         line = _CLI_FLAG.sub(_cli_flag, line)
     if "_" in line and "=" in line:
         line = _NPMRC_CRED.sub(_npmrc, line)
+    if "<pass" in low and "</" in line:
+        line = _XML_PASS.sub(_xml_pass, line)
+    if "pass" in low and ('"pass"' in low or "'pass'" in low):
+        line = _PASS_KEY.sub(_pass_key, line)
+    if "define" in low and ("_key" in low or "_salt" in low) and ('"' in line or "'" in line):
+        line = _WP_SALT.sub(_wp_salt, line)
     return line
 
 
@@ -2969,7 +3056,9 @@ _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # a Basic scheme's plain `user:pass` (_BASIC_PLAIN), an HMAC's key by position (_HMAC_KEY)
     r"basic[ \t]+[\w.@+-]+:", r"createhmac\(",
     # a name ending in `pass` given a value (`dbPass = …`, `"pg_pass": …`: _PASS_NAMED)
-    r"pass[0-9]{0,2}[\"'\]]?[ \t]*[:=]"))
+    r"pass[0-9]{0,2}[\"'\]]?[ \t]*[:=]",
+    # FileZilla's `<Pass>` (_XML_PASS), WordPress's `define('NONCE_SALT', …)` (_WP_SALT)
+    r"<pass[ >]", r"_salt[\"']"))
 _HOT_CONN = re.compile(r";[^;\n]*=")
 # ... and a key given by position to a signer or a JWT's call (_SIGN_KEY, _JWT_KEY; a receiver `jsonwebtoken` is a
 # `token` line already, _PRIVATE_CRYPT_KEY's `key:` a `key` line), each scanned only in a text holding its literal
