@@ -201,6 +201,30 @@ def test_invalid_documents_still_give_config_chunks_and_a_note(name, note):
     assert "[REDACTED]" in result.pieces[0].text
 
 
+def test_xml_nested_past_the_depth_cap_is_read_line_by_line_in_little_memory():
+    """Each open element holds its key path, so nesting cost its square: 150,000 `<a>` (1 MB) held 40 GB. Past
+    MAX_XML_DEPTH the document is read line by line, with a note; at the cap its keys are read as before."""
+    import tracemalloc
+
+    from chunkers.config import MAX_XML_DEPTH
+
+    at_cap = "<a>" * (MAX_XML_DEPTH - 1) + "<password>hunter2hunter2</password>" + "</a>" * (MAX_XML_DEPTH - 1)
+    result = chunk_file_result("deep.xml", at_cap.encode())
+    assert result.notes == () and result.pieces[0].body.endswith(":password = [REDACTED]")
+    deep = ("<a>" * 5_000 + "<password>hunter2hunter2</password>" + "</a>" * 5_000).encode()
+    tracemalloc.start()
+    try:
+        result = chunk_file_result("deep.xml", deep)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.notes == (f"xml did not parse (elements nested deeper than {MAX_XML_DEPTH} levels); "
+                            "keys taken line by line",)
+    assert peak < 50_000_000, peak            # 5,000 levels held about 200 MB of paths before the cap
+    assert_lossless(result.pieces, deep)
+    assert "hunter2hunter2" not in "".join(p.text for p in result.pieces)
+
+
 def test_broken_yaml_keeps_nesting_from_indentation():
     assert entries("broken.yaml") == [
         "L2 server:host = example.org",
