@@ -52,6 +52,7 @@ from .windows import line_windows
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 MAX_REF_DEPTH = 8
 MAX_INLINE_NODES = 20000
+MAX_EXPANSION = 10  # how many times its own nodes aliases may make a document (_check_aliases)
 # A top-level `openapi:` (YAML, column 0) or `"openapi":` (JSON, any indent)
 # says a document that fails to load was meant as OpenAPI: worth a note.
 _OPENAPI_HINT = re.compile(r"""(?m)^(?:\{\s*)?["']?(openapi|swagger)["']?\s*:|^\s*"(openapi|swagger)"\s*:""")
@@ -72,10 +73,43 @@ def _load(path: str, text: str, lines: list[str]) -> tuple[Node, Any]:
         node = loader.get_single_node()
         if node is None:
             raise NotOpenApi("empty document")
+        _check_aliases(node)
         data = loader.construct_document(node)
     finally:
         loader.dispose()
     return yaml_node_tree(node, lines), data
+
+
+def _check_aliases(root: yaml.Node) -> None:
+    """NotOpenApi when YAML aliases would make the document grow past MAX_EXPANSION times its own nodes (and
+    past MAX_INLINE_NODES): an operation or schema is rendered whole, so a "billion laughs" of nested aliases (nine
+    lists of nine aliases, 2 KB) was copied node by node until memory ran out. The config chunker lists a shared
+    subtree once, so the file is read as config."""
+    def kids(node: yaml.Node) -> list[yaml.Node]:
+        if isinstance(node, yaml.MappingNode):
+            return [part for pair in node.value for part in pair]
+        return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+    seen, todo = {id(root)}, [root]
+    while todo:  # the distinct nodes: what the document writes
+        for child in kids(todo.pop()):
+            if id(child) not in seen:
+                seen.add(id(child))
+                todo.append(child)
+    limit = max(MAX_INLINE_NODES, MAX_EXPANSION * len(seen))
+    size: dict[int, int] = {}
+    entered: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:  # post-order: a node's size is itself and its children's, each alias counted in full
+        node, leaving = stack.pop()
+        if leaving:  # a child still open is an ancestor (a recursive alias): it adds nothing
+            size[id(node)] = min(limit + 1, 1 + sum(size.get(id(c), 0) for c in kids(node)))
+        elif id(node) not in entered:
+            entered.add(id(node))
+            stack.append((node, True))
+            stack.extend((c, False) for c in kids(node) if id(c) not in entered)
+    if size[id(root)] > limit:
+        raise NotOpenApi(f"YAML aliases expand it past {limit:,} nodes ({len(seen):,} written)")
 
 
 def _map_items(node: Node | None) -> list[tuple[str, int, Node]]:

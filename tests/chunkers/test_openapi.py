@@ -144,6 +144,26 @@ def test_a_malformed_document_falls_back_to_config_with_the_reason(text, note):
     assert_lossless(result.pieces, text)
 
 
+def alias_bomb(levels: int, late_first: bool = False) -> str:
+    """Nine aliases of the list before, `levels` times: 9**levels leaves written in about 200 bytes a level."""
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, levels + 1)]
+    schemas = "\n".join("    " + line for line in lines)
+    return f"openapi: 3.0.0\ninfo: {{title: x, version: '1'}}\npaths: {{}}\ncomponents:\n  schemas:\n{schemas}\n"
+
+
+def test_yaml_aliases_that_expand_past_the_bound_are_read_as_config():
+    """A "billion laughs" of aliases (9**9 leaves from 2 KB) was copied node by node until memory ran out; past
+    MAX_EXPANSION times the nodes the document writes, it is read as config, which lists a shared subtree once."""
+    text = alias_bomb(5)                                  # 59,049 leaves
+    result = chunk_file_result("api.yaml", text.encode())
+    assert result.notes[0].startswith("openapi parse failed, fell back to config: YAML aliases expand it past ")
+    assert {p.chunk_type for p in result.pieces} == {"config"}
+    assert_lossless(result.pieces, text)
+    few = alias_bomb(1)                                   # nine aliases of one list: an ordinary document
+    assert chunk_file_result("api.yaml", few.encode()).notes == ()
+
+
 def test_a_document_without_openapi_key_is_plain_config():
     result = chunk_file_result("docker-compose.yml", b"services:\n  web:\n    image: nginx\n")
     assert result.notes == ()
