@@ -30,6 +30,18 @@ _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _NOT_SETEXT_TEXT = re.compile(r"^(?: {4}|\t| {0,3}(?:[-*+>]|\d{1,9}[.)])(?:[ \t]|$)| {0,3}<!--)")
 
 
+# A heading's title as its sections' breadcrumbs and symbols carry it: every part of a section re-emits the
+# breadcrumb, so a title as long as the file (a file whose only line breaks are lone carriage returns is one
+# line, its first heading the rest of the file) put the whole file into every part: 1.2 MB never finished.
+MAX_TITLE_CHARS = 200
+
+
+def _title(text: str) -> str:
+    """A heading's text up to a lone carriage return, and at most MAX_TITLE_CHARS (cut with `…`)."""
+    text = text.split("\r", 1)[0].strip()
+    return text if len(text) <= MAX_TITLE_CHARS else text[:MAX_TITLE_CHARS - 1] + "…"
+
+
 @dataclass(frozen=True)
 class Heading:
     start: int  # 1-based line of the heading (the text line for setext)
@@ -79,7 +91,7 @@ def _scan(lines: list[str]) -> tuple[list[Heading], list[bool]]:
             continue
         atx = _ATX.match(line)
         if atx:
-            title = _ATX_CLOSING.sub("", atx.group(2) or "").strip()
+            title = _title(_ATX_CLOSING.sub("", atx.group(2) or ""))
             headings.append(Heading(lineno, lineno, len(atx.group(1)), title))
             prev_is_text = False
             i += 1
@@ -87,7 +99,7 @@ def _scan(lines: list[str]) -> tuple[list[Heading], list[bool]]:
         setext = _SETEXT.match(line)
         if setext and prev_is_text:
             level = 1 if setext.group(1)[0] == "=" else 2
-            headings.append(Heading(lineno - 1, lineno, level, lines[i - 1].strip()))
+            headings.append(Heading(lineno - 1, lineno, level, _title(lines[i - 1])))
             prev_is_text = False
             i += 1
             continue

@@ -105,3 +105,19 @@ def test_generated_markdown_is_always_covered(lines, cap):
     direct = chunk_markdown("gen.md", text, options)
     assert_invariants(direct, text)
     assert_lossless(chunk_file("gen.md", text.encode(), options), text)
+
+
+def test_a_file_whose_line_breaks_are_lone_carriage_returns_is_chunked_once_over():
+    """Such a file is one line, and its first heading's title the rest of the file: every part of the section
+    re-emitted it as its breadcrumb, 200 times the file at 50 KB and quadratic beyond (1.2 MB never finished).
+    A title ends at a lone carriage return and holds at most MAX_TITLE_CHARS."""
+    from chunkers.markdown import MAX_TITLE_CHARS
+
+    text = "".join(f"# h{i}\rtext {i}\r" for i in range(3000))
+    result = chunk_file_result("mac.md", text.encode())
+    assert sum(len(p.text) for p in result.pieces) < 1.1 * len(text)
+    assert result.pieces[0].header.startswith("<!-- Path: h0 (part 1/")
+    assert_lossless(result.pieces, text)
+    long = "## " + "word " * 100 + "\n\nbody\n"
+    (piece,) = chunk_file_result("long.md", long.encode()).pieces
+    assert len(piece.header) < MAX_TITLE_CHARS + 40 and piece.header.rstrip().endswith("… -->")
