@@ -313,7 +313,9 @@ def _toml_entries(text: str, lines: list[str]) -> list[ConfigEntry]:
 
 
 # --- line formats: INI/.cfg, .env, .properties ---------------------------------
-_INI_SECTION = re.compile(r"^\s*\[([^\]]*)\]")
+# A section header is the whole line (a comment may follow): text after it (`[db] host=x`, or the rest of a file
+# whose line breaks are lone carriage returns) is read as a pair, never dropped.
+_INI_SECTION = re.compile(r"^\s*\[([^\]]*)\][ \t]*(?:[#;].*)?$")
 _INI_PAIR = re.compile(r"^\s*([^=:#;\s][^=:]*?)\s*[=:]\s*(.*?)\s*$")
 
 

@@ -225,6 +225,14 @@ def test_xml_nested_past_the_depth_cap_is_read_line_by_line_in_little_memory():
     assert "hunter2hunter2" not in "".join(p.text for p in result.pieces)
 
 
+def test_an_ini_line_holding_more_than_a_section_header_is_kept():
+    """`[s]` then text on the same line (`[db] host = x`, or the rest of a file whose line breaks are lone
+    carriage returns) lost the text: 45 KB of such a file gave "(no keys)"."""
+    text = "[db] host = x\n[a]  ; note\nk = v\n" + "".join(f"[s{i}]\rk=v{i}\r" for i in range(3)) + "\n"
+    (piece,) = chunk_file_result("app.ini", text.encode()).pieces
+    assert piece.body.split("\n") == ["L1 [db] host = x", "L3 a:k = v", "L4 a:[s0]\rk = v0\r[s1]\rk=v1\r[s2]\rk=v2"]
+
+
 def test_broken_yaml_keeps_nesting_from_indentation():
     assert entries("broken.yaml") == [
         "L2 server:host = example.org",
