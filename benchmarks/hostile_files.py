@@ -1,0 +1,122 @@
+"""Hostile files through the chunkers: each one chunked in a process of its own, under a time limit, printing CPU
+seconds, peak memory, pieces and how many times the file's size the pieces' texts hold (issue 33's "no input takes
+a repo down"). Run on demand:
+
+    python benchmarks/hostile_files.py [--limit 60] [--only NAME ...] [--keep DIR]
+
+Each file is about 1 MB or less (`max_file_bytes` is 2 MB). A row over the limit says TIMEOUT, one killed for
+memory KILLED; "x file" above a few means the pieces repeat the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+M = 1_000_000
+
+
+def _alias_bomb(levels: int) -> str:
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, levels + 1)]
+    return "openapi: 3.0.0\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n" + "".join(
+        f"    {line}\n" for line in lines)
+
+
+FILES = {
+    # structure nested as deep as the bytes allow
+    "deep.xml": lambda: "<a>" * 140_000 + "</a>" * 140_000,
+    "deep.json": lambda: '{"a":' * 100_000 + "1" + "}" * 100_000,
+    "deep.toml": lambda: "a = " + "[" * 50_000 + "]" * 50_000 + "\n",
+    "deep.yaml": lambda: "a: " + "{b: " * 20_000 + "1" + "}" * 20_000 + "\n",
+    "deep.py": lambda: "x = " + "(" * 5_000 + "1" + ")" * 5_000 + "\n",
+    "nested_fn.py": lambda: "".join(" " * i + "def f():\n" for i in range(1_200)) + " " * 1_200 + "pass\n",
+    "generics.cs": lambda: "class A { List<" + "List<" * 50_000 + "int" + ">" * 50_000 + "> x; }\n",
+    "namespaces.cs": lambda: "namespace A { " * 30_000 + "}" * 30_000 + "\n",
+    "arrows.ts": lambda: "const f = " + "() => " * 100_000 + "1;\n",
+    "begin_end.sql": lambda: "CREATE PROCEDURE p AS " + "BEGIN " * 50_000 + "END " * 50_000 + "\n",
+    "divs.razor": lambda: "<div>" * 50_000 + "</div>" * 50_000 + "\n",
+    "nested_list.md": lambda: "".join("  " * i + "- item\n" for i in range(700)),
+    "subshells.sh": lambda: "echo $(" * 50_000 + ")" * 50_000 + "\n",
+    # expansion: entities, aliases
+    "billion_laughs.xml": lambda: ('<?xml version="1.0"?>\n<!DOCTYPE l [<!ENTITY l0 "lol">' + "".join(
+        f'<!ENTITY l{i} "{("&l" + str(i - 1) + ";") * 10}">' for i in range(1, 10)) + "]>\n<r>&l9;</r>\n"),
+    "alias_bomb.yaml": lambda: _alias_bomb(9),
+    # one long line, or line breaks ledger does not count
+    "one_line.txt": lambda: "x" * M,
+    "long_ident.py": lambda: "a" * M + " = 1\n",
+    "long_value.env": lambda: "A=" + "b" * M + "\n",
+    "emphasis.md": lambda: "*a" * (M // 4) + "\n",
+    "backticks.md": lambda: "`" * M + "\n",
+    "lone_cr.md": lambda: "".join(f"# h{i}\rtext {i}\r" for i in range(60_000)),
+    "lone_cr.ini": lambda: "".join(f"[s{i}]\rk=v{i}\r" for i in range(60_000)),
+    "bidi.md": lambda: "\u202e" * 300_000 + "\n",
+    "zero_width.py": lambda: "# " + "\u200d" * 300_000 + "\n",
+    # many small units
+    "headings.md": lambda: "".join(f"# h{i}\n" for i in range(100_000)),
+    "methods.cs": lambda: "class A {\n" + "".join(f"void M{i}(){{}}\n" for i in range(50_000)) + "}\n",
+    "functions.ts": lambda: "".join(f"export function f{i}() {{ return {i}; }}\n" for i in range(30_000)),
+    "go_batches.sql": lambda: "GO\n" * 300_000,
+    "sections.ini": lambda: "".join(f"[s{i}]\nk=v\n" for i in range(100_000)),
+    "continued.properties": lambda: "a = " + "x \\\n" * 300_000 + "end\n",
+    "documents.yaml": lambda: "---\na: 1\n" * 100_000,
+    "attributes.xml": lambda: "<a " + " ".join(f'x{i}="1"' for i in range(100_000)) + "/>\n",
+    "keys.json": lambda: "{" + ",".join(f'"k{i}": {i}' for i in range(60_000)) + "}\n",
+    "table.md": lambda: "|" + "a|" * 50_000 + "\n|" + "-|" * 50_000 + "\n",
+}
+
+_CHILD = """
+import json, resource, sys, time
+from chunkers.registry import chunk_file_result
+path = sys.argv[1]
+data = open(path, "rb").read()
+t = time.process_time()
+result = chunk_file_result(path.rsplit("/", 1)[-1], data)
+print(json.dumps({"cpu_s": time.process_time() - t, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
+                  "pieces": len(result.pieces), "text": sum(len(p.text) for p in result.pieces),
+                  "skip": result.skip_reason, "notes": list(result.notes)}))
+"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=float, default=60, help="seconds per file (default 60)")
+    parser.add_argument("--only", nargs="*", help="these file names only")
+    parser.add_argument("--keep", type=Path, help="write the files here and keep them")
+    args = parser.parse_args()
+    root = Path(__file__).resolve().parents[1]
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="hostile-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"{'file':<22} {'MB':>5} {'CPU s':>7} {'peak MB':>8} {'pieces':>7} {'x file':>7}  note")
+    for name, make in FILES.items():
+        if args.only and name not in args.only:
+            continue
+        path = folder / name
+        path.write_bytes(make().encode("utf-8"))
+        size = path.stat().st_size
+        try:
+            out = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True,
+                                 timeout=args.limit, cwd=root)
+        except subprocess.TimeoutExpired:
+            print(f"{name:<22} {size / M:5.2f} TIMEOUT (over {args.limit:g} s)")
+            continue
+        if out.returncode != 0:
+            print(f"{name:<22} {size / M:5.2f} KILLED (exit {out.returncode}) {out.stderr.strip()[-120:]}")
+            continue
+        row = json.loads(out.stdout.strip().splitlines()[-1])
+        note = row["skip"] or "; ".join(n[:70] for n in row["notes"])
+        print(f"{name:<22} {size / M:5.2f} {row['cpu_s']:7.2f} {row['peak_mb']:8.0f} {row['pieces']:7d} "
+              f"{row['text'] / max(size, 1):7.2f}  {note}")
+    if not args.keep:
+        for path in folder.iterdir():
+            path.unlink()
+        folder.rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
