@@ -2671,9 +2671,10 @@ def _wp_salt(match: re.Match[str]) -> str:
 
 
 # A password in a URL's query under seven characters (`jdbc:mysql://h/db?user=root&password=toor`): the rule
-# table's url_query_secret takes eight and more; kept: a sample word, a flag's digit, a reference or placeholder.
+# table's url_query_secret takes eight and more; kept: a sample word, a flag's digit, a reference or placeholder,
+# a metasyntactic word (SonarJS's `https://example.com?password=foo`, a compliant case).
 _QUERY_PASSWORD = re.compile(r"(?i)[?&](?:password|passwd|pwd)=(?P<value>[^&\s\"'#<>`;=]{1,7})(?=[&\s\"'#<>`;]|$)")
-_QUERY_KEPT = frozenset("true false null none nil yes no on off empty".split())
+_QUERY_KEPT = frozenset("true false null none nil yes no on off empty foo bar baz qux dummy example sample".split())
 
 
 def _query_password(match: re.Match[str]) -> str:

@@ -44,6 +44,7 @@ KEPT = [
     "description: |\n  The password must be long.\n",
     "https://h.example/x?password=true",
     "https://h.example/x?password=****",
+    'let url = "https://example.com?password=foo";',
     "https://api.example.com/v1?password=&token=",
     "spring.datasource.password=",
     "spring.datasource.password=password",
