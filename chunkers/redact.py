@@ -83,7 +83,7 @@ _DIFF_MARK = r"(?:[+-](?=[ \t]*[A-Za-z_$@]))?"
 _CONFIG_LINE = re.compile(
     r"(?im)^(?P<lead>" + _DIFF_MARK + r"[ \t]*(?:export[ \t]+|-[ \t]+)?)"
     r"(?P<name>(?:" + _SECRET_NAME + r"))"
-    r"(?P<op>=|:[ \t]+)(?P<value>[^\s\"'`(\[{][^\n]*?)[ \t]*$"
+    r"(?P<op>=|:[ \t]+)(?P<value>[^\s\"'`(\[{](?:[^\n]*[^ \t\n])?)[ \t]*$"
 )
 # What every _CONFIG_LINE match starts with (its name is a run of [\w.$@-]):
 # a cheap anchored test before the costly pattern.
@@ -2694,7 +2694,7 @@ def _query_password(match: re.Match[str]) -> str:
 _PROPS_PASSWORD = re.compile(
     r"^(?P<head>[ \t]*(?:(?:spring|quarkus|micronaut)\.(?:[a-z0-9-]+\.)*|(?!(?:self|this|cls|me)\.)(?:[a-z0-9-]+\.)*"
     r"(?:datasource|jdbc|r2dbc)\.)"
-    r"password[ \t]*[=:][ \t]*)(?P<q>['\"]?)(?P<value>[^\s'\"][^\n]*?)(?P=q)[ \t]*\r?$")
+    r"password[ \t]*[=:][ \t]*)(?P<q>['\"]?)(?P<value>[^\s'\"](?:[^\n]*[^\s'\"])?)(?P=q)[ \t]*\r?$")
 
 
 def _props_password(match: re.Match[str]) -> str:
