@@ -2747,7 +2747,8 @@ def _base64_pair(value: str) -> bool:
 
 
 # A trailing comment (`gss_creds: bool | None  # Delegate credentials`): what is checked is before it.
-_TRAILING_COMMENT = re.compile(r"[ \t]+#.*$")
+# (from a blank run's first blank only: tried from each blank, a long run inside a value was read again and again)
+_TRAILING_COMMENT = re.compile(r"(?<![ \t])[ \t]+#.*$")
 
 
 def _config_line(match: re.Match[str]) -> str:
