@@ -97,6 +97,16 @@ def inputs(size: int) -> dict[str, str]:
         "glued_pairs": rep("a=1password=", '"', '"'),
         "spaced_pairs": rep('password = "a" ', "", ""),
         "statements": rep("password=a; ", ""),
+        # the thirty-second round's forms: a blank run inside a config line's value (its find: quadratic on main),
+        # a YAML block scalar's run of lines, a properties password, a URL query's passwords, SSWS and Bearer runs
+        "config_blank_run": rep(" ", "b", "password=a"),
+        "yaml_block_lines": rep("\n  x", "", "password: |"),
+        "yaml_block_keys": rep("password: |\n", ""),
+        "props_blank_run": rep(" ", "b'", "spring.datasource.password='a"),
+        "props_dotted_run": rep("a.", "password=x", "spring."),
+        "query_password_run": rep("&password=ab", "", "https://h/?"),
+        "ssws_run": rep("SSWS ", "00"),
+        "bearer_run": rep("Bearer ", "0"),
     }
 
 

@@ -2771,6 +2771,51 @@ def leaky_repo_cases(root: Path):
     return files, skipped
 
 
+_PC_KEY_TEST = "tests/detect_private_key_test.py"  # pre-commit/pre-commit-hooks' private-key hook's test inputs
+_PC_AWS_TEST = "tests/detect_aws_credentials_test.py"  # its AWS hook's test, naming the keys each resource file holds
+
+
+def pre_commit_hooks_cases(root: Path):
+    """(files, skipped) from pre-commit/pre-commit-hooks' tests of its detect-private-key and detect-aws-credentials
+    hooks. detect_private_key_test's TESTS pairs a one-line input with the hook's expected return value: each input a
+    text of its own, a positive when 1 is expected, a negative when 0. test_get_aws_secrets_from_file names, per file of
+    testing/resources, the set of secrets the hook must read from it: a line holding one of them is a positive, the
+    file's other non-blank lines negatives, but its `aws_access_key_id` lines (a key id, which the hook neither reports
+    nor clears) carry no label. Skipped: an input that is not text (TESTS' arbitrary bytes), a file missing."""
+    names, read = repo_files(root, "tests")
+    res_names, res_read = repo_files(root, "testing/resources")
+    files, skipped = [], 0
+    if _PC_KEY_TEST in names:
+        for lit, want in re.findall(r"\(b'((?:[^'\\]|\\.)*)',\s*([01])\)", read(_PC_KEY_TEST)):
+            if "\\x" in lit:
+                skipped += 1
+                continue
+            pos, neg = ([(0, None)], []) if want == "1" else ([], [0])
+            files.append((f"detect_private_key_test {lit}", lit, pos, neg))
+    else:
+        skipped += 1
+    if _PC_AWS_TEST not in names:
+        return files, skipped + 1
+    src = read(_PC_AWS_TEST)
+    end = src.index("def test_get_aws_secrets_from_file")
+    body = src[src.rindex("('filename', 'expected_keys')", 0, end):end]
+    for case in re.finditer(r"\(\s*'([\w.]+)',\s*(set\(\)|\{[^}]*\})", body):
+        name, keys = f"testing/resources/{case.group(1)}", re.findall(r"'([^']*)'", case.group(2))
+        if name not in res_names:
+            skipped += 1
+            continue
+        text = res_read(name)
+        pos, neg = [], []
+        for i, line in enumerate(text.split("\n")):
+            value = line.split("=", 1)[1].strip() if "=" in line else None
+            if value and value in keys:
+                pos.append((i, value))
+            elif line.strip() and not line.strip().startswith("aws_access_key_id"):
+                neg.append(i)
+        files.append((name, text, pos, neg))
+    return files, skipped
+
+
 # GitHub's advanced-security/secret-scanning-custom-patterns: its pattern types that are no secret (addresses, ids,
 # a public key, a typo checker) and its folders of personal data (card numbers, IBANs), read as no secret's label
 _CP_NOT_SECRET = {"uuids", "any_ipv4_addresses", "hardcoded_internal_emails", "hardcoded_internal_urls", "ghcr_typos",
@@ -3127,6 +3172,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a Plazmaz/leaky-repo checkout or bare mirror (its files and .leaky-meta/secrets.csv's counts)")
     ap.add_argument("--custom-patterns", dest="custom_patterns", type=Path,
                     help="an advanced-security/secret-scanning-custom-patterns checkout or bare mirror")
+    ap.add_argument("--pre-commit-hooks", dest="pre_commit_hooks", type=Path,
+                    help="a pre-commit/pre-commit-hooks checkout or bare mirror (its private-key and AWS hooks' tests)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -3238,10 +3285,13 @@ def main(argv: list[str] | None = None) -> int:
                        "a finding's line not found in its sample, a sample not found, a file missing")
     if args.leaky_repo:  # held out in the thirtieth round, development from the thirty-first
         leaky_repo_score("leaky-repo (development)", *leaky_repo_cases(args.leaky_repo), args.show)
-    if args.custom_patterns:  # held out in the thirty-first round
+    if args.custom_patterns:  # held out in the thirty-first round, development from the thirty-second
         for which, title in (("all", ""), ("no-common", ", without the common-passwords pattern")):
-            whispers_score("custom-patterns (held out)" + title, *custom_patterns_cases(args.custom_patterns, which),
+            whispers_score("custom-patterns (development)" + title, *custom_patterns_cases(args.custom_patterns, which),
                            args.show, "a span past its text's end, a sample file missing")
+    if args.pre_commit_hooks:  # held out in the thirty-second round
+        whispers_score("pre-commit-hooks (held out)", *pre_commit_hooks_cases(args.pre_commit_hooks), args.show,
+                       "an input that is not text, a file missing")
     if args.time:
         timing(args.time)
     return 0

@@ -83,7 +83,7 @@ _DIFF_MARK = r"(?:[+-](?=[ \t]*[A-Za-z_$@]))?"
 _CONFIG_LINE = re.compile(
     r"(?im)^(?P<lead>" + _DIFF_MARK + r"[ \t]*(?:export[ \t]+|-[ \t]+)?)"
     r"(?P<name>(?:" + _SECRET_NAME + r"))"
-    r"(?P<op>=|:[ \t]+)(?P<value>[^\s\"'`(\[{][^\n]*?)[ \t]*$"
+    r"(?P<op>=|:[ \t]+)(?P<value>[^\s\"'`(\[{](?:[^\n]*[^ \t\n])?)[ \t]*$"
 )
 # What every _CONFIG_LINE match starts with (its name is a run of [\w.$@-]):
 # a cheap anchored test before the costly pattern.
@@ -1308,6 +1308,34 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
                                     out[start] = body[:len(body) - len(body.lstrip())] + REDACTED + cr
                         le = max(le, at - 1)  # (at: the first line after the block)
                 ls = le + 1
+    return out
+
+
+# A password written as a YAML block scalar (`password: |` or `>`, the value on the more indented lines below): a
+# name ending in a password's word, each value line that is one word (no blank) redacted; prose under such a name
+# (`reset_password: >` then sentences), a `{{ … }}` or `${…}` reference, a name ending elsewhere (`password_help: |`)
+# stay. (A Kubernetes Secret's block values are _block_changes'.)
+_YAML_BLOCK_PASSWORD = re.compile(
+    r"(?im)^(?P<ind>[ \t]*)(?:-[ \t]+)?[\"']?[\w.-]*(?:passw(?:or)?d|passphrase|pwd|secret)[\"']?[ \t]*:[ \t]*"
+    r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\r?$")
+
+
+def _yaml_block_password_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the one-word lines of a password's YAML block scalar (_YAML_BLOCK_PASSWORD)."""
+    out: dict[int, str] = {}
+    for m in _YAML_BLOCK_PASSWORD.finditer(text):
+        at = text.find("\n", m.end()) + 1
+        while 0 < at < len(text):
+            e = text.find("\n", at)
+            e = len(text) if e < 0 else e
+            body = done.get(at, text[at:e])
+            value = body.strip()
+            if value and len(body) - len(body.lstrip()) <= len(m.group("ind")):
+                break
+            if value and " " not in value and "\t" not in value and REDACTED not in value and not (
+                    _PLACEHOLDER.match(value) or value.lower() in _SAMPLE_PASSWORDS):
+                out[at] = body[:len(body) - len(body.lstrip())] + REDACTED + ("\r" if body.endswith("\r") else "")
+            at = e + 1
     return out
 
 
@@ -2642,6 +2670,43 @@ def _wp_salt(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+# A password in a URL's query under seven characters (`jdbc:mysql://h/db?user=root&password=toor`): the rule
+# table's url_query_secret takes eight and more; kept: a sample word, a flag's digit, a reference or placeholder,
+# a metasyntactic word (SonarJS's `https://example.com?password=foo`, a compliant case).
+_QUERY_PASSWORD = re.compile(r"(?i)[?&](?:password|passwd|pwd)=(?P<value>[^&\s\"'#<>`;=]{1,7})(?=[&\s\"'#<>`;]|$)")
+_QUERY_KEPT = frozenset("true false null none nil yes no on off empty foo bar baz qux dummy example sample".split())
+
+
+def _query_password(match: re.Match[str]) -> str:
+    """A short `?password=`/`&password=` value of a query after a URL's `://` on the line (_QUERY_PASSWORD)."""
+    value, line = match.group("value"), match.string
+    if (REDACTED in value or not 0 <= line.find("://") < match.start() or value[:1] in "{$%[(*"
+            or value.lower() in _SAMPLE_PASSWORDS or value.lower() in _QUERY_KEPT or value.isdigit() and len(value) < 3
+            or len(value) < 3 or _PLACEHOLDER_RUN.fullmatch(value) or set(value) <= {"x", "X", "*", "."}):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+# A Spring (or Quarkus, Micronaut) property holding a database's password, a `.properties` line
+# (`spring.datasource.password = root`, `spring.datasource.password='QuotedSpringPassword'`, `jdbc.password=…`): the
+# key names it whatever the value's look; kept: empty, a sample word, `${…}`, a jasypt `ENC(…)`, a path or a URL,
+# code (`self.`/`this.` first, a call or a `;` in the value: _INI_CODE).
+_PROPS_PASSWORD = re.compile(
+    r"^(?P<head>[ \t]*(?:(?:spring|quarkus|micronaut)\.(?:[a-z0-9-]+\.)*|(?!(?:self|this|cls|me)\.)(?:[a-z0-9-]+\.)*"
+    r"(?:datasource|jdbc|r2dbc)\.)"
+    r"password[ \t]*[=:][ \t]*)(?P<q>['\"]?)(?P<value>[^\s'\"](?:[^\n]*[^\s'\"])?)(?P=q)[ \t]*\r?$")
+
+
+def _props_password(match: re.Match[str]) -> str:
+    """A Spring-style password property's value (_PROPS_PASSWORD), unless a reference or a sample word."""
+    value = match.group("value")
+    if (REDACTED in value or value[:1] in "{$%<" or value.startswith(("ENC(", "/", "classpath:", "file:"))
+            or "://" in value or value.lower() in _SAMPLE_PASSWORDS or _PLACEHOLDER_RUN.fullmatch(value)
+            or _INI_CODE.search(value)):  # code's (`this.jdbc.password = pw;`, `… = getPassword()`)
+        return match.group(0)
+    return _replace(match, "value")
+
+
 _ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
 
 
@@ -2682,7 +2747,8 @@ def _base64_pair(value: str) -> bool:
 
 
 # A trailing comment (`gss_creds: bool | None  # Delegate credentials`): what is checked is before it.
-_TRAILING_COMMENT = re.compile(r"[ \t]+#.*$")
+# (from a blank run's first blank only: tried from each blank, a long run inside a value was read again and again)
+_TRAILING_COMMENT = re.compile(r"(?<![ \t])[ \t]+#.*$")
 
 
 def _config_line(match: re.Match[str]) -> str:
@@ -3026,6 +3092,11 @@ def _redact_line(line: str) -> str:
         line = _PASS_KEY.sub(_pass_key, line)
     if "define" in low and ("_key" in low or "_salt" in low) and ('"' in line or "'" in line):
         line = _WP_SALT.sub(_wp_salt, line)
+    if "://" in line and ("password=" in low or "pwd=" in low or "passwd=" in low):
+        line = _QUERY_PASSWORD.sub(_query_password, line)
+    if "password" in low and "." in line and ("spring" in low or "datasource" in low or "jdbc" in low
+                                              or "quarkus" in low or "micronaut" in low or "r2dbc" in low):
+        line = _PROPS_PASSWORD.sub(_props_password, line)
     return line
 
 
@@ -3132,6 +3203,8 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
     if starts and ('\\"' in text or "\\n" in text):
         pem = {**(pem or {}), **_escaped_pair_changes(text, pem or {}, starts)}
+    if (": |" in text or ": >" in text) and _YAML_BLOCK_PASSWORD.search(text):
+        pem = {**(pem or {}), **_yaml_block_password_changes(text, pem or {})}
     if "LS0tLS1CRUdJTi" in text:
         pem = {**(pem or {}), **_b64_pem_changes(text, pem or {})}
     if 'variable "' in text:

@@ -188,7 +188,14 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("fly_io_token", "fo1_|fm1a_|fm1r_|fm2_",
      _B + r"(?:fo1_[A-Za-z0-9_-]{43}|fm1[ar]_[A-Za-z0-9+/]{100,}={0,3}|fm2_[A-Za-z0-9+/]{100,}={0,3})" + r"(?![A-Za-z0-9_+/=-])"),
     ("flutterwave_encryption_key", "flwseck_test-", _tok(r"FLWSECK_TEST-", r"[a-h0-9]{12}")),
-    ("grafana_api_key", "eyjrijoi", _tok(r"eyJrIjoi", r"[A-Za-z0-9]{70,400}={0,3}", r"(?![A-Za-z0-9=])")),
+    # Grafana's legacy API key: base64 of `{"k":"…` (`eyJrIjoi`): 40 more characters hold most of the 32 of its "k"
+    # (GitHub's custom patterns match 42; a whole key runs past 70)
+    ("grafana_api_key", "eyjrijoi", _tok(r"eyJrIjoi", r"[A-Za-z0-9]{40,400}={0,3}", r"(?![A-Za-z0-9=])")),
+    # Okta's API token after its own scheme word, `SSWS 00…` (40 more), outside an Authorization header too
+    ("okta_ssws_token", "=SSWS", r"(?<![A-Za-z0-9_])SSWS[ \t]{1,5}(?P<s>00[A-Za-z0-9_-]{40})" + _ED),
+    # a bearer token that is a UUID, in prose or a log line (`Bearer 3f6c…-4…`): the word `Bearer` then the UUID alone
+    ("bearer_uuid", "bearer", r"(?<![A-Za-z0-9_])(?i:bearer)[ \t]+(?P<s>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
+     r"-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})" + _ED),
     ("intra42_secret", "s-s4t2ud-|s-s4t2af-", _tok(r"s-s4t2(?:ud|af)-", _HEX + "{64}")),
     ("openshift_user_token", "sha256~", r"(?<![\w~])sha256~(?P<s>[\w-]{43})" + _ED),
     # Bundler's credentials for a gem host (`BUNDLE_GEMS__CONTRIBSYS__COM=user:password`)
