@@ -2610,9 +2610,11 @@ def _xml_element(match: re.Match[str]) -> str:
 # is a password unless it is a verdict, a number or a placeholder (a test report's `<pass>true</pass>`, `<pass>3</pass>`).
 _XML_PASS = re.compile(r"<(?P<tag>[Pp]ass|PASS)(?:[ \t]+encoding[ \t]*=[ \t]*\"base64\")?>[ \t]*(?P<value>[^<>\s]+)"
                        r"[ \t]*</(?P=tag)>")
+# A flag's or a null's word: no password, wherever a short value is judged (_VERDICT_WORDS, _QUERY_KEPT).
+_FLAG_WORDS = frozenset("true false yes no on off none null nil".split())
 # A test's verdict or a flag's word under a `pass` key or element: no password.
-_VERDICT_WORDS = frozenset("true false yes no on off ok pass passed passing fail failed failing failure skip skipped "
-                           "error none null nil pending todo".split())
+_VERDICT_WORDS = _FLAG_WORDS | frozenset("ok pass passed passing fail failed failing failure skip skipped error pending "
+                                         "todo".split())
 
 
 def _xml_pass(match: re.Match[str]) -> str:
@@ -2674,7 +2676,7 @@ def _wp_salt(match: re.Match[str]) -> str:
 # table's url_query_secret takes eight and more; kept: a sample word, a flag's digit, a reference or placeholder,
 # a metasyntactic word (SonarJS's `https://example.com?password=foo`, a compliant case).
 _QUERY_PASSWORD = re.compile(r"(?i)[?&](?:password|passwd|pwd)=(?P<value>[^&\s\"'#<>`;=]{1,7})(?=[&\s\"'#<>`;]|$)")
-_QUERY_KEPT = frozenset("true false null none nil yes no on off empty foo bar baz qux dummy example sample".split())
+_QUERY_KEPT = _FLAG_WORDS | frozenset("empty foo bar baz qux dummy example sample".split())
 
 
 def _query_password(match: re.Match[str]) -> str:
