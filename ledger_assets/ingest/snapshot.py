@@ -82,10 +82,12 @@ MAX_MESSAGE_CHARS = 2_000
 
 def error_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """An error line for a person (`printable`) or an agent: one that echoes a huge input back (a symbol name or
-    a repo id of a megabyte) is cut in the middle, with its length, and stays one readable line."""
+    a repo id of a megabyte) is cut in the middle, with its length, and stays one readable line. Escaped before it
+    is cut, as `show_path` does, so an escape's six characters a character cannot stretch it past the limit."""
+    text = printable(text)
     if len(text) > limit:
         text = f"{text[:limit // 2]}… ({len(text):,} characters) …{text[-limit // 4:]}"
-    return printable(text)
+    return text
 
 
 _UNPRINTABLE_IN_CODE = re.compile(f"(?![\t\n]|\r\n)[{UNPRINTABLE}]")
