@@ -68,7 +68,7 @@ LANGUAGE_TABLE: tuple[Language, ...] = (
              test_names=(_suffix_test("(?:cc|cpp)"),)),
     Language("swift", (".swift",), CODE, source=True, test_names=(_xunit("swift"),)),
     Language("scala", (".scala",), CODE, source=True, test_names=(_xunit("scala"),)),
-    Language("markdown", (".md", ".markdown", ".mdx"), "markdown:chunk_markdown", docs=True),
+    Language("markdown", (".md", ".markdown", ".mdx"), "markdown:chunk_markdown_result", docs=True),
     Language("json", (".json",), "openapi:chunk_structured", settings=True),
     Language("yaml", (".yaml", ".yml"), "openapi:chunk_structured", settings=True),
     Language("toml", (".toml",), "config:chunk_config", settings=True),

@@ -9,7 +9,9 @@ heading stay with the first section, so the sections partition the file.
 
 A section over `options.md_section_max_chars` is split on paragraph
 boundaries (blank lines outside code fences); each part re-emits the
-breadcrumb plus `(part n/m)`. A file without headings is plain text.
+breadcrumb plus `(part n/m)`. A file without headings is plain text. A file of
+more than `options.md_max_sections` sections packs consecutive whole sections
+into one chunk, so one file's chunks stay about that many.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
+from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
 from .plain import chunk_plain
 from .text import split_lines
 from .windows import line_windows
@@ -147,12 +149,35 @@ def _split_section(lines: list[str], start: int, end: int, budget: int,
 
 
 def chunk_markdown(path: str, text: str, options: ChunkOptions = DEFAULT_OPTIONS) -> list[ChunkPiece]:
+    return chunk_markdown_result(path, text, options).pieces
+
+
+def _packs(sizes: list[int], cap: int, max_chars: int) -> list[tuple[int, int]]:
+    """Index ranges [i, j) of consecutive sections, `cap` ranges of near-equal counts, each together at most
+    `max_chars` (a range that would grow past it ends early; a section alone over it is split as any is)."""
+    n = len(sizes)
+    ranges: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        end = next(b for b in ((g * n) // cap for g in range(i * cap // n + 1, cap + 1)) if b > i)
+        j, size = i + 1, sizes[i]
+        while j < end and size + sizes[j] <= max_chars:
+            size += sizes[j]
+            j += 1
+        ranges.append((i, j))
+        i = j
+    return ranges
+
+
+def chunk_markdown_result(path: str, text: str, options: ChunkOptions = DEFAULT_OPTIONS) -> ChunkResult:
+    """The sections of `chunk_markdown`, with a note when a file has more than `options.md_max_sections`: then
+    consecutive sections share a chunk, whole (a changelog of 100,000 headings was 100,000 chunks to embed)."""
     lines = split_lines(text)
     headings, in_code = _scan(lines)
     if not headings:
-        return chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars)
+        return ChunkResult(chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars))
     stack: list[Heading] = []
-    pieces: list[ChunkPiece] = []
+    sections: list[tuple[int, int, list[str], ChunkSymbol, Heading]] = []
     for idx, h in enumerate(headings):
         while stack and stack[-1].level >= h.level:
             stack.pop()
@@ -160,9 +185,24 @@ def chunk_markdown(path: str, text: str, options: ChunkOptions = DEFAULT_OPTIONS
         stack.append(h)
         start = 1 if idx == 0 else h.start
         end = headings[idx + 1].start - 1 if idx + 1 < len(headings) else len(lines)
-        titles = parents + [h.title]
         symbol = ChunkSymbol(h.title, "md_heading", " > ".join(parents), h.start, end)
+        sections.append((start, end, parents + [h.title], symbol, h))
+    notes: tuple[str, ...] = ()
+    if len(sections) > options.md_max_sections:
+        sizes = [sum(len(lines[k - 1]) + 1 for k in range(s[0], s[1] + 1)) for s in sections]
+        ranges = _packs(sizes, options.md_max_sections, options.md_section_max_chars)
+    else:
+        ranges = [(i, i + 1) for i in range(len(sections))]
+    pieces: list[ChunkPiece] = []
+    for i, j in ranges:
+        start, end, titles, symbol, h = sections[i]
         header = _breadcrumb(titles)
+        if j - i > 1:
+            end = sections[j - 1][1]
+            pieces.append(ChunkPiece(text=header + "\n".join(lines[start - 1:end]), chunk_type="md_section",
+                                     start_line=start, end_line=end, symbols=[s[3] for s in sections[i:j]],
+                                     header=header, meta={"heading_level": h.level, "sections": j - i}))
+            continue
         body = "\n".join(lines[start - 1:end])
         if len(header) + len(body) <= options.md_section_max_chars:
             pieces.append(ChunkPiece(text=header + body, chunk_type="md_section", start_line=start,
@@ -176,4 +216,7 @@ def chunk_markdown(path: str, text: str, options: ChunkOptions = DEFAULT_OPTIONS
             pieces.append(ChunkPiece(text=header + body, chunk_type="md_section", start_line=ps, end_line=pe,
                                      symbols=[symbol], header=header,
                                      meta={"heading_level": h.level, "part": k, "parts": len(parts)}))
-    return pieces
+    if len(ranges) < len(sections):
+        notes = (f"{len(sections):,} sections, over md_max_sections={options.md_max_sections:,}: "
+                 f"consecutive sections share a chunk ({len(pieces):,} chunks)",)
+    return ChunkResult(pieces, notes=notes)

@@ -110,6 +110,10 @@ class ChunkOptions:
     member_context_chars: int = 1200
     # Markdown: a section over this is split on paragraph boundaries.
     md_section_max_chars: int = 12000
+    # Markdown: a file of more sections than this packs consecutive whole sections into one chunk, so a
+    # generated changelog of 100,000 headings is about this many chunks to embed, not 100,000. The most
+    # sections measured in a real file: 259 (docs/decisions.md).
+    md_max_sections: int = 2000
     # PDF: pages are grouped up to about this many characters.
     pdf_group_chars: int = 8000
     pdf_timeout_s: float = 20.0

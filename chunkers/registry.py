@@ -89,7 +89,7 @@ _FALLBACK = ("plain_max_chars", "plain_overlap_chars")
 CHUNKER_OPTIONS: dict[str, tuple[str, ...]] = {
     "csharp": _CODE, "razor": _CODE, "python_code": _CODE, "treesitter": _CODE,
     "typescript": _CODE, "components": _CODE + ("ts_tree_sitter", "js_tree_sitter"),
-    "sql": ("split_sql_tables", "type_max_chars"), "markdown": ("md_section_max_chars",),
+    "sql": ("split_sql_tables", "type_max_chars"), "markdown": ("md_section_max_chars", "md_max_sections"),
     "openapi": ("config_max_chars",), "config": ("config_max_chars",),
     "pdf": ("pdf_group_chars", "pdf_timeout_s"), "plain": (),
 }

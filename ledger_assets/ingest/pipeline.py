@@ -358,7 +358,8 @@ def embeds_test_symbols(settings, path: str) -> bool:
 
 def stands_in(profile: str, symbols: list[dict]) -> bool:
     """Does a chunk's code vector stand in for its symbols' sentences? Under `pooled`, for a markdown section
-    owning one heading, whose own text is embedded anyway (a section is never pooled): the sentence quotes the
+    owning its heading (or, in a file of too many sections, the headings of the sections it packs), whose own
+    text is embedded anyway (a section is never pooled): the sentence quotes the
     heading and the section's first lines, what that text holds, so a second input for the same lines buys nothing
     measurable. For an API description's operation or schema: its sentences ("openapi_operation_id get item of get
     api catalog items id.") repeat the first line of its own text, which leads with the same words. Not for a
@@ -368,7 +369,7 @@ def stands_in(profile: str, symbols: list[dict]) -> bool:
     if profile != "pooled" or not symbols:
         return False
     kinds = {s.get("kind", "") for s in symbols}
-    return (len(symbols) == 1 and kinds == {"md_heading"}) or kinds <= API_KINDS
+    return kinds == {"md_heading"} or kinds <= API_KINDS
 
 
 def settings_only(profile: str, symbols: list[dict]) -> bool:

@@ -121,3 +121,28 @@ def test_a_file_whose_line_breaks_are_lone_carriage_returns_is_chunked_once_over
     long = "## " + "word " * 100 + "\n\nbody\n"
     (piece,) = chunk_file_result("long.md", long.encode()).pieces
     assert len(piece.header) < MAX_TITLE_CHARS + 40 and piece.header.rstrip().endswith("… -->")
+
+
+def test_a_file_of_too_many_sections_packs_whole_consecutive_sections():
+    """A generated changelog of thousands of headings was a chunk (and an embedding) per heading: 100,000 headings
+    were 100,000 texts to embed. Over `md_max_sections` consecutive sections share a chunk, whole, each heading
+    still a symbol; a file under the cap is cut as before."""
+    text = "".join(f"## 1.0.{i}\n\n- fixed bug {i}\n\n" for i in range(5_000))
+    result = chunk_file_result("CHANGELOG.md", text.encode())
+    pieces = result.pieces
+    assert len(pieces) == 2_000  # three sections to a chunk, or two
+    assert {len(p.symbols) for p in pieces} == {2, 3}
+    assert [s.name for p in pieces for s in p.symbols] == [f"1.0.{i}" for i in range(5_000)]
+    assert pieces[1].header == "<!-- Path: 1.0.2 -->\n" and pieces[1].start_line == 9 and pieces[1].meta["sections"] == 3
+    assert_invariants(pieces, text)
+    assert result.notes == ("5,000 sections, over md_max_sections=2,000: consecutive sections share a chunk "
+                            "(2,000 chunks)",)
+    # A pack never grows past md_section_max_chars; a section alone over it is split as any section is.
+    big = "# a\n\n" + ("word " * 30 + "\n\n") * 10 + "# b\n\nx\n\n# c\n\ny\n\n# d\n\nz\n"
+    small = chunk_file_result("big.md", big.encode(), ChunkOptions(md_max_sections=2, md_section_max_chars=800))
+    assert [([s.name for s in p.symbols], p.meta.get("part")) for p in small.pieces] == [
+        (["a"], 1), (["a"], 2), (["b"], None), (["c", "d"], None)]
+    assert max(len(p.text) for p in small.pieces) <= 800
+    assert_invariants(small.pieces, big)
+    # The fixture's seven sections, under the cap, are the seven chunks they always were.
+    assert [len(p.symbols) for p in chunk_file_result("g.md", FIXTURE.read_bytes()).pieces] == [1] * 7

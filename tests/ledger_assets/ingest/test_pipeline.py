@@ -221,6 +221,26 @@ def test_an_api_descriptions_operations_and_schemas_embed_their_own_text_only(ha
     assert summary["embeddings_computed"] == len({code for _, code, _ in rows}) == 7
 
 
+def test_a_chunk_packing_many_sections_embeds_its_own_text_once(harness, git_repo):
+    """Over `md_max_sections` a markdown chunk packs several sections, each heading a symbol: its own text's vector
+    stands in for all their sentences, one model input a chunk, as for one section (ingest/pipeline.py stands_in);
+    the packing is in the chunks asset's notes."""
+    harness.run()
+    git_repo.write("CHANGES.md", "".join(f"## 2.{i}\n\nFixed the booking of room {i}.\n\n" for i in range(9)))
+    git_repo.commit("a changelog")
+    harness.settings = harness.settings.with_(chunk_options="md_max_sections=3")
+    result, summary = harness.run()
+    with harness.ledger.db.connect() as con:
+        rows = con.execute("SELECT symbols, code_hash, symbol_hashes FROM chunks WHERE repo_id = ? AND "
+                           "file_path = 'CHANGES.md' ORDER BY chunk_index", [harness.repo_id]).fetchall()
+    assert [len(json.loads(syms)) for syms, _, _ in rows] == [3, 3, 3]
+    assert all(json.loads(hashes) == [code] for _, code, hashes in rows)  # one symbol vector: the chunk's own
+    assert summary["embeddings_computed"] == 3  # the changelog's three chunks; the guide's sections again (re-keyed)
+    chunks = next(e.event_specific_data.materialization for e in result.get_asset_materialization_events()
+                  if e.event_specific_data.materialization.asset_key.to_user_string() == "chunks")
+    assert "consecutive sections share a chunk" in chunks.metadata["chunker_notes"].value["CHANGES.md"]
+
+
 def test_cosmetic_reformat_keeps_content_hash_and_embeddings(harness, git_repo):
     harness.run()
     before = {(f, i): h for f, i, _, h in harness.chunk_rows()}
