@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from ledger_assets.retrieval.symbols import ToolInputError
-from ledger_assets.ingest.snapshot import error_line, printable, show_path
+from ledger_assets.store.printable import error_line, printable, show_path
 from ledger_assets.defs.runs import (QUIET_RUN_CONFIG, cli_run_tags, dagster_instance, describe_run, ensure_partitions,
                                 run_failures, runs_in_flight)
 from ledger_assets.store.ledger import Ledger
@@ -197,7 +197,7 @@ def cmd_chunk(args) -> int:
 
     if args.format == "table":
         print(f"{'file':<60} {'chunks':>6} {'coverage':>8}  types")
-    from ledger_assets.ingest.snapshot import KEY_MATERIAL, LFS_POINTER, is_key_material, is_lfs_pointer, printable
+    from ledger_assets.ingest.snapshot import KEY_MATERIAL, LFS_POINTER, is_key_material, is_lfs_pointer
 
     for rel, path in paths:
         data = path.read_bytes()

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field, create_model
 
 from chunkers.languages import LANGUAGES
 from ledger_assets.encode.embedder import Embedder, query_embedder
-from ledger_assets.ingest.snapshot import error_line
+from ledger_assets.store.printable import error_line
 from ledger_assets.retrieval.context import DEFAULT_FILES, MAX_BUDGET, MIN_BUDGET, ContextPack
 from ledger_assets.retrieval.deprecation import MarkedChunk
 from ledger_assets.retrieval.hits import Deprecation, HitRow

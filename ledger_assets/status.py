@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger_assets.ingest.promotion import read_state, verify_index
-from ledger_assets.ingest.snapshot import SnapshotError, printable, read_head, take_snapshot
+from ledger_assets.ingest.snapshot import SnapshotError, read_head, take_snapshot
+from ledger_assets.store.printable import printable
 from ledger_assets.store import git
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.store.registry import read_indexed_head

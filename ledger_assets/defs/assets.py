@@ -35,7 +35,8 @@ from ledger_assets.defs.partitions import REPOS_PARTITION, repos_partitions
 from ledger_assets.store.registry import RegistryError, UnknownRepo
 from ledger_assets.defs.resources import EmbedderResource, LedgerResource
 from ledger_assets.store.qdrant import CollectionMismatch, QdrantBusy
-from ledger_assets.ingest.snapshot import SnapshotError, printable
+from ledger_assets.ingest.snapshot import SnapshotError
+from ledger_assets.store.printable import printable
 from ledger_assets.store.db import LedgerLockTimeout, table_columns
 from ledger_assets.store.settings import LOCK_RETRIES, LOCK_RETRY_DELAY_S, SettingsError
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -28,6 +27,7 @@ from chunkers.languages import language_of
 from chunkers.paths import VENDORED_DIRS, VENDORED_NAMES, VENDORED_SUFFIXES
 from ledger_assets.store import git
 from ledger_assets.store.folders import folder_files
+from ledger_assets.store.printable import show_path
 
 BINARY_EXTENSIONS = frozenset({
     ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tif", ".tiff", ".psd",
@@ -55,58 +55,6 @@ class SnapshotError(RuntimeError):
 class RepoStateError(SnapshotError):
     """The repo is in a state no ingest can use (path gone, not a directory, no commits):
     bad input, named in one line (exit 2 on the command line)."""
-
-
-# What a file name may hold that would break or disguise a line of text where it is shown: control characters (a
-# carriage return writes over the line, a line break starts a false one), the Unicode marks that reorder what
-# follows on screen (bidi embeddings, overrides and isolates: "Trojan Source"), zero-width characters and line
-# and paragraph separators.
-UNPRINTABLE = "\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff"  # a regex class's body
-_UNPRINTABLE = re.compile(f"[{UNPRINTABLE}]")
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escape(match: re.Match) -> str:
-    ch = match.group()
-    return _ESCAPES.get(ch) or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
-
-
-def printable(text: str) -> str:
-    """`text` with what `_UNPRINTABLE` names written as an escape (`\\r`, `\\x1b`, `\\u202e`): what the text outputs
-    show of a path, a repo id or a symbol name. The JSON outputs carry the value as it is."""
-    return _UNPRINTABLE.sub(_escape, text)
-
-
-MAX_MESSAGE_CHARS = 2_000
-
-
-def error_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """An error line for a person (`printable`) or an agent: one that echoes a huge input back (a symbol name or
-    a repo id of a megabyte) is cut in the middle, with its length, and stays one readable line. Escaped before it
-    is cut, as `show_path` does, so an escape's six characters a character cannot stretch it past the limit."""
-    text = printable(text)
-    if len(text) > limit:
-        text = f"{text[:limit // 2]}… ({len(text):,} characters) …{text[-limit // 4:]}"
-    return text
-
-
-_UNPRINTABLE_IN_CODE = re.compile(f"(?![\t\n]|\r\n)[{UNPRINTABLE}]")
-
-
-def printable_code(text: str) -> str:
-    """`printable` for lines of a file as the text outputs show them: tabs and line ends kept; an escape sequence
-    (a terminal's title, colours, a cursor move), a stray carriage return or a bidi override ("Trojan Source") in a
-    line shown as its escape, so what the terminal shows is what the file holds."""
-    return _UNPRINTABLE_IN_CODE.sub(_escape, text)
-
-
-def show_path(path: str | Path, limit: int = 120) -> str:
-    """A path for a one-line message: unprintable characters escaped (`printable`), long ones cut in the middle,
-    with their length."""
-    text = printable(str(path))
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit // 2]}…{text[-limit // 3:]} ({len(text)} characters)"
 
 
 def check_repo(repo_path: str | Path, kind: str) -> str:

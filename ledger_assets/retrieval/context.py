@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Literal
 
 from pydantic import BaseModel, Field
 
-from ledger_assets.ingest.snapshot import printable, printable_code
+from ledger_assets.store.printable import printable, printable_code
 from ledger_assets.store.settings import GROUP_DECAY
 
 DEFAULT_FILES = 30  # ranked files whose chunks are candidates

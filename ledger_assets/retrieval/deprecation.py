@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from qdrant_client import models
 
 from ledger_assets.ingest.concepts import qualified_name, subject
-from ledger_assets.ingest.snapshot import printable, show_path
+from ledger_assets.store.printable import printable, show_path
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
 from ledger_assets.store import local_index
 from ledger_assets.store.db import deprecated_field, dict_rows

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger_assets.ingest.snapshot import UNPRINTABLE, printable, printable_code
+from ledger_assets.store.printable import UNPRINTABLE, printable, printable_code
 from ledger_assets.store.settings import FILE_CHUNKS, SNIPPET_CHARS
 
 
@@ -121,7 +121,7 @@ def render_body(payload: dict, detail: str = "snippet") -> str:
 # What would break a TOON row (one hit per line, `|` between fields, `⟫` before the body): a line
 # break of any kind (str.splitlines splits at \v, \f, \x1c-\x1e, \x85, \u2028, \u2029 too), a delimiter,
 # a quote, a backslash, other control characters, blanks at an end; and what would disguise it on screen (bidi
-# controls, zero-width characters: snapshot.printable's set).
+# controls, zero-width characters: printable's set).
 _TOON_UNSAFE = re.compile(rf'[|⟫",\\{UNPRINTABLE}]|^\s|\s$')
 _TOON_QUOTED = re.compile(f"[|⟫{UNPRINTABLE}]")  # what json.dumps leaves as it is
 _TOON_BREAKS = re.compile(r"[\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")

@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 
 from chunkers.redact import redact_text
 
-from ledger_assets.ingest.snapshot import printable
+from ledger_assets.store.printable import printable
 from ledger_assets.llm.groq_client import (MalformedAnswer, RetryPolicy, answer_json, complete, one_line,
                                            prices_for)
 from ledger_assets.retrieval.fusion import QueryError

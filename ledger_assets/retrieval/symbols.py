@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, replace
 
-from ledger_assets.ingest.snapshot import printable
+from ledger_assets.store.printable import printable
 from ledger_assets.store.ledger import Ledger
 
 

@@ -21,8 +21,8 @@ from chunkers.redact import redact_lines
 from chunkers.text import BinaryContent, decode, split_lines
 from qdrant_client import models
 
-from ledger_assets.ingest.snapshot import (MAX_PATH_CHARS, RepoStateError, check_repo, printable, printable_code,
-                                          show_path)
+from ledger_assets.ingest.snapshot import MAX_PATH_CHARS, RepoStateError, check_repo
+from ledger_assets.store.printable import printable, printable_code, show_path
 from ledger_assets.store import git
 from ledger_assets.store.ledger import Ledger
 from ledger_assets.retrieval.hits import Hit
