@@ -107,6 +107,8 @@ def inputs(size: int) -> dict[str, str]:
         "query_password_run": rep("&password=ab", "", "https://h/?"),
         "ssws_run": rep("SSWS ", "00"),
         "bearer_run": rep("Bearer ", "0"),
+        # the thirty-third round's: a blank run after a spaced ini line's value, before a `#` (quadratic on main)
+        "ini_blank_run": rep(" ", "# c", "db_password = x"),
     }
 
 

@@ -229,7 +229,10 @@ _C_DEFINE = re.compile(r"(?i)^[ \t]*#[ \t]*define[ \t]+(?P<name>" + _SECRET_NAME
 # `api_key = self.api_key`, `token = token or None;`) is told apart by _INI_CODE.
 _INI_LINE = re.compile(
     r"(?i)^(?P<lead>" + _DIFF_MARK + r"[ \t]*)(?P<name>" + _SECRET_NAME + r")(?P<op>[ \t]+=[ \t]*|[ \t]*=[ \t]+)"
-    r"(?P<value>[^\s\"'`(\[{<$%@&*#][^\n]*?)[ \t]*\r?$"
+    # the value runs to its last character that is neither a blank nor a final carriage return (greedy; it was lazy,
+    # and read a run of blanks again from each of its blanks: `db_password = x`, 20 KB of blanks, `# c` cost 4.3 CPU s
+    # in this pattern on main); a `\r` is its last character only when more follows (`a\r\r`: `a\r`, as the lazy value).
+    r"(?P<value>[^\s\"'`(\[{<$%@&*#](?:[^\n]*(?:[^ \t\n\r]|\r(?!$)))?)[ \t]*\r?$"
 )
 _INI_CODE = re.compile(
     r"[()\[\]{};]$|[();{}]|==|!=|->|=>|\|\||&&|\s(?:[-+*/%]|//|\*\*|<<|>>)\s|\b(?:if|else|or|and|not|new|await|lambda|is|in)\b"
@@ -2505,6 +2508,17 @@ _INI_PROSE = frozenset("the a an your from see of to in for with is are this tha
 # A word and three digits or more (`password = fall123`, `summer2020`): a password's habit, seldom a variable's
 # name (`arg1`, `tmp2`), and what `password=fall123` unspaced is redacted as already.
 _WORD_DIGITS = re.compile(r"[A-Za-z]{3,}[0-9]{3,}")
+# Letters of one case and digits, 24 characters or more, no separator, digits in four places or more
+# (`aws_secret_access_key = z2rpgs5uit782eapz5l1z0y2lurtsyyk6hcfozlb`, an AWS credentials file's spaced line):
+# generated, not a name, though looks_random reads its letter runs as words (a name's digits are one or two
+# groups: `arg1`, `sha256sum`, `utf8_to_latin1`). Hex alone is left to looks_random (a 40-digit hex is a git sha).
+_ALNUM_RUN = re.compile(r"[a-z0-9]{24,}|[A-Z0-9]{24,}")
+_DIGIT_GROUP = re.compile(r"[0-9]+")
+
+
+def _scattered_digits(value: str) -> bool:
+    return (_ALNUM_RUN.fullmatch(value) is not None and not _HEX_ONLY.fullmatch(value)
+            and len(_DIGIT_GROUP.findall(value)) >= 4 and _entropy(value) >= 3.5)
 
 
 # A line of nothing but unquoted statements ended by `;` (`FacebookAppSecret = ce3f…;`, `FacebookAppId = 2947…;
@@ -2530,7 +2544,8 @@ def _ini_line(match: re.Match[str]) -> str:
     value, name = match.group("value").strip(), match.group("name")
     bare = _TRAILING_COMMENT.sub("", value)  # `secret_key = secret  # Compliant`: a name, then a comment
     if (value == REDACTED or _INI_CODE.search(value) or _NOT_SECRET_NAME.search(name) or (
-            _INI_IDENT.fullmatch(bare) and not looks_random(bare) and not _WORD_DIGITS.fullmatch(bare))
+            _INI_IDENT.fullmatch(bare) and not looks_random(bare) and not _WORD_DIGITS.fullmatch(bare)
+            and not _scattered_digits(bare))
             or _NOT_A_VALUE.search(value)
             or _REFERENCE_OR_PLACEHOLDER.match(value) or _names_a_key(value, name) or _PUBLIC_OR_HASH.match(value)
             or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value)
