@@ -218,8 +218,8 @@ def cmd_chunk(args) -> int:
                                   "analysis_text": d["analysis_text"], "symbols": d["symbols"],
                                   "skeleton": d["skeleton"], "content_hash": text_hash(piece.text),
                                   "meta": d["meta"]}, ensure_ascii=False))
-            if result.skip_reason:
-                print(f"ledger chunk: {printable(rel)}: skipped: {result.skip_reason}", file=sys.stderr)
+            for why in ([f"skipped: {result.skip_reason}"] if result.skip_reason else []) + [f"note: {n}" for n in result.notes]:
+                print(f"ledger chunk: {printable(rel)}: {why}", file=sys.stderr)
         else:
             try:
                 n = line_count(decode(data))
@@ -232,7 +232,8 @@ def cmd_chunk(args) -> int:
             types: dict[str, int] = {}
             for piece in result.pieces:
                 types[piece.chunk_type] = types.get(piece.chunk_type, 0) + 1
-            kinds = ", ".join(f"{t}×{c}" for t, c in types.items()) or f"skipped: {result.skip_reason}"
+            kinds = (", ".join(f"{t}×{c}" for t, c in types.items()) or f"skipped: {result.skip_reason}") + "".join(
+                f"; note: {printable(n)}" for n in result.notes)  # why a file was read otherwise (a fallback, a cap)
             print(f"{printable(rel)[-60:]:<60} {len(result.pieces):>6} {cov:>8}  {kinds}")
     return 0
 

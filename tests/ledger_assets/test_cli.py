@@ -95,6 +95,21 @@ def test_chunk_withholds_key_material_and_lfs_pointers_as_the_ingest_does(tmp_pa
     assert "skipped: private key material" in table and "b3BlbnNzaC1rZXkt" not in table
 
 
+def test_chunk_shows_why_a_file_was_read_otherwise(tmp_path, capsys):
+    """A chunker's notes (a fallback, a cap) reach the person running `ledger chunk`, as the chunks asset's
+    `chunker_notes` carry them to the UI: a changelog over `md_max_sections`, XML nested past its depth cap."""
+    (tmp_path / "CHANGES.md").write_text("".join(f"## 1.{i}\n\n- fix {i}\n\n" for i in range(2_500)))
+    (tmp_path / "deep.xml").write_text("<a>" * 300 + "x" + "</a>" * 300 + "\n")
+    assert main(["chunk", str(tmp_path), "--format", "table"]) == 0
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()[1:]}
+    assert "md_section×2000; note: 2,500 sections, over md_max_sections=2,000" in rows["CHANGES.md"]
+    assert "; note: " in rows["deep.xml"] and "256" in rows["deep.xml"]
+    assert main(["chunk", str(tmp_path / "CHANGES.md"), "--format", "jsonl"]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 2_000
+    assert err.startswith("ledger chunk: CHANGES.md: note: 2,500 sections, over md_max_sections=2,000")
+
+
 def test_chunk_jsonl_and_table(capsys):
     path = FIXTURES / "sql"
     sql_file = next(p for p in sorted(path.glob("*.sql")))
