@@ -95,6 +95,7 @@ def tokens_read(texts: list[str]) -> int:
 
     tok = Tokenizer.from_file(str(Path(get_model_path()) / "tokenizer.json"))
     tok.enable_truncation(256)
+    tok.no_padding()
     return sum(len(e.ids) for e in tok.encode_batch(texts))
 
 
