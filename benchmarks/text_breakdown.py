@@ -1,10 +1,10 @@
 """What the `pooled` profile embeds for a repository, broken down (issue 30, sixteenth round): no model, no home.
 
-    python benchmarks/text_breakdown.py REPO_PATH [REPO_PATH ...] [--no-share]
+    python benchmarks/text_breakdown.py REPO_PATH [REPO_PATH ...]
 
 Each file under REPO_PATH (a git work tree or a plain folder; `.git` left out) is chunked with the default
 options, and the embedding stage's choices are made again on its chunks (ingest/pipeline.py `embedding_stage`
-under `pooled`: owned symbols, test files' symbols, settings, `told_by_type`, `share_values`, `stands_in`, `whole_parts`,
+under `pooled`: owned symbols, test files' symbols, settings, `told_by_type`, `stands_in`, `whole_parts`,
 `pools_code`), without encoding anything. Prints, per repository: chunks, distinct model inputs and inputs a
 chunk (what `ingest_scale.py --bare 0` reports from a real ingest: the same figure where the snapshot reads the
 same files, e.g. EFCore/Storage 962 for 393, eShop's four services 693 for 330, MediatR 759 for 552); the code
@@ -12,7 +12,6 @@ vectors embedded, pooled from sentences and pooled from a whole type's members; 
 chunks whose code vector is pooled or embedded; the chunks by how many sentences they own. Keyless intents
 assumed (no design text: `embeds_design`). A mirror of the stage's choices, so a change there needs one here.
 Also the word-pieces a chunk the model reads (each input to 256, special tokens included, the bundled tokenizer).
-`--no-share`: as before `share_values` (the sixteenth round's before).
 """
 
 from __future__ import annotations
@@ -27,13 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from chunkers import chunk_file_result  # noqa: E402
 from chunkers.paths import is_test_path  # noqa: E402
 from ledger_assets.encode.embedder import normalize_text, text_hash  # noqa: E402
-from ledger_assets.ingest import symbol_texts  # noqa: E402
 from ledger_assets.ingest.pipeline import code_text, pools_code, settings_only, stands_in, whole_parts  # noqa: E402
-from ledger_assets.ingest.symbol_texts import file_symbol_texts, owned_symbols, share_values, told_by_type  # noqa: E402
+from ledger_assets.ingest.symbol_texts import file_symbol_texts, owned_symbols, told_by_type  # noqa: E402
 from ledger_assets.store.settings import LedgerSettings  # noqa: E402
 
 PROFILE = "pooled"
-VALUE_KINDS = ("property", "field", "const")
 
 
 def chunk_rows(root: Path) -> list[dict]:
@@ -64,7 +61,6 @@ def breakdown(rows: list[dict]) -> tuple[dict[str, str], Counter, Counter, Count
         stood = {i for i, s in owners.items() if stands_in(PROFILE, s)}
         wholes = whole_parts(PROFILE, chunks, owners)
         owned = file_symbol_texts(chunks, owned={i: s for i, s in owners.items() if i not in stood})
-        owned = {i: share_values(owners[i], texts) for i, texts in owned.items()}
         for c in chunks:
             i, syms = c["chunk_index"], owners.get(c["chunk_index"], [])
             pooled = i not in wholes and pools_code(PROFILE, c, syms)
@@ -78,9 +74,7 @@ def breakdown(rows: list[dict]) -> tuple[dict[str, str], Counter, Counter, Count
                 code["embedded"] += h not in seen
                 seen[h] = t
             texts = owned.get(i, [])
-            shared = len(texts) < len(syms)  # share_values: the value members' sentences are the last one
-            kinds = [s.get("kind", "") for s in syms if not shared or s.get("kind", "") not in VALUE_KINDS]
-            for kind, t in zip(kinds + ["values, shared"] * shared, texts):
+            for kind, t in zip([s.get("kind", "") for s in syms], texts):
                 h = text_hash(t)
                 sentences[(kind, "pooled" if pooled else "own code")] += h not in seen
                 seen[h] = t
@@ -101,9 +95,6 @@ def tokens_read(texts: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(argv if argv is not None else sys.argv[1:])
-    if "--no-share" in args:
-        args.remove("--no-share")
-        symbol_texts.MAX_SHARED_VALUES = 1
     for repo in args:
         rows = chunk_rows(Path(repo))
         seen, code, sentences, per_chunk = breakdown(rows)

@@ -35,7 +35,7 @@ from ledger_assets.intents.analysis import analyse_repo
 
 from ledger_assets.encode.joint import Group, joint_key
 from ledger_assets.ingest.symbol_texts import (file_symbol_heads, file_symbol_texts, owned_symbols, quoted_share,
-                                                share_values, told_by_type)
+                                                told_by_type)
 
 
 def content_hash(text: str) -> str:
@@ -463,8 +463,6 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
         stood = {idx for idx, syms in owners.items() if stands_in(profile, syms)}  # no sentence written for these
         stood_in += len(stood)
         owned = file_symbol_texts(chunks, owned={i: s for i, s in owners.items() if i not in stood}) if owners else {}
-        if profile == "pooled":  # a chunk's two to four properties, fields or constants: one input for their sentences
-            owned = {idx: share_values(owners[idx], sents) for idx, sents in owned.items()}
         heads = file_symbol_texts(chunks, head_only=True) if profile == "lean" else {}
         joint = file_symbol_heads(chunks) if profile == "joint" else {}
         wholes = whole_parts(profile, chunks, owners)

@@ -11,8 +11,7 @@ doc sentence; kind, name and parent in words; the first doc sentence; the declar
 lines of the body), embedded with the same model and stored on the chunk that *owns* the symbol as
 one vector of a Qdrant multivector (`symbol_vector`, MaxSim): a query scores a chunk by its closest
 symbol. Ownership: of the chunks listing a symbol, the smallest one holding its first line, so each
-symbol is embedded once (under `pooled`, a chunk's two to four properties, fields or constants share one input:
-`share_values`). A name not led by a known verb gets no gloss ("vat_amount" would read
+symbol is embedded once. A name not led by a known verb gets no gloss ("vat_amount" would read
 "Vats the amount"). What the lane and the gloss are worth: docs/decisions.md, benchmarks/README.md.
 """
 
@@ -258,25 +257,6 @@ def told_by_type(chunk: dict, symbols: list[dict]) -> list[dict]:
     quoted = set().union(*(quoted_lines(chunk, t, lines) for t in types)) if lines is not None else set()
     return [s for s in symbols if s.get("kind", "") in _TYPE_KINDS
             or not {s.get("start_line"), s.get("end_line")} <= quoted]
-
-
-# A chunk's value members whose sentences are joined into one input (`share_values`): two to this many.
-MAX_SHARED_VALUES = 4
-MAX_SHARED_CHARS = 1200
-
-
-def share_values(symbols: list[dict], texts: list[str]) -> list[str]:
-    """A chunk's symbol sentences with those of its value members (properties, fields, constants) joined into one
-    input, after the others, where it owns two to MAX_SHARED_VALUES of them (at most MAX_SHARED_CHARS; the model
-    reads 256 tokens of it): each such sentence is a gloss made from the name, the doc line and the declaration, and
-    a question about one of them still finds their chunk through the joint one. With more, one vector for all of
-    them lost answers (EFCore.Relational/Update R@1 0.509 -> 0.456); docs/decisions.md, issue 30's sixteenth
-    round. `texts`: the sentences of `symbols`, in the same order."""
-    values = [t for s, t in zip(symbols, texts) if s.get("kind", "") in _VALUE_KINDS]
-    if not 2 <= len(values) <= MAX_SHARED_VALUES or len(symbols) != len(texts):
-        return texts
-    rest = [t for s, t in zip(symbols, texts) if s.get("kind", "") not in _VALUE_KINDS]
-    return rest + [" ".join(values)[:MAX_SHARED_CHARS]]
 
 
 def symbol_code(symbol: dict, lines: list[str]) -> list[str]:

@@ -221,56 +221,6 @@ def test_an_api_descriptions_operations_and_schemas_embed_their_own_text_only(ha
     assert summary["embeddings_computed"] == len({code for _, code, _ in rows}) == 7
 
 
-BOOKING_CS = """namespace Shop;
-
-/// <summary>
-///     A room booked for a guest.
-/// </summary>
-public class Booking
-{
-    /// <summary>
-    ///     The room booked.
-    /// </summary>
-    public string Room { get; set; } = "";
-
-    /// <summary>
-    ///     The guest's full name.
-    /// </summary>
-    public string Guest { get; set; } = "";
-
-    /// <summary>
-    ///     The night the stay begins.
-    /// </summary>
-    public DateTime Arrival { get; set; }
-
-    /// <summary>
-    ///     Cancels the booking and frees the room.
-    /// </summary>
-    public void Cancel()
-    {
-        Room = "";
-    }
-}
-"""
-
-
-def test_a_small_types_documented_properties_share_one_sentence(harness, git_repo):
-    """A small class's documented properties: one model input for their sentences (Guest's and Arrival's; Room is
-    in the class's sentence, `told_by_type`), beside the class's and the method's (ingest/symbol_texts.py
-    share_values); the chunk's code vector is pooled from those three, no model input."""
-    harness.run()
-    git_repo.write("src/Booking.cs", BOOKING_CS)
-    git_repo.commit("a booking")
-    _, summary = harness.run()
-    with harness.ledger.db.connect() as con:
-        rows = con.execute("SELECT code_hash, symbol_hashes FROM chunks WHERE repo_id = ? AND "
-                           "file_path = 'src/Booking.cs'", [harness.repo_id]).fetchall()
-    assert len(rows) == 1
-    code, syms = rows[0][0], json.loads(rows[0][1])
-    assert len(syms) == 3 and code.startswith(pipeline.POOL_PREFIX)
-    assert summary["embeddings_computed"] == 3  # four before: Guest and Arrival one each (Room is in the class's)
-
-
 def test_cosmetic_reformat_keeps_content_hash_and_embeddings(harness, git_repo):
     harness.run()
     before = {(f, i): h for f, i, _, h in harness.chunk_rows()}

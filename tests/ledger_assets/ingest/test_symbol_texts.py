@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from chunkers import ChunkOptions, chunk_file
-from ledger_assets.ingest.symbol_texts import (MAX_SHARED_VALUES, MAX_SYMBOL_CHARS, file_symbol_texts, gloss,
-                                                owned_symbols, share_values, symbol_text, told_by_type)
+from ledger_assets.ingest.symbol_texts import (MAX_SYMBOL_CHARS, file_symbol_texts, gloss, owned_symbols, symbol_text,
+                                                told_by_type)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -157,15 +157,3 @@ def test_a_member_its_types_sentence_quotes_whole_gets_no_sentence_of_its_own():
     assert kept["PingHandler"] == [("Handle", "method"), ("PingHandler", "class")]  # _clock and the constructor told
     assert kept["LateHandler"] == [("Handle", "method"), ("LateHandler", "class"), ("LateHandler", "constructor"),
                                    ("_clock", "field")]
-
-
-def test_two_to_four_value_members_share_one_sentence_after_the_others():
-    def syms(*kinds):
-        return [{"name": f"M{i}", "kind": k} for i, k in enumerate(kinds)]
-
-    texts = ["class a.", "property b.", "method c.", "field d."]
-    assert share_values(syms("class", "property", "method", "field"), texts) == ["class a.", "method c.",
-                                                                             "property b. field d."]
-    assert share_values(syms("class", "property", "method"), texts[:3]) == texts[:3]  # one value: its own
-    many = syms(*["property"] * (MAX_SHARED_VALUES + 1))
-    assert share_values(many, [f"p{i}." for i in range(len(many))]) == [f"p{i}." for i in range(len(many))]
