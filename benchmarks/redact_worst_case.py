@@ -109,6 +109,10 @@ def inputs(size: int) -> dict[str, str]:
         "bearer_run": rep("Bearer ", "0"),
         # the thirty-third round's: a blank run after a spaced ini line's value, before a `#` (quadratic on main)
         "ini_blank_run": rep(" ", "# c", "db_password = x"),
+        # the thirty-fourth round's setter named for a secret: a name run of secret words, many setters, a blank run
+        "setter_name_run": rep("apassword", '("x")', "x.setA"),
+        "setter_many": rep("a.setPassword(b) ", '("x"'),
+        "setter_blank_run": rep(" ", '("y")', "x.setPassword"),
     }
 
 

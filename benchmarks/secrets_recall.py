@@ -134,6 +134,10 @@ from their checkouts at run time (nothing of theirs is stored here).
 - advanced-security/secret-scanning-custom-patterns (held out in the thirty-first round): GitHub's custom patterns'
   test texts and the matches they expect in their sample files (`--custom-patterns`; see custom_patterns_cases).
   Scored like whispers, and again without its common-passwords pattern.
+- pre-commit/pre-commit-hooks (held out in the thirty-second round, development from the thirty-third): its
+  detect-private-key test's inputs and the resource files its AWS hook's test names (`--pre-commit-hooks`).
+- find-sec-bugs/find-sec-bugs (held out in the thirty-third round, development from the thirty-fourth): its hard-coded
+  password and key detectors' Java samples, a method holding a reported line one positive (`--find-sec-bugs`).
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -3387,7 +3391,7 @@ def main(argv: list[str] | None = None) -> int:
         whispers_score("pre-commit-hooks (development)", *pre_commit_hooks_cases(args.pre_commit_hooks), args.show,
                        "an input that is not text, a file missing")
     if args.find_sec_bugs:  # held out in the thirty-third round
-        whispers_score("find-sec-bugs (held out)", *find_sec_bugs_cases(args.find_sec_bugs), args.show,
+        whispers_score("find-sec-bugs (development)", *find_sec_bugs_cases(args.find_sec_bugs), args.show,
                        "a reported line in no method, a sample class missing")
     if args.time:
         timing(args.time)

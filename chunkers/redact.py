@@ -196,6 +196,14 @@ _CMP_CALL = re.compile(
     # string makes no comparison of these two)
     r"(?=\s*(?:\)|,\s*[\w$.>-]+\s*\)))"
 )
+# A setter named for a secret given one literal and nothing else (Java's `ds.setPassword("…")`, JSch's
+# `session.setPassword("…")`, a builder's `.withApiKey("…")`, Python's `set_password('…')`, C#'s `SetSecret("…")`):
+# the literal is what the code sets. `set`/`with` then a capital or `_` (`settoken(` and `without…` are none), and
+# the secret's word last (`setPasswordEncoder("bcrypt")`, `setTokenizer(…)`, `setSecretName(…)` set no secret).
+_SETTER_CALL = re.compile(
+    r"\b(?:[sS]et|SET|[wW]ith)(?:_|(?=[A-Z]))(?P<name>[A-Za-z0-9_]*?(?i:" + _SECRET_CORE + r")[0-9]*)"
+    r"\s*\(\s*(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)\s*\)"
+)
 # A string constructed from a literal under a secret's name (C++'s `std::string secret("…")`, `{"…"}`, Qt's QString).
 _STRING_CTOR = re.compile(
     r"(?i)\b(?:(?:std::)?(?:basic_)?(?:w|u8|u16|u32)?string(?:_view)?|qstring|cstring)\s+(?P<name>"
@@ -1821,14 +1829,15 @@ def _redacted_spans(old: str, new: str) -> list[tuple[int, int]] | None:
 def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
-    by `Equals(`, `strcmp(`, given to a key derivation's constructor, by position to a connection's call or after a
-    quoted secret's name to a call needs none of these."""
+    by `Equals(`, `strcmp(`, given to a key derivation's constructor, by position to a connection's call, after a
+    quoted secret's name to a call or to a secret's setter needs none of these."""
     return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
             or ('"' in text and ("quals(" in text or "DeriveBytes(" in text or ".sign(" in text or "wt." in text
                                  or "WT." in text or "oken." in text or _CALL_HINT.search(text) is not None))
             or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
             or _RE_HINT_ANY.search(text) is not None or _LABEL_HINT.search(text) is not None
-            or ("," in text and _LIST_HINT.search(text) is not None))
+            or ("," in text and _LIST_HINT.search(text) is not None)
+            or ("(" in text and _SETTER_HINT.search(text) is not None))
 
 
 # What a _LIST_PAIR line holds when it has no `=`, `:`, `-` or `'`: a quoted secret's name, a comma, a quote
@@ -1841,6 +1850,9 @@ _CALL_HINT = re.compile(r"(?i)connect|_bind|change_user|passwd|imap_open|log[io]
                         r"hash_equals|compare|"
                         # ... or a secret-named pair given to a call (_CALL_PAIR: `define("App\Token", "…")`)
                         r"\(\s*\"[^\"\n]*(?:secret|passw|pwd|token|key|cred|auth)[^\"\n]*\"\s*,")
+# What a _SETTER_CALL line holds when it has no `=`, `:`, `-` or `'`: a setter named for a secret, its `(` and a quote.
+_SETTER_HINT = re.compile(r"(?i)\b(?:set|with)_?[a-z0-9_]*?(?:secret|passw(?:or|r)?d|pword|passphrase|pwd|token|key|cred\w*|string)[0-9]*"
+                          r"\s*\(\s*(?:@|[bru]{1,2})?[\"`]")
 # What a _LABELLED line holds when it has no `=`, `:` or `-`: a secret's word, blanks, a long value.
 _LABEL_HINT = re.compile(r"(?i)(?:secret|token|key|passw(?:or)?d|pwd)[ \t]+[A-Za-z0-9+/=_.~]{16}")
 
@@ -3085,6 +3097,8 @@ def _redact_line(line: str) -> str:
         line = _EQUALS_CALL.sub(_equals_call, line)
     if secret and '"' in line and "string" in low:
         line = _STRING_CTOR.sub(_quoted_call, line)
+    if secret and ("set" in low or "with" in low) and ("(\"" in line or "('" in line or "(`" in line or "( " in line):
+        line = _SETTER_CALL.sub(_quoted_call, line)
     if secret and "=" in line and ('"' in line or "'" in line):
         line = _QUOTED_ENV.sub(_quoted_env, line)
         if ("pass" in low or "pwd" in low) and _GLUED_HINT.search(line):
