@@ -8,10 +8,10 @@ is best answered by a vector of that member alone. So each symbol gets a line of
 
 (the name worded as its doc's first sentence would be, see `gloss`, since a question reads like a
 doc sentence; kind, name and parent in words; the first doc sentence; the declaration and the first
-lines of the body), embedded with the same model and stored on the chunk that *owns* the symbol as
-one vector of a Qdrant multivector (`symbol_vector`, MaxSim): a query scores a chunk by its closest
-symbol. Ownership: of the chunks listing a symbol, the smallest one holding its first line, so each
-symbol is embedded once. A name not led by a known verb gets no gloss ("vat_amount" would read
+lines of the body: the next line where there is a doc sentence, five without), embedded with the same model and
+stored on the chunk that *owns* the symbol as one vector of a Qdrant multivector (`symbol_vector`, MaxSim): a
+query scores a chunk by its closest symbol. Ownership: of the chunks listing a symbol, the smallest one holding
+its first line, so each symbol is embedded once. A name not led by a known verb gets no gloss ("vat_amount" would read
 "Vats the amount"). What the lane and the gloss are worth: docs/decisions.md, benchmarks/README.md.
 """
 
@@ -35,6 +35,10 @@ MAX_SYMBOLS_PER_CHUNK = 48
 # MediatR or jotai is over the bound).
 MIN_SYMBOLS_PER_CHUNK = 8
 _BODY_LINES = 6
+# A symbol with a doc sentence: its sentence reads the declaration and one body line (issue 30, seventeenth round:
+# the doc sentence says what the body lines would; EFCore/Storage 193 -> 168 word-pieces a chunk). The lines a
+# sentence *quotes* for pooling and `told_by_type` stay `_BODY_LINES` (`quoted_lines`).
+_DOC_BODY_LINES = 2
 _DOC_ABOVE = 12
 _DOCSTRING = ('"""', "'''")
 _SKIP_LINE = re.compile(r"^\s*(?://|#|/\*|\*|\[|@|--)")
@@ -188,7 +192,7 @@ def symbol_text(symbol: dict, lines: list[str], head_only: bool = False) -> str:
         doc = doc_comment("\n".join(near), window[at])
         if doc:
             head += ": " + doc.rstrip(".")
-        body = " ".join(_body_lines(lines, at))
+        body = " ".join(_body_lines(lines, at, _DOC_BODY_LINES if doc else _BODY_LINES))
     text = f"{head}. {body}" if body and not head_only else f"{head}."
     lead = gloss(kind, leaf)
     if lead:
@@ -206,9 +210,10 @@ def _declaration_at(leaf: str, window: list[str]) -> int | None:
     return at
 
 
-def _body_lines(lines: list[str], at: int) -> list[str]:
-    """The declaration and the first body lines, stripped, comments and blanks left out."""
-    return [ln.strip() for ln in lines[at:at + _BODY_LINES] if ln.strip() and not _SKIP_LINE.match(ln)]
+def _body_lines(lines: list[str], at: int, n: int = _BODY_LINES) -> list[str]:
+    """The declaration and the first body lines (`n` lines from the declaration), stripped, comments and blanks
+    left out."""
+    return [ln.strip() for ln in lines[at:at + n] if ln.strip() and not _SKIP_LINE.match(ln)]
 
 
 def quoted_share(chunk: dict, symbols: list[dict]) -> float:
@@ -225,7 +230,9 @@ def quoted_share(chunk: dict, symbols: list[dict]) -> float:
 
 def quoted_lines(chunk: dict, symbol: dict, lines: list[str] | None = None) -> set[int]:
     """The source lines (numbers) a symbol's sentence quotes in its chunk: its declaration and first body lines,
-    comments and blanks left out; empty where the body is not verbatim source."""
+    comments and blanks left out; empty where the body is not verbatim source. Always the first `_BODY_LINES`, even
+    where a doc sentence shortens the sentence's text (`_DOC_BODY_LINES`): which chunks are pooled, and which
+    members `told_by_type` drops, stay as the sixteenth round left them."""
     lines = _verbatim_lines(chunk) if lines is None else lines
     if lines is None:
         return set()
