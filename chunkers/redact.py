@@ -1850,9 +1850,10 @@ _CALL_HINT = re.compile(r"(?i)connect|_bind|change_user|passwd|imap_open|log[io]
                         r"hash_equals|compare|"
                         # ... or a secret-named pair given to a call (_CALL_PAIR: `define("App\Token", "…")`)
                         r"\(\s*\"[^\"\n]*(?:secret|passw|pwd|token|key|cred|auth)[^\"\n]*\"\s*,")
-# What a _SETTER_CALL line holds when it has no `=`, `:`, `-` or `'`: a setter named for a secret, its `(` and a quote.
-_SETTER_HINT = re.compile(r"(?i)\b(?:set|with)_?[a-z0-9_]*?(?:secret|passw(?:or|r)?d|pword|passphrase|pwd|token|key|cred\w*|string)[0-9]*"
-                          r"\s*\(\s*(?:@|[bru]{1,2})?[\"`]")
+# What a _SETTER_CALL line holds (the gate of its `sub`, and of may_hold_secret for a line with no `=`, `:`, `-` or
+# `'`): a setter's start and a name ending in a secret's word, its `(`, a literal's prefix and quote; every
+# _SETTER_CALL match holds one.
+_SETTER_HINT = re.compile(r"(?i)\b(?:set|with)_?[a-z0-9_]*?" + _SECRET_CORE + r"[0-9]*\s*\(\s*(?:@|[bru]{1,2})?[\"'`]")
 # What a _LABELLED line holds when it has no `=`, `:` or `-`: a secret's word, blanks, a long value.
 _LABEL_HINT = re.compile(r"(?i)(?:secret|token|key|passw(?:or)?d|pwd)[ \t]+[A-Za-z0-9+/=_.~]{16}")
 
@@ -2710,8 +2711,8 @@ def _query_password(match: re.Match[str]) -> str:
     """A short `?password=`/`&password=` value of a query after a URL's `://` on the line (_QUERY_PASSWORD)."""
     value, line = match.group("value"), match.string
     if (REDACTED in value or not 0 <= line.find("://") < match.start() or value[:1] in "{$%[(*"
-            or value.lower() in _SAMPLE_PASSWORDS or value.lower() in _QUERY_KEPT or value.isdigit() and len(value) < 3
-            or len(value) < 3 or _PLACEHOLDER_RUN.fullmatch(value) or set(value) <= {"x", "X", "*", "."}):
+            or value.lower() in _SAMPLE_PASSWORDS or value.lower() in _QUERY_KEPT or len(value) < 3
+            or _PLACEHOLDER_RUN.fullmatch(value) or set(value) <= {"x", "X", "*", "."}):
         return match.group(0)
     return _replace(match, "value")
 
@@ -3097,7 +3098,7 @@ def _redact_line(line: str) -> str:
         line = _EQUALS_CALL.sub(_equals_call, line)
     if secret and '"' in line and "string" in low:
         line = _STRING_CTOR.sub(_quoted_call, line)
-    if secret and ("set" in low or "with" in low) and ("(\"" in line or "('" in line or "(`" in line or "( " in line):
+    if secret and "(" in line and _SETTER_HINT.search(line):
         line = _SETTER_CALL.sub(_quoted_call, line)
     if secret and "=" in line and ('"' in line or "'" in line):
         line = _QUOTED_ENV.sub(_quoted_env, line)

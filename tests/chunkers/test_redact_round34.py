@@ -39,6 +39,11 @@ REDACTED_CASES = [
     ('v.setPassword("s3cur1typ4ss");', "s3cur1typ4ss"),
     ('SET_PASSWORD("Tr4in-Ledger-91")', PW),
     (f'jsch.getSession("u", "h").setPassword2("{PW}");', PW),
+    # the literal's prefixes and blanks the pattern reads (C#'s verbatim `@"…"`, a byte string, a tab): its gate let
+    # only `("`, `('`, `(\`` and `( ` through at first
+    (f'x.SetSecret(@"{GENERATED}");', GENERATED),
+    (f'ds.setPassword(\t"{PW}");', PW),
+    (f'ds.set_password(b"{PW}")', PW),
 ]
 
 LINES = [
