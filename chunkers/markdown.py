@@ -159,7 +159,7 @@ def _packs(sizes: list[int], cap: int, max_chars: int) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     i = 0
     while i < n:
-        end = next(b for b in ((g * n) // cap for g in range(i * cap // n + 1, cap + 1)) if b > i)
+        end = -(-(i + 1) * cap // n) * n // cap  # the first range boundary g * n // cap past i
         j, size = i + 1, sizes[i]
         while j < end and size + sizes[j] <= max_chars:
             size += sizes[j]
@@ -187,7 +187,6 @@ def chunk_markdown_result(path: str, text: str, options: ChunkOptions = DEFAULT_
         end = headings[idx + 1].start - 1 if idx + 1 < len(headings) else len(lines)
         symbol = ChunkSymbol(h.title, "md_heading", " > ".join(parents), h.start, end)
         sections.append((start, end, parents + [h.title], symbol, h))
-    notes: tuple[str, ...] = ()
     if len(sections) > options.md_max_sections:
         sizes = [sum(len(lines[k - 1]) + 1 for k in range(s[0], s[1] + 1)) for s in sections]
         ranges = _packs(sizes, options.md_max_sections, options.md_section_max_chars)
@@ -216,7 +215,6 @@ def chunk_markdown_result(path: str, text: str, options: ChunkOptions = DEFAULT_
             pieces.append(ChunkPiece(text=header + body, chunk_type="md_section", start_line=ps, end_line=pe,
                                      symbols=[symbol], header=header,
                                      meta={"heading_level": h.level, "part": k, "parts": len(parts)}))
-    if len(ranges) < len(sections):
-        notes = (f"{len(sections):,} sections, over md_max_sections={options.md_max_sections:,}: "
-                 f"consecutive sections share a chunk ({len(pieces):,} chunks)",)
+    notes = (f"{len(sections):,} sections, over md_max_sections={options.md_max_sections:,}: "
+             f"consecutive sections share a chunk ({len(pieces):,} chunks)",) if len(ranges) < len(sections) else ()
     return ChunkResult(pieces, notes=notes)

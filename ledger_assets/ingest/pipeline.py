@@ -360,8 +360,9 @@ def stands_in(profile: str, symbols: list[dict]) -> bool:
     """Does a chunk's code vector stand in for its symbols' sentences? Under `pooled`, for a markdown section
     owning its heading (or, in a file of too many sections, the headings of the sections it packs), whose own
     text is embedded anyway (a section is never pooled): the sentence quotes the heading and the section's first
-    lines, what that text holds, so a second input for the same lines buys nothing measurable. For an API description's operation or schema: its sentences ("openapi_operation_id get item of get
-    api catalog items id.") repeat the first line of its own text, which leads with the same words. Not for a
+    lines, what that text holds, so a second input for the same lines buys nothing measurable. For an API
+    description's operation or schema: its sentences ("openapi_operation_id get item of get api catalog items id.")
+    repeat the first line of its own text, which leads with the same words. Not for a
     declaration (its gloss and parent, read alone, are what a question about one method finds) nor for a config
     section (an XML or YAML block's own vector is near every question: it crowds the symbol lane); measured in
     docs/decisions.md, issue 30's eleventh and fourteenth rounds."""

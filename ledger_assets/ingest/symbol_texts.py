@@ -8,11 +8,11 @@ is best answered by a vector of that member alone. So each symbol gets a line of
 
 (the name worded as its doc's first sentence would be, see `gloss`, since a question reads like a
 doc sentence; kind, name and parent in words; the first doc sentence; the declaration and the first
-lines of the body: the next line where there is a doc sentence, five without), embedded with the same model and
-stored on the chunk that *owns* the symbol as one vector of a Qdrant multivector (`symbol_vector`, MaxSim): a
-query scores a chunk by its closest symbol. Ownership: of the chunks listing a symbol, the smallest one holding
-its first line, so each symbol is embedded once. A name not led by a known verb gets no gloss ("vat_amount" would read
-"Vats the amount"). What the lane and the gloss are worth: docs/decisions.md, benchmarks/README.md.
+lines of the body: the next line where there is a doc sentence, five without), embedded with the same
+model and stored on the chunk that *owns* the symbol as one vector of a Qdrant multivector (`symbol_vector`,
+MaxSim): a query scores a chunk by its closest symbol. Ownership: of the chunks listing a symbol, the smallest one
+holding its first line, so each symbol is embedded once. A name not led by a known verb gets no gloss ("vat_amount"
+would read "Vats the amount"). What the lane and the gloss are worth: docs/decisions.md, benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ MAX_SYMBOLS_PER_CHUNK = 48
 # MediatR or jotai is over the bound).
 MIN_SYMBOLS_PER_CHUNK = 8
 _BODY_LINES = 6
-# A symbol with a doc sentence: its sentence reads the declaration and one body line (issue 30, seventeenth round:
-# the doc sentence says what the body lines would; EFCore/Storage 193 -> 168 word-pieces a chunk). The lines a
-# sentence *quotes* for pooling and `told_by_type` stay `_BODY_LINES` (`quoted_lines`).
+# A symbol with a doc sentence: its sentence reads the declaration and one body line, since the doc sentence says
+# what the body lines would (measured in docs/decisions.md, issue 30's seventeenth round). The lines a sentence
+# *quotes* for pooling and `told_by_type` stay `_BODY_LINES` (`quoted_lines`).
 _DOC_BODY_LINES = 2
 _DOC_ABOVE = 12
 _DOCSTRING = ('"""', "'''")
