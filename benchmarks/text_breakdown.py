@@ -4,7 +4,7 @@
 
 Each file under REPO_PATH (a git work tree or a plain folder; `.git` left out) is chunked with the default
 options, and the embedding stage's choices are made again on its chunks (ingest/pipeline.py `embedding_stage`
-under `pooled`: owned symbols, test files' symbols, settings, `told_by_type`, `stands_in`, `whole_parts`,
+under `pooled`: owned symbols, test files' symbols, settings, packed members, `told_by_type`, `stands_in`, `whole_parts`,
 `pools_code`), without encoding anything. Prints, per repository: chunks, distinct model inputs and inputs a
 chunk (what `ingest_scale.py --bare 0` reports from a real ingest: the same figure where the snapshot reads the
 same files, e.g. EFCore/Storage 962 for 393, eShop's four services 693 for 330, MediatR 759 for 552); the code
@@ -16,6 +16,7 @@ Also the word-pieces a chunk the model reads (each input to 256, special tokens 
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from itertools import groupby
@@ -26,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from chunkers import chunk_file_result  # noqa: E402
 from chunkers.paths import is_test_path  # noqa: E402
 from ledger_assets.encode.embedder import normalize_text, text_hash  # noqa: E402
-from ledger_assets.ingest.pipeline import code_text, pools_code, settings_only, stands_in, whole_parts  # noqa: E402
+from ledger_assets.ingest.pipeline import (code_text, packs_members, pools_code, settings_only,  # noqa: E402
+                                          stands_in, whole_parts)
 from ledger_assets.ingest.symbol_texts import file_symbol_texts, owned_symbols, told_by_type  # noqa: E402
 from ledger_assets.store.settings import LedgerSettings  # noqa: E402
 
@@ -45,7 +47,8 @@ def chunk_rows(root: Path) -> list[dict]:
         except Exception:  # a file the snapshot would skip
             continue
         rows += [dict(file_path=rel, chunk_index=i, chunk_type=p.chunk_type, start_line=p.start_line,
-                      end_line=p.end_line, text=p.text, header=p.header, symbols=[s.to_dict() for s in p.symbols])
+                      end_line=p.end_line, text=p.text, header=p.header, symbols=[s.to_dict() for s in p.symbols],
+                      meta=json.dumps(p.meta))
                  for i, p in enumerate(pieces)]
     return rows
 
@@ -57,7 +60,8 @@ def breakdown(rows: list[dict]) -> tuple[dict[str, str], Counter, Counter, Count
         chunks = list(group)
         by_index = {c["chunk_index"]: c for c in chunks}
         owners = {} if is_test_path(path) else owned_symbols(chunks)
-        owners = {i: told_by_type(by_index[i], s) for i, s in owners.items() if not settings_only(PROFILE, s)}
+        owners = {i: told_by_type(by_index[i], s) for i, s in owners.items()
+                  if not settings_only(PROFILE, s) and not packs_members(by_index[i])}
         stood = {i for i, s in owners.items() if stands_in(PROFILE, s)}
         wholes = whole_parts(PROFILE, chunks, owners)
         owned = file_symbol_texts(chunks, owned={i: s for i, s in owners.items() if i not in stood})

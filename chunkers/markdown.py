@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
+from .packs import ranges
 from .plain import chunk_plain
 from .text import split_lines
 from .windows import line_windows
@@ -152,23 +153,6 @@ def chunk_markdown(path: str, text: str, options: ChunkOptions = DEFAULT_OPTIONS
     return chunk_markdown_result(path, text, options).pieces
 
 
-def _packs(sizes: list[int], cap: int, max_chars: int) -> list[tuple[int, int]]:
-    """Index ranges [i, j) of consecutive sections, `cap` ranges of near-equal counts, each together at most
-    `max_chars` (a range that would grow past it ends early; a section alone over it is split as any is)."""
-    n = len(sizes)
-    ranges: list[tuple[int, int]] = []
-    i = 0
-    while i < n:
-        end = -(-(i + 1) * cap // n) * n // cap  # the first range boundary g * n // cap past i
-        j, size = i + 1, sizes[i]
-        while j < end and size + sizes[j] <= max_chars:
-            size += sizes[j]
-            j += 1
-        ranges.append((i, j))
-        i = j
-    return ranges
-
-
 def chunk_markdown_result(path: str, text: str, options: ChunkOptions = DEFAULT_OPTIONS) -> ChunkResult:
     """The sections of `chunk_markdown`, with a note when a file has more than `options.md_max_sections`: then
     consecutive sections share a chunk, whole (a changelog of 100,000 headings was 100,000 chunks to embed)."""
@@ -189,11 +173,11 @@ def chunk_markdown_result(path: str, text: str, options: ChunkOptions = DEFAULT_
         sections.append((start, end, parents + [h.title], symbol, h))
     if len(sections) > options.md_max_sections:
         sizes = [sum(len(lines[k - 1]) + 1 for k in range(s[0], s[1] + 1)) for s in sections]
-        ranges = _packs(sizes, options.md_max_sections, options.md_section_max_chars)
+        spans = ranges(sizes, options.md_max_sections, options.md_section_max_chars)
     else:
-        ranges = [(i, i + 1) for i in range(len(sections))]
+        spans = [(i, i + 1) for i in range(len(sections))]
     pieces: list[ChunkPiece] = []
-    for i, j in ranges:
+    for i, j in spans:
         start, end, titles, symbol, h = sections[i]
         header = _breadcrumb(titles)
         if j - i > 1:
@@ -216,5 +200,5 @@ def chunk_markdown_result(path: str, text: str, options: ChunkOptions = DEFAULT_
                                      symbols=[symbol], header=header,
                                      meta={"heading_level": h.level, "part": k, "parts": len(parts)}))
     notes = (f"{len(sections):,} sections, over md_max_sections={options.md_max_sections:,}: "
-             f"consecutive sections share a chunk ({len(pieces):,} chunks)",) if len(ranges) < len(sections) else ()
+             f"consecutive sections share a chunk ({len(pieces):,} chunks)",) if len(spans) < len(sections) else ()
     return ChunkResult(pieces, notes=notes)

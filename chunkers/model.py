@@ -98,6 +98,10 @@ class ChunkOptions:
     # At most this many `symbols` per chunk (the chunk's own first; every
     # symbol still lies in the chunk holding its declaration).
     chunk_max_symbols: int = 256
+    # Code and SQL: a file of more chunks than this packs runs of consecutive members into one chunk
+    # (`packs.pack_members`), so 50,000 generated one-line methods are about this many texts to embed, not
+    # 50,000. The most chunks measured in a real code file: docs/decisions.md, "What a hostile name or line shows".
+    code_max_chunks: int = 2000
     # At most about this many characters of `skeleton` per chunk (whole outline
     # lines, then a "… N more lines" line). Above the largest real outline
     # measured (rich's Console class: 40,490 characters, docstrings kept).

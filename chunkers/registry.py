@@ -18,9 +18,10 @@ from typing import Callable
 from .extensions import extension_of
 from .languages import BY_EXTENSION, extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult
+from .packs import pack_members
 from .plain import chunk_plain
 from .redact import redact_pieces
-from .text import BinaryContent, decode
+from .text import BinaryContent, decode, split_lines
 
 # extension -> "module:function" (module relative to this package), from the language table
 TEXT_CHUNKERS: dict[str, str] = {ext: lang.chunker for ext, lang in BY_EXTENSION.items()
@@ -72,6 +73,9 @@ def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OP
         if not pieces:
             if not notes:
                 notes.append(f"{target} produced no chunks, plain fallback")
+        elif "code_max_chunks" in CHUNKER_OPTIONS.get(target.split(":")[0], ()):
+            pieces, note = pack_members(pieces, split_lines(text), options)
+            notes.extend([note] if note else [])
     if not pieces:
         pieces = chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars)
     return ChunkResult(redact_pieces(pieces, text), notes=tuple(notes))
@@ -84,12 +88,13 @@ def chunk_file(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) 
 
 # The options each chunker reads (itself and what it calls), for the re-chunk key: a changed option
 # re-chunks exactly the files whose chunker reads it. Every file may fall back to plain windows.
-_CODE = ("type_max_chars", "chunk_max_symbols", "skeleton_max_chars", "member_context_chars")
+_CODE = ("type_max_chars", "chunk_max_symbols", "skeleton_max_chars", "member_context_chars", "code_max_chunks")
 _FALLBACK = ("plain_max_chars", "plain_overlap_chars")
 CHUNKER_OPTIONS: dict[str, tuple[str, ...]] = {
     "csharp": _CODE, "razor": _CODE, "python_code": _CODE, "treesitter": _CODE,
     "typescript": _CODE, "components": _CODE + ("ts_tree_sitter", "js_tree_sitter"),
-    "sql": ("split_sql_tables", "type_max_chars"), "markdown": ("md_section_max_chars", "md_max_sections"),
+    "sql": ("split_sql_tables", "type_max_chars", "chunk_max_symbols", "code_max_chunks"),
+    "markdown": ("md_section_max_chars", "md_max_sections"),
     "openapi": ("config_max_chars",), "config": ("config_max_chars",),
     "pdf": ("pdf_group_chars", "pdf_timeout_s"), "plain": (),
 }

@@ -356,6 +356,13 @@ def embeds_test_symbols(settings, path: str) -> bool:
     return settings.embed_profile == "full" or settings.embed_test_symbols or not is_test_path(path)
 
 
+def packs_members(chunk: dict) -> bool:
+    """Is this one of the chunks a code file of more than `code_max_chunks` packs its members into
+    (chunkers/packs.py)? Its symbols get no sentences: 50,000 generated methods would be 50,000 inputs again;
+    its own text, embedded, stands for them, and the name lane still finds each one."""
+    return bool(json.loads(chunk.get("meta") or "{}").get("members"))
+
+
 def stands_in(profile: str, symbols: list[dict]) -> bool:
     """Does a chunk's code vector stand in for its symbols' sentences? Under `pooled`, for a markdown section
     owning its heading (or, in a file of too many sections, the headings of the sections it packs), whose own
@@ -435,7 +442,7 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
     with ledger.db.connect() as con:
         cur = con.execute(
             "SELECT file_path, chunk_index, chunk_type, start_line, end_line, text, header, symbols, layer, intent, "
-            "intent_source, code_hash, design_hash, symbol_hashes FROM chunks WHERE repo_id = ? "
+            "intent_source, code_hash, design_hash, symbol_hashes, meta FROM chunks WHERE repo_id = ? "
             "ORDER BY file_path, chunk_index", [repo_id])
         rows = dict_rows(cur)
     for row in rows:  # parsed once: the code text and the symbol sentences both read them
@@ -454,6 +461,7 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
         if owners and not embeds_test_symbols(ledger.settings, path):
             owners, skipped_tests = {}, skipped_tests + 1
         settings = {idx for idx, syms in owners.items() if settings_only(profile, syms)}
+        settings |= {c["chunk_index"] for c in chunks if c["chunk_index"] in owners and packs_members(c)}
         owners = {idx: syms for idx, syms in owners.items() if idx not in settings}
         if profile == "pooled":
             by_index = {c["chunk_index"]: c for c in chunks}
@@ -536,7 +544,8 @@ def embedding_stage(ledger: Ledger, repo_id: str, run_id: str, log, embedder: Em
              + (f"; {stood_in} code vectors standing in for their symbols' sentences" if stood_in else "")
              + (f"; {told} members without a sentence of their own (their type's sentence quotes them)"
                 if told else "")
-             + (f"; {no_sentence} chunks of settings without symbol sentences" if no_sentence else "")
+             + (f"; {no_sentence} chunks of settings or of packed members without symbol sentences"
+                if no_sentence else "")
              + (f"; {skipped_tests} test files' symbols without sentences (their code text stands for them)"
                 if skipped_tests else ""))
     return EmbeddingReport(len(rows), inputs, computed, inputs - computed, elapsed, pooled=len(pools) + len(whole_pools))

@@ -21,6 +21,7 @@ FILES = sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.stat().st_siz
 # A value for each option far enough from the default to change a chunker that reads it.
 PERTURBED = {"type_max_chars": 300, "chunk_max_symbols": 2, "skeleton_max_chars": 80,
              "member_context_chars": 40, "md_section_max_chars": 120, "md_max_sections": 2, "config_max_chars": 150,
+             "code_max_chunks": 3,
              "plain_max_chars": 250, "plain_overlap_chars": 40, "pdf_group_chars": 300,
              "split_sql_tables": False, "ts_tree_sitter": False, "js_tree_sitter": False}
 

@@ -241,6 +241,28 @@ def test_a_chunk_packing_many_sections_embeds_its_own_text_once(harness, git_rep
     assert "consecutive sections share a chunk" in chunks.metadata["chunker_notes"].value["CHANGES.md"]
 
 
+def test_a_chunk_packing_many_members_embeds_its_own_text_and_no_sentences(harness, git_repo):
+    """Over `code_max_chunks` a code chunk packs several members (chunkers/packs.py): its symbols get no sentences,
+    or 50,000 generated methods would be 50,000 model inputs again; its own text is its one input (ingest/pipeline.py
+    packs_members), and the packing is in the chunks asset's notes."""
+    harness.run()
+    git_repo.write("src/generated.py", "".join(f"def rate_{i}(night):\n    return night * {i}\n\n\n" for i in range(12)))
+    git_repo.commit("generated rates")
+    harness.settings = harness.settings.with_(chunk_options="code_max_chunks=3")
+    result, _ = harness.run()
+    with harness.ledger.db.connect() as con:
+        rows = con.execute("SELECT symbols, code_hash, symbol_hashes, meta FROM chunks WHERE repo_id = ? AND "
+                           "file_path = 'src/generated.py' ORDER BY chunk_index", [harness.repo_id]).fetchall()
+    assert [[s["name"] for s in json.loads(syms)] for syms, _, _, _ in rows] == [
+        [f"rate_{i}" for i in range(k, k + 4)] for k in (0, 4, 8)]
+    assert all(json.loads(meta)["members"] == 4 for *_, meta in rows)
+    assert all(not hashes for _, _, hashes, _ in rows)  # no sentence: the name lane still finds each function
+    assert all(not code.startswith(pipeline.POOL_PREFIX) for _, code, _, _ in rows)  # its own text, embedded
+    chunks = next(e.event_specific_data.materialization for e in result.get_asset_materialization_events()
+                  if e.event_specific_data.materialization.asset_key.to_user_string() == "chunks")
+    assert "consecutive members share a chunk" in chunks.metadata["chunker_notes"].value["src/generated.py"]
+
+
 def test_cosmetic_reformat_keeps_content_hash_and_embeddings(harness, git_repo):
     harness.run()
     before = {(f, i): h for f, i, _, h in harness.chunk_rows()}
