@@ -37,10 +37,10 @@ MAX_MESSAGE_CHARS = 2_000
 def error_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """An error line for a person (`printable`) or an agent: one that echoes a huge input back (a symbol name or
     a repo id of a megabyte) is cut in the middle, with its length, and stays one readable line. Escaped before it
-    is cut, as `show_path` does, so an escape's six characters a character cannot stretch it past the limit."""
+    is cut, so an escape's six characters a character cannot stretch it past the limit."""
     text = printable(text)
     if len(text) > limit:
-        text = f"{text[:limit // 2]}… ({len(text):,} characters) …{text[-limit // 4:]}"
+        text = f"{text[:limit // 2]}… ({len(text):,} characters) …{text[-limit // 3:]}"
     return text
 
 
@@ -55,9 +55,6 @@ def printable_code(text: str) -> str:
 
 
 def show_path(path: str | Path, limit: int = 120) -> str:
-    """A path for a one-line message: unprintable characters escaped (`printable`), long ones cut in the middle,
-    with their length."""
-    text = printable(str(path))
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit // 2]}…{text[-limit // 3:]} ({len(text)} characters)"
+    """A path for a one-line message: `error_line`'s escape and cut, to a path's shorter limit (its end, the file's
+    name, kept)."""
+    return error_line(str(path), limit)

@@ -264,10 +264,12 @@ def test_an_error_that_echoes_a_huge_input_stays_one_short_line(ledger, secret_r
         assert re.search(r"\(120,\d{3} characters\) …", err) and len(err) < 2_200 and err.count("\n") == 1, err[:300]
     (s_err, s_text, _), = anyio.run(_mcp_call, ledger.settings.home_path, [{"name": huge}], "symbol_lookup")
     assert s_err and re.search(r"\(120,\d{3} characters\) …", s_text) and len(s_text) < 2_200
-    from ledger_assets.store.printable import error_line
+    from ledger_assets.store.printable import error_line, show_path
 
     bidi = error_line("\u202e" * 60_000)   # escaped before the cut: 360,000 characters shown as 2,000 and a count
     assert "(360,000 characters)" in bidi and len(bidi) < 2_100 and "\u202e" not in bidi.replace("\\u202e", "")
+    deep = "src/" + "deep/" * 60 + "Gateway.cs"  # a path in a message: the same cut, to 120, its file name kept
+    assert show_path(deep) == f"{deep[:60]}… (314 characters) …{deep[-40:]}"
 
 
 # ------------------------------------------------- bad repo states, bad paths ---
