@@ -3,6 +3,8 @@
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from chunkers import ChunkOptions, chunk_file_result
 from chunkers.packs import ranges
 from tests.invariants import assert_invariants
@@ -60,3 +62,23 @@ def test_ranges_are_near_equal_and_end_where_a_unit_may_not_join():
     assert ranges([1] * 10, 5, 100, joins=[True] * 3 + [False] + [True] * 6) == [
         (0, 2), (2, 3), (3, 4), (4, 6), (6, 8), (8, 10)]
     assert ranges([60, 60, 1, 1], 2, 100) == [(0, 1), (1, 2), (2, 4)]
+
+
+GENERATED = {
+    "gen.sql": "".join(f"CREATE TABLE t{i} (id int);\nGO\n" for i in range(5_000)),
+    "gen.ts": "".join(f"export function f{i}(x: number) {{ return x + {i}; }}\n" for i in range(5_000)),
+    "gen.js": "".join(f"function f{i}(x) {{ return x + {i}; }}\n" for i in range(5_000)),
+    "gen.py": "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(5_000)),
+    "gen.go": "package a\n" + "".join(f"func F{i}(x int) int {{ return x + {i} }}\n" for i in range(5_000)),
+    "gen.rb": "".join(f"def f{i}(x)\n  x + {i}\nend\n" for i in range(5_000)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED))
+def test_every_code_chunker_packs_a_generated_file(name):
+    """The cap is the registry's, after any code or SQL chunker: 5,000 generated units are 2,000 chunks in each."""
+    text = GENERATED[name]
+    result = chunk_file_result(name, text.encode())
+    assert len(result.pieces) == 2_000 and "over code_max_chunks=2,000" in result.notes[0]
+    assert sum(len(p.symbols) for p in result.pieces) >= 5_000
+    assert_invariants(result.pieces, text)
