@@ -113,6 +113,16 @@ def inputs(size: int) -> dict[str, str]:
         "setter_name_run": rep("apassword", '("x")', "x.setA"),
         "setter_many": rep("a.setPassword(b) ", '("x"'),
         "setter_blank_run": rep(" ", '("y")', "x.setPassword"),
+        # the thirty-fifth round's builder method, setter in another language, JSch's addIdentity, key from bytes
+        "method_name_run": rep("apassword", '("x")', "x."),
+        "method_many": rep("a.password(b) ", '("x"'),
+        "method_open_literals": rep('.password("a', ""),
+        "setter_foreign_run": rep("asenha", '("x")', "x.setA"),
+        "setter_foreign_set_run": rep("set", 'senha("x")', "a."),
+        "identity_args": rep(',"a"', " x)", "j.addIdentity(k"),
+        "identity_many": rep("addIdentity(k,", '"x")'),
+        "identity_open": rep(",a", "", 'j.addIdentity(k,"'),
+        "key_bytes_many": rep("new HMACSHA256(Encoding.UTF8.GetBytes(", '"x"))'),
     }
 
 

@@ -33,6 +33,9 @@ from their checkouts at run time (nothing of theirs is stored here).
         --fake-leaks /work/.mirror/leaktk+fake-leaks/repo --horusec /work/.mirror/ZupIT+horusec/repo \\
         --leaky-repo /work/.mirror/Plazmaz+leaky-repo/repo \\
         --custom-patterns /work/.mirror/advanced-security+secret-scanning-custom-patterns/repo \\
+        --pre-commit-hooks /work/.mirror/pre-commit+pre-commit-hooks/repo \\
+        --find-sec-bugs /work/.mirror/find-sec-bugs+find-sec-bugs/repo \\
+        --security-code-scan /work/.mirror/security-code-scan+security-code-scan/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -138,6 +141,10 @@ from their checkouts at run time (nothing of theirs is stored here).
   detect-private-key test's inputs and the resource files its AWS hook's test names (`--pre-commit-hooks`).
 - find-sec-bugs/find-sec-bugs (held out in the thirty-third round, development from the thirty-fourth): its hard-coded
   password and key detectors' Java samples, a method holding a reported line one positive (`--find-sec-bugs`).
+- security-code-scan/security-code-scan (held out in the thirty-fifth round): its hard-coded password analyzer's
+  (SCS0015) C# and Visual Basic test samples, each sample verified with a diagnostic one positive (its hard-coded
+  literal, or its byte array), those verified with none negatives by line (`--security-code-scan`; see
+  security_code_scan_cases).
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -2912,6 +2919,135 @@ def find_sec_bugs_cases(root: Path):
     return files, skipped
 
 
+_SCS_TESTS = "SecurityCodeScan.Test/Tests/Password"  # security-code-scan's tests of its hard-coded password analyzer
+_SCS_TEST_FILES = ("HardcodedPasswordTest.cs", "HardcodedPasswordFieldTest.cs")
+_SCS_SIG = re.compile(r"\s*public async Task (\w+)\(([^)]*)\)")
+_SCS_VERBATIM = re.compile(r'(?:var\s+)?(\w+)\s*=\s*(\$?)@"((?:[^"]|"")*)"')
+_SCS_VERIFY = re.compile(r"Verify(CSharp|VisualBasic)Diagnostic\((\w+)\s*(?:,\s*([^,)]+))?")
+_SCS_LITERAL = re.compile(r'"([^"]+)"')
+_SCS_BYTES = re.compile(r"\b(?:byte|Byte)\s*(?:\[\]|\(\))\s*\{\s*\d")
+
+
+def _cs_to_vb(cs: str) -> str:
+    """security-code-scan's test helper CsToVbConverter.CSharpReplaceToVBasic (a C# snippet as Visual Basic), in
+    Python: its five regexes, then its plain replacements in its order."""
+    vb = re.sub(r"default\(([^\)]*)\)", r"DirectCast(Nothing, \1)", cs)
+    vb = re.sub(r"\(([^\s\)\"]+)\)(?!\.)([^,;\n\s\)]+)", r"DirectCast(\2, \1)", vb)
+    vb = re.sub(r"\bnew\s*\[\s*\]\s*({.*?})", r"\1", vb)
+    vb = re.sub(r"({(\s*[^\s]*))\s*=", r"With {.\2 =", vb)
+    vb = re.sub(r"(<(\s*[^>]*\s*)>)", r"(Of \2)", vb)
+    for a, b in (("null", "Nothing"), (";", "\r\n"), ("new ", "New "), ("var ", "Dim "), ("typeof", "GetType"),
+                 ("'", '"'), ("this.", "Me."), ("static ", "Shared "), ("using ", "Imports "), ("out ", ""),
+                 ("ref ", ""), ("[", "("), ("]", ")"), ("&&", "AndAlso"), ("!=", "IsNot"), ("public ", "Public "),
+                 ("internal ", "Friend ")):
+        vb = vb.replace(a, b)
+    return vb
+
+
+def _scs_text(raw: str, interpolated: bool, env: dict) -> str | None:
+    """A C# verbatim string's text (`""` a quote), and for an interpolated one (`$@"…"`) `{{`/`}}` as braces and each
+    `{name}` or `{name.CSharpReplaceToVBasic()}` filled from env; None if a hole names something else."""
+    bad = []
+
+    def sub(m):
+        tok = m.group(0)
+        if tok == '""':
+            return '"'
+        if tok in ("{{", "}}"):
+            return tok[0]
+        name, _, call = m.group(1).partition(".")
+        if name not in env or call not in ("", "CSharpReplaceToVBasic()"):
+            bad.append(tok)
+            return tok
+        return _cs_to_vb(env[name]) if call else env[name]
+
+    text = re.sub(r'""|\{\{|\}\}|\{([^{}]*)\}' if interpolated else '""', sub, raw)
+    return None if bad else text
+
+
+def security_code_scan_cases(root: Path):
+    """(files, skipped) from security-code-scan/security-code-scan's tests of its hard-coded password analyzer
+    (SCS0015): _SCS_TEST_FILES, C# and Visual Basic samples in verbatim strings, each passed to
+    `VerifyCSharpDiagnostic` / `VerifyVisualBasicDiagnostic` with `expected` (an SCS0015 diagnostic) or with none
+    (`null`, or no second argument). A `[DataTestMethod]`'s samples are templates (`$@"…"`) filled from each of its
+    `[DataRow(…)]`s (a row commented out is not read), the Visual Basic ones through the tests' own C#-to-VB helper
+    (_cs_to_vb); where the test branches on a `warn` parameter, the row's `warn` picks the calls. Each sample verified
+    with a diagnostic is one positive, a text of its own: its hard-coded value is its first non-empty string literal,
+    found when that no longer survives on the literal's line (`""pass""`, `const string PWD = ""t0ps3cr3t""`), or,
+    with no literal, its first byte array of numbers (`new byte[] { 5, 17, … }`, an IV, a key or a salt), found when
+    that line changes. Each sample verified with no diagnostic gives every non-blank line as a negative. Skipped (a
+    sample each): a test marked `[Ignore(…)]` (never run, so its expectation verifies nothing), a template with a hole
+    the reader cannot fill, a positive holding neither a literal nor a byte array."""
+    names, read = repo_files(root, _SCS_TESTS)
+    files, skipped = [], 0
+    for test in _SCS_TEST_FILES:
+        name = f"{_SCS_TESTS}/{test}"
+        if name not in names:
+            skipped += 1
+            continue
+        lines = read(name).split("\n")
+        sigs = [i for i, line in enumerate(lines) if _SCS_SIG.match(line)]
+        starts = []
+        for i in sigs:
+            a = i
+            while a > 0 and lines[a - 1].strip().startswith(("[", "//[")):
+                a -= 1
+            starts.append(a)
+        for k, i in enumerate(sigs):
+            attrs = [line.strip() for line in lines[starts[k]:i]]
+            body = "\n".join(lines[i:starts[k + 1] if k + 1 < len(sigs) else len(lines)])
+            method, params = _SCS_SIG.match(lines[i]).groups()
+            params = [p.split()[-1] for p in params.split(",") if p.strip()]
+            rows = [[bool_or_str(a) for a in re.findall(r'"(?:[^"\\]|\\.)*"|\btrue\b|\bfalse\b', r[len("[DataRow("):])]
+                    for r in attrs if r.startswith("[DataRow(")]
+            calls = list(_SCS_VERIFY.finditer(body))
+            if any(a.startswith("[Ignore") for a in attrs):
+                skipped += len(calls) * max(1, len(rows))
+                continue
+            warn_at = body.find("if (warn)")
+            else_at = body.find("else", warn_at) if warn_at >= 0 else -1
+            for r, row in enumerate(rows or [[]]):
+                env = dict(zip(params, row))
+                tag = f"{test} {method}" + (f" row {r + 1}" if rows else "")
+                events = sorted([(m.start(), "set", m) for m in _SCS_VERBATIM.finditer(body)]
+                                + [(m.start(), "vb", m) for m in re.finditer(
+                                    r"var (\w+) = (\w+)\.CSharpReplaceToVBasic\(\);", body)]
+                                + [(m.start(), "verify", m) for m in calls], key=lambda e: e[0])
+                samples = {}
+                for at, kind, m in events:
+                    if kind == "set":
+                        samples[m.group(1)] = _scs_text(m.group(3), m.group(2) == "$", env)
+                    elif kind == "vb":
+                        env[m.group(1)] = _cs_to_vb(env.get(m.group(2), ""))
+                    else:
+                        if warn_at >= 0 and at > warn_at and env.get("warn") != (at < else_at):
+                            continue
+                        text = samples.get(m.group(2))
+                        if text is None:
+                            skipped += 1
+                            continue
+                        sample_lines = text.split("\n")
+                        who = f"{tag} ({'C#' if m.group(1) == 'CSharp' else 'VB'})"
+                        if (m.group(3) or "null").strip() == "null":
+                            files.append((who, text, [], [j for j, s in enumerate(sample_lines) if s.strip()]))
+                            continue
+                        lit = next(((j, v.group(1)) for j, s in enumerate(sample_lines)
+                                    for v in _SCS_LITERAL.finditer(s)), None)
+                        arr = next(((j, None) for j, s in enumerate(sample_lines) if _SCS_BYTES.search(s)), None)
+                        if lit or arr:
+                            files.append((who, text, [lit or arr], []))
+                        else:
+                            skipped += 1
+    return files, skipped
+
+
+def bool_or_str(lit: str):
+    """A [DataRow]'s argument: C#'s true/false as a bool, a string literal as its text."""
+    if lit in ("true", "false"):
+        return lit == "true"
+    return bytes(lit[1:-1], "utf-8").decode("unicode_escape")
+
+
 # GitHub's advanced-security/secret-scanning-custom-patterns: its pattern types that are no secret (addresses, ids,
 # a public key, a typo checker) and its folders of personal data (card numbers, IBANs), read as no secret's label
 _CP_NOT_SECRET = {"uuids", "any_ipv4_addresses", "hardcoded_internal_emails", "hardcoded_internal_urls", "ghcr_typos",
@@ -3272,6 +3408,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a pre-commit/pre-commit-hooks checkout or bare mirror (its private-key and AWS hooks' tests)")
     ap.add_argument("--find-sec-bugs", dest="find_sec_bugs", type=Path,
                     help="a find-sec-bugs/find-sec-bugs checkout or bare mirror (its hard-coded password detectors' tests)")
+    ap.add_argument("--security-code-scan", dest="security_code_scan", type=Path,
+                    help="a security-code-scan/security-code-scan checkout or bare mirror (its SCS0015 tests)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -3393,6 +3531,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.find_sec_bugs:  # held out in the thirty-third round
         whispers_score("find-sec-bugs (development)", *find_sec_bugs_cases(args.find_sec_bugs), args.show,
                        "a reported line in no method, a sample class missing")
+    if args.security_code_scan:  # held out in the thirty-fifth round
+        whispers_score("security-code-scan (held out)", *security_code_scan_cases(args.security_code_scan), args.show,
+                       "a sample of an ignored test, a template not filled, a positive with no value found")
     if args.time:
         timing(args.time)
     return 0

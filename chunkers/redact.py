@@ -200,9 +200,41 @@ _CMP_CALL = re.compile(
 # `session.setPassword("…")`, a builder's `.withApiKey("…")`, Python's `set_password('…')`, C#'s `SetSecret("…")`):
 # the literal is what the code sets. `set`/`with` then a capital or `_` (`settoken(` and `without…` are none), and
 # the secret's word last (`setPasswordEncoder("bcrypt")`, `setTokenizer(…)`, `setSecretName(…)` set no secret).
+# The setter's name may be the word for a password in French, German, Portuguese, Spanish or Dutch
+# (`v.setMotDePasse("…")`, `usuario.setSenha("…")`; after `set` only, not `with`): a literal given to it is judged
+# as a password's.
+_FOREIGN_PASSWORD = r"(?:mot(?:de|_de_)passe|passwort|senha|contrase(?:ñ|n)a|wachtwoord)"
+_FOREIGN_AT_END = re.compile("(?i)" + _FOREIGN_PASSWORD + "[0-9]*$")
 _SETTER_CALL = re.compile(
-    r"\b(?:[sS]et|SET|[wW]ith)(?:_|(?=[A-Z]))(?P<name>[A-Za-z0-9_]*?(?i:" + _SECRET_CORE + r")[0-9]*)"
+    r"\b(?:[sS]et|SET|[wW]ith)(?:_|(?=[A-Z]))(?P<name>[A-Za-z0-9_]*?(?i:" + _SECRET_CORE + "|" + _FOREIGN_PASSWORD
+    + r")[0-9]*)"
     r"\s*\(\s*(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)\s*\)"
+)
+# A builder's method named for a secret, given one literal and nothing else (find-sec-bugs' `v.secretKey("…")`,
+# `.password("…")`, `.apiKey("…")`, `.clientSecret("…")`): after a `.`, the whole name a secret's word, or one
+# after a word of a few that qualify a secret (client, app, api, access, auth, admin, …). Not a getter's, a
+# hasher's or a reader's (`getSecret("name")`, `readPassword("Password: ")`: their prefix is no qualifier), nor a
+# bare `token`/`credentials` (a lexer's `.token("if")`, fetch's `.credentials("same-origin")`); a value with a blank
+# or ending in `:` or `?` is a prompt's text (`questionary.password("Password:")`), kept by _method_call.
+_METHOD_CALL = re.compile(
+    r"\.(?!(?i:token|credentials?|creds)[0-9]*\s*\()(?P<name>(?i:(?:client|consumer|app|api|access|auth|admin|root|db|"
+    r"user|master|bearer|refresh|private|signing|secret|shared|session)_?)?(?i:" + _SECRET_CORE + r")[0-9]*)"
+    r"\s*\(\s*(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)\s*\)"
+)
+# JSch's `addIdentity(prvkey, passphrase)` and its byte forms (`addIdentity(prvkey, pubkey, "…".getBytes())`,
+# `addIdentity(name, prvkeyBytes, pubkeyBytes, "…".getBytes())`): the last argument, when it is a literal, is the
+# key's passphrase. The arguments before it read up to the call's own `)` (one level of brackets inside).
+_ADD_IDENTITY = re.compile(
+    r"\baddIdentity\s*\((?P<name>)(?:[^()\n]|\([^()\n]*\))*?,\s*(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\""
+    r"(?:\s*\.\s*getBytes\s*\([^()\n]*\))?\s*\)"
+)
+# A key built from a literal's bytes (Java's `new SecretKeySpec("…".getBytes(), "AES")`, C#'s `new
+# SymmetricSecurityKey(Encoding.UTF8.GetBytes("…"))`, `new HMACSHA256(Encoding.ASCII.GetBytes("…"))`): the literal is
+# the key.
+_KEY_BYTES = re.compile(
+    r"\b(?P<name>SecretKeySpec|SymmetricSecurityKey|HMAC(?:SHA(?:1|256|384|512)|MD5))\s*\(\s*"
+    r"(?:(?P<q>\")(?P<value>(?:\\.|[^\"\\\n])*)\"\s*\.\s*getBytes\s*\("
+    r"|(?:System\.)?(?:Text\.)?Encoding\.\w+\.GetBytes\s*\(\s*(?P<q2>\")(?P<value2>(?:\\.|[^\"\\\n])*)\"\s*\))"
 )
 # A string constructed from a literal under a secret's name (C++'s `std::string secret("…")`, `{"…"}`, Qt's QString).
 _STRING_CTOR = re.compile(
@@ -1837,7 +1869,8 @@ def may_hold_secret(text: str) -> bool:
             or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
             or _RE_HINT_ANY.search(text) is not None or _LABEL_HINT.search(text) is not None
             or ("," in text and _LIST_HINT.search(text) is not None)
-            or ("(" in text and _SETTER_HINT.search(text) is not None))
+            or ("(" in text and (_SETTER_HINT.search(text) is not None or _METHOD_CALL.search(text) is not None
+                                 or _key_bytes_hint(text))))
 
 
 # What a _LIST_PAIR line holds when it has no `=`, `:`, `-` or `'`: a quoted secret's name, a comma, a quote
@@ -1853,7 +1886,14 @@ _CALL_HINT = re.compile(r"(?i)connect|_bind|change_user|passwd|imap_open|log[io]
 # What a _SETTER_CALL line holds (the gate of its `sub`, and of may_hold_secret for a line with no `=`, `:`, `-` or
 # `'`): a setter's start and a name ending in a secret's word, its `(`, a literal's prefix and quote; every
 # _SETTER_CALL match holds one.
-_SETTER_HINT = re.compile(r"(?i)\b(?:set|with)_?[a-z0-9_]*?" + _SECRET_CORE + r"[0-9]*\s*\(\s*(?:@|[bru]{1,2})?[\"'`]")
+_SETTER_HINT = re.compile(r"(?i)\b(?:set|with)_?[a-z0-9_]*?(?:" + _SECRET_CORE + "|" + _FOREIGN_PASSWORD
+                          + r")[0-9]*\s*\(\s*(?:@|[bru]{1,2})?[\"'`]")
+
+
+def _key_bytes_hint(text: str) -> bool:
+    """Can _KEY_BYTES or _ADD_IDENTITY match (substring tests: their names are rare)?"""
+    return "ddIdentity" in text or ("etBytes" in text and (
+        "SecretKeySpec" in text or "SymmetricSecurityKey" in text or "HMAC" in text))
 # What a _LABELLED line holds when it has no `=`, `:` or `-`: a secret's word, blanks, a long value.
 _LABEL_HINT = re.compile(r"(?i)(?:secret|token|key|passw(?:or)?d|pwd)[ \t]+[A-Za-z0-9+/=_.~]{16}")
 
@@ -2154,6 +2194,47 @@ def _quoted_call(match: re.Match[str]) -> str:
             not _SECRET_CORE_RE.search(name) and not looks_random(value)):
         return match.group(0)
     return _replace(match, "value")
+
+
+def _setter_call(match: re.Match[str]) -> str:
+    """_SETTER_CALL's literal, judged as _quoted_call judges a secret's; a setter named in another language
+    (_FOREIGN_PASSWORD) as a password's."""
+    if _SECRET_CORE_RE.search(match.group("name")):
+        return _quoted_call(match)
+    # another language's word after `set` only, 40 name characters at most before it: the lines the scan for them
+    # visits (_SIGN_HOT_LINES' `set`)
+    if match.group(0)[0] in "wW" or (
+            _FOREIGN_AT_END.search(match.string, match.start(), match.end("name")).start() - match.start() > 43):
+        return match.group(0)
+    value = match.group("value")
+    if not value or value == REDACTED or is_benign_value(value, "password") or value.lower() in _ENCODINGS or (
+            _name_among_names(value, match.group("name"))):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+def _method_call(match: re.Match[str]) -> str:
+    """_METHOD_CALL's literal, judged as _quoted_call's, but a prompt's or a label's text kept (a blank in it, or
+    a last `:` or `?`)."""
+    value = match.group("value")
+    if any(c.isspace() for c in value) or value.endswith((":", "?")):
+        return match.group(0)
+    return _quoted_call(match)
+
+
+def _add_identity(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if not value or value == REDACTED or is_benign_value(value, "passphrase"):
+        return match.group(0)
+    return _replace(match, "value")
+
+
+def _key_bytes(match: re.Match[str]) -> str:
+    group = "value" if match.group("value") is not None else "value2"
+    value = match.group(group)
+    if not value or value == REDACTED or is_benign_value(value, "secretKey"):
+        return match.group(0)
+    return _replace(match, group)
 
 
 def _list_pair(match: re.Match[str]) -> str:
@@ -3098,8 +3179,14 @@ def _redact_line(line: str) -> str:
         line = _EQUALS_CALL.sub(_equals_call, line)
     if secret and '"' in line and "string" in low:
         line = _STRING_CTOR.sub(_quoted_call, line)
-    if secret and "(" in line and _SETTER_HINT.search(line):
-        line = _SETTER_CALL.sub(_quoted_call, line)
+    if "(" in line:
+        if (secret or "passe" in low or "senha" in low or "passwort" in low or "contrase" in low
+                or "wachtwoord" in low) and _SETTER_HINT.search(line):
+            line = _SETTER_CALL.sub(_setter_call, line)
+        if secret and "." in line:  # (no gate: the pattern's `.` and a name at it fail as fast as a hint)
+            line = _METHOD_CALL.sub(_method_call, line)
+        if '"' in line and _key_bytes_hint(line):
+            line = _KEY_BYTES.sub(_key_bytes, _ADD_IDENTITY.sub(_add_identity, line))
     if secret and "=" in line and ('"' in line or "'" in line):
         line = _QUOTED_ENV.sub(_quoted_env, line)
         if ("pass" in low or "pwd" in low) and _GLUED_HINT.search(line):
@@ -3167,7 +3254,13 @@ _HOT_CONN = re.compile(r";[^;\n]*=")
 # `token` line already, _PRIVATE_CRYPT_KEY's `key:` a `key` line), each scanned only in a text holding its literal
 # (a substring test is cheaper than the scan that finds nothing; `.sign(`, not `sign(`, which every `assign(` holds).
 _SIGN_HOT_LINES = ((".sign(", re.compile(r"\.sign\([^\n]*,[^\n]*")),
-                   ("jwt", re.compile(r"jwt[\w$]*\.(?:sign|verify|encode|decode)\([^\n]*")))
+                   ("jwt", re.compile(r"jwt[\w$]*\.(?:sign|verify|encode|decode)\([^\n]*")),
+                   # a setter named in another language (_FOREIGN_PASSWORD; German's `passwort` is a `passw` line),
+                   # JSch's addIdentity (_ADD_IDENTITY), an HMAC keyed by a literal's bytes (_KEY_BYTES)
+                   # (one scan from `set`, re's literal prefix: five substring tests cost more; a name of 40
+                   # characters at most between, so a run of `setset…` stays linear)
+                   ("set", re.compile(r"set\w{0,40}?(?:senha|contrase|wachtwoord|mot(?:de|_de_)passe)[^\n]*")),
+                   ("addidentity", re.compile(r"addidentity[^\n]*")), ("hmac", re.compile(r"hmac(?:sha|md5)[^\n]*")))
 # The hints as one scan per first character: a literal first character lets re skip ahead
 # (measured over 31 MB of Python: 1.3 s against 1.8 s for the one trie), worth its 35 calls
 # on a whole file, not on a piece's text.
