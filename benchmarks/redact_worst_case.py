@@ -123,6 +123,16 @@ def inputs(size: int) -> dict[str, str]:
         "identity_many": rep("addIdentity(k,", '"x")'),
         "identity_open": rep(",a", "", 'j.addIdentity(k,"'),
         "key_bytes_many": rep("new HMACSHA256(Encoding.UTF8.GetBytes(", '"x"))'),
+        # the thirty-sixth round's typed declarations (VB's `As Type`, Go's `string`, Rust's `&str`, C's `[]`) and a
+        # credential constructor's first argument as a call
+        "typed_as_blanks": rep(" ", 'As String = "x"', "password"),
+        "typed_as_many": rep('password As String = x ', '"x"'),
+        "typed_as_type_run": rep("a.", ' = "x"', "password As "),
+        "typed_go_many": rep("password string ", '= "x"'),
+        "typed_rust_many": rep("password: &'a str ", '= "x"'),
+        "typed_array_digits": rep("1", '] = "x"', "password["),
+        "cred_ctor_calls": rep("a()", '"x")', "new NetworkCredential("),
+        "cred_ctor_many": rep("New NetworkCredential(a() ", '"x")'),
     }
 
 

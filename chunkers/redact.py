@@ -67,13 +67,19 @@ _SECRET_CORE_RE = re.compile("(?i)" + _SECRET_CORE)
 _ACCESSORS = r"(?:\s*\{(?:\s*(?:(?:public|private|protected|internal)\s+)?(?:get|set|init)\s*;){1,2}\s*\})?"
 # (Swift's optional and implicitly unwrapped types: `let password: String! = "…"`, `String?`)
 _ANNOTATION = r":\s*[A-Za-z_][\w.]*(?:\[[\w., |\[\]]*\])?[!?]?(?:\s*\|\s*[A-Za-z_][\w.]*)*\s*"
+# A typed declaration's type between the name and `=`: Visual Basic's `Dim password As String = "…"` (`Const PWD As
+# String`, `Public Shared ReadOnly Secret As String`), Go's `var password string = "…"` (the type `string` alone), Rust's
+# `const API_KEY: &str = "…"` (`&'static str`), C's array `static const char API_KEY[] = "…"` (`[32]`). (The name is
+# possessive: `As` and `string` follow a blank or a sign, never the name's own letters.)
+_TYPED_OP = r"As\s+[A-Za-z_][\w.]*\??\s*=(?!=)|string\s*=(?!=)|:\s*&(?:'[A-Za-z_]\w*\s+)?str\s*=(?!=)|\[\d*\]\s*=(?!=)"
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
     # (a sign glued to the name's end: `let apikey€ = "…"`, a test's name with a character beyond ASCII)
     r"(?i)(?P<name>[\"']?\b(?:" + _SECRET_NAME + r")(?:[^\x00-\x7f\w\s])?[\"']?\]?" + _ACCESSORS + ")"
     # a comparison too (`if (secret == "…")`, `!==`): the literal is the secret the code expects
     # a type annotation between the name and `=` (`secret: str = "…"`, `const token: string = '…'`)
-    r"(?P<op>\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=))\s*)(?P<pre>@|[bBrRuU]{1,2})?"
+    r"(?P<op>\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=)|" + _TYPED_OP + r")\s*)"
+    r"(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
 # A unified diff's line prefix before a line's text (`+` added, `-` removed; a context line's blank is a blank):
@@ -139,7 +145,8 @@ _GLUED_HINT = re.compile(r"(?i)(?:passw(?:or)?d|passphrase|pwd)=[^\s\"'$%{<(\[;&
 # `new PasswordDeriveBytes("…", salt…)`, `new Rfc2898DeriveBytes("…", …)`, Java's `new PasswordAuthentication(user,
 # "…".toCharArray())`.
 _CRED_CTOR = re.compile(
-    r"\bnew\s+(?:[\w.]+\.)?(?:(?:NetworkCredential|PasswordAuthentication)\(\s*(?:\"[^\"\n]*\"|[\w.]+)\s*,"
+    r"\b(?:new|New|NEW)\s+(?:[\w.]+\.)?(?:(?:NetworkCredential|PasswordAuthentication)\(\s*"
+    r"(?:\"[^\"\n]*\"|[\w.]+(?:\([^()\"\n]*\)[\w.]*)*)\s*,"
     r"|(?:PasswordDeriveBytes|Rfc2898DeriveBytes)\()\s*@?\"(?P<value>(?:\\.|[^\"\\\n])*)\""
 )
 # A password by position in a call that opens a connection or logs in (PHP's `mysqli_connect(host, user, "…")`,
@@ -582,7 +589,13 @@ def _parser_token(value: str, name: str) -> bool:
     a token-named value of letters only in one case. An auth token is random: it has
     digits or mixed case. (A password or a key can be a plain word, and an `API_TOKEN`
     or an `access_token` is a credential whatever its value: not these names.)"""
-    return bool(_LETTERS_ONLY.fullmatch(value)) and _lexer_token_name(name)
+    return bool(_LETTERS_ONLY.fullmatch(value) or (_PASCAL_WORDS.fullmatch(value) and not looks_random(value))) and (
+        _lexer_token_name(name))
+
+
+# Two to four capitalised words glued (`END_TOKEN = "EndGlobalSection"`, a solution file's section marker; sonar-dotnet's
+# compliant case): under a lexer's token name, a marker's name, no token.
+_PASCAL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}){2,4}")
 
 
 def _lexer_token_name(name: str) -> bool:
@@ -687,11 +700,15 @@ def _fetch_mode(value: str, name: str) -> bool:
     return value in _FETCH_MODES and name.strip("\"'`@$[] ").lower().rsplit(".", 1)[-1].endswith("credentials")
 
 
+_END_ESCAPES = re.compile(r"(?:\\[rn])+$")
+
+
 def is_benign_value(value: str, name: str = "") -> bool:
     """A value no secret-shaped name makes secret: a reference, a placeholder, a
     phrase of words, an identifier naming a key, a public key, a hash (`name`:
     what holds the value)."""
-    v = value.strip()
+    # (a line's end written as an escape is no part of what the value is: `"[secrets]\\n"`, a section's header)
+    v = _END_ESCAPES.sub("", value.strip()) or value.strip()
     return bool(_REFERENCE_OR_PLACEHOLDER.match(v)) or _is_phrase(v) or _names_a_key(v, name) or bool(
         _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or _word_path(v) or (
         _address_or_name(v)) or _ONE_ESCAPE.fullmatch(v) is not None or _TYPE_NAME.fullmatch(v) is not None or (
@@ -699,6 +716,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         bool(name) and (
             (_ID_NAME.fullmatch(v) is not None and not _PASSWORD_WORD.search(name)) or
+            (_HEADER_NAME.fullmatch(v) is not None and not _PASSWORD_WORD.search(name)) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
@@ -717,6 +735,9 @@ _CFN_SERVICE_TOKEN = re.compile(r"[\"']?ServiceToken[\"']?")
 # secret's, ending in a UI element's word.
 _UI_NAME = re.compile(r"(?:[A-Z][a-z]+)*(?:Password|Secret|Token|Key)(?:[A-Z][a-z]+)*"
                       r"(?:Widget|Field|Input|Form|Dialog|Component|View|Label|Prompt)")
+# An HTTP header's name, capitalised words joined by `-` (Go's `const contentTypeToken string = "Content-Type"`, a
+# constant naming a header, under a token's or a key's name): no token; under a password's name it may be a passphrase.
+_HEADER_NAME = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
 # An id's field name in camel case (a minified query's `{token:"snapshotId"}`), under a name with no password's word.
 _ID_NAME = re.compile(r"[a-z]{3,}(?:[A-Z][a-z]+)*(?:Id|ID)")
 # A regex of character classes with their counts (`token = r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+"`, HTTP's token grammar):
@@ -2885,7 +2906,8 @@ _ACCESSOR_HINT = re.compile(r"(?i)(?:get|set|init)\s*;\s*\}")
 _QUOTED_NEED = re.compile(
     r"""(?i)(?:secret|passw(?:or|r)?d|(?<![A-Za-z])pword(?![a-z])|passphrase|pwd|token|connection[_-]?string|credential|"""
     r"""creds|key)[\w.$@-]*(?:[^\x00-\x7f\w\s])?["']?\]?"""
-    r"""\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|""" + _ANNOTATION + r"""=(?!=))\s*(?:@|[bBrRuU]{1,2})?["'`]"""
+    r"""\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|""" + _ANNOTATION + r"""=(?!=)|""" + _TYPED_OP
+    + r""")\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
 
@@ -3191,7 +3213,7 @@ def _redact_line(line: str) -> str:
         line = _QUOTED_ENV.sub(_quoted_env, line)
         if ("pass" in low or "pwd" in low) and _GLUED_HINT.search(line):
             line = _GLUED_PAIR.sub(_glued_pair, line)
-    if "new" in line and '"' in line and ("Credential" in line or "DeriveBytes" in line or "Authentication" in line):
+    if ("new" in line or "New" in line or "NEW" in line) and '"' in line and ("Credential" in line or "DeriveBytes" in line or "Authentication" in line):
         line = _CRED_CTOR.sub(_cred_ctor, line)
     if "," in line and ('"' in line or "'" in line) and _CALL_HINT.search(line):
         line = _CONNECT_CALL.sub(_connect_call, line)

@@ -488,7 +488,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # ---- credential files
     ("netrc", "password", r"(?im)^\s*machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(?P<s>\S+)"),
     ("netrc_password_line", "password", r"(?m)^\s*password\s+(?P<s>(?=\S*[0-9!@#%^&*+=~])\S{6,})\s*$"),
-    ("pgpass", ":5432:|:5433:|:6432:|:*:", r"(?m)^(?:[A-Za-z0-9_.*-]+|\[[0-9a-f:]+\]):(?:5432|5433|6432|\*):[\w.*-]+:[\w.@*-]+:(?P<s>[^\s:]\S*)$"),
+    # (libpq's fields escape `:` and `\` with a backslash: an IPv6 host `\:\:1`, a user `us\:er`; the password is the
+    # field after the fourth unescaped `:`)
+    ("pgpass", ":5432:|:5433:|:6432:|:*:",
+     r"(?m)^(?:(?:[A-Za-z0-9_.*-]|\\[:\\])+|\[[0-9a-f:]+\]):(?:5432|5433|6432|\*):(?:[\w.*-]|\\[:\\])+:"
+     r"(?:[\w.@*-]|\\[:\\])+:(?P<s>[^\s:]\S*)$"),
     ("putty_private_mac", "private-mac:|private-hash:", r"Private-(?:MAC|Hash):\s*(?P<s>[0-9a-f]{40,64})"),
     ("docker_config_auth", "\"auth\"", r"\"auth\"\s*:\s*\"(?P<s>[A-Za-z0-9+/]{12,}={0,2})\""),
 )
