@@ -3213,7 +3213,8 @@ def _redact_line(line: str) -> str:
         line = _QUOTED_ENV.sub(_quoted_env, line)
         if ("pass" in low or "pwd" in low) and _GLUED_HINT.search(line):
             line = _GLUED_PAIR.sub(_glued_pair, line)
-    if ("new" in line or "New" in line or "NEW" in line) and '"' in line and ("Credential" in line or "DeriveBytes" in line or "Authentication" in line):
+    if ("new" in line or "New" in line or "NEW" in line) and '"' in line and (
+            "Credential" in line or "DeriveBytes" in line or "Authentication" in line):
         line = _CRED_CTOR.sub(_cred_ctor, line)
     if "," in line and ('"' in line or "'" in line) and _CALL_HINT.search(line):
         line = _CONNECT_CALL.sub(_connect_call, line)
