@@ -1,6 +1,6 @@
-"""Recall and false positives of chunkers.redact on the test cases of twelve secret
-scanners and of code analyzers' hardcoded-credential checks (SonarSource's, bandit's), read
-from their checkouts at run time (nothing of theirs is stored here).
+"""Recall and false positives of chunkers.redact on the test cases of secret scanners and of code analyzers'
+hardcoded-credential checks (SonarSource's, bandit's, find-sec-bugs', security-code-scan's: the list below, each
+with its role), read from their checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
         --trufflehog /work/.mirror/trufflesecurity+trufflehog/repo \\
