@@ -701,6 +701,13 @@ def _fetch_mode(value: str, name: str) -> bool:
 
 
 _END_ESCAPES = re.compile(r"(?:\\[rn])+$")
+# A prompt's or a field's label under a name for one (`password_prompt = "Password: "`, `PASSWORD_LABEL: "Passwort:"`):
+# one or two words of letters, the first capitalised as text shown to a person is, then a colon: the text asking for
+# the secret, not the secret (two plain words were a phrase already). Under a password's own name the same word stays
+# a value (`password = "Password:"`, the twelfth round: a password can be one word), and a word in lower case before
+# a colon is as often a credential's first half (`"application:" + appSecret`).
+_PROMPT_LABEL = re.compile(r"[A-Z][a-z]+(?: [A-Za-z][a-z]+)?:")
+_PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
 
 
 def is_benign_value(value: str, name: str = "") -> bool:
@@ -717,6 +724,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         bool(name) and (
             (_ID_NAME.fullmatch(v) is not None and not _PASSWORD_WORD.search(name)) or
             (_HEADER_NAME.fullmatch(v) is not None and not _PASSWORD_WORD.search(name)) or
+            (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
