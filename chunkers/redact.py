@@ -212,6 +212,8 @@ _CMP_CALL = re.compile(
 # as a password's.
 _FOREIGN_PASSWORD = r"(?:mot(?:de|_de_)passe|passwort|senha|contrase(?:ñ|n)a|wachtwoord)"
 _FOREIGN_AT_END = re.compile("(?i)" + _FOREIGN_PASSWORD + "[0-9]*$")
+# What a line holding one of those words holds, lower-cased (the gate of _SETTER_CALL on a line with no secret's word)
+_FOREIGN_HOT = ("passe", "senha", "passwort", "contrase", "wachtwoord")
 _SETTER_CALL = re.compile(
     r"\b(?:[sS]et|SET|[wW]ith)(?:_|(?=[A-Z]))(?P<name>[A-Za-z0-9_]*?(?i:" + _SECRET_CORE + "|" + _FOREIGN_PASSWORD
     + r")[0-9]*)"
@@ -722,8 +724,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         bool(name) and (
-            (_ID_NAME.fullmatch(v) is not None and not _PASSWORD_WORD.search(name)) or
-            (_HEADER_NAME.fullmatch(v) is not None and not _PASSWORD_WORD.search(name)) or
+            ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
+             and not _PASSWORD_WORD.search(name)) or
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
@@ -2251,19 +2253,21 @@ def _method_call(match: re.Match[str]) -> str:
     return _quoted_call(match)
 
 
-def _add_identity(match: re.Match[str]) -> str:
-    value = match.group("value")
-    if not value or value == REDACTED or is_benign_value(value, "passphrase"):
+def _literal_as(match: re.Match[str], name: str, group: str = "value") -> str:
+    """A literal its place in a call makes a secret (a key's passphrase, a key's bytes), judged as a value under
+    `name`: kept when empty, already redacted or benign."""
+    value = match.group(group)
+    if not value or value == REDACTED or is_benign_value(value, name):
         return match.group(0)
-    return _replace(match, "value")
+    return _replace(match, group)
+
+
+def _add_identity(match: re.Match[str]) -> str:
+    return _literal_as(match, "passphrase")
 
 
 def _key_bytes(match: re.Match[str]) -> str:
-    group = "value" if match.group("value") is not None else "value2"
-    value = match.group(group)
-    if not value or value == REDACTED or is_benign_value(value, "secretKey"):
-        return match.group(0)
-    return _replace(match, group)
+    return _literal_as(match, "secretKey", "value" if match.group("value") is not None else "value2")
 
 
 def _list_pair(match: re.Match[str]) -> str:
@@ -3210,8 +3214,7 @@ def _redact_line(line: str) -> str:
     if secret and '"' in line and "string" in low:
         line = _STRING_CTOR.sub(_quoted_call, line)
     if "(" in line:
-        if (secret or "passe" in low or "senha" in low or "passwort" in low or "contrase" in low
-                or "wachtwoord" in low) and _SETTER_HINT.search(line):
+        if (secret or any(word in low for word in _FOREIGN_HOT)) and _SETTER_HINT.search(line):
             line = _SETTER_CALL.sub(_setter_call, line)
         if secret and "." in line:  # (no gate: the pattern's `.` and a name at it fail as fast as a hint)
             line = _METHOD_CALL.sub(_method_call, line)
