@@ -36,6 +36,7 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
         --pre-commit-hooks /work/.mirror/pre-commit+pre-commit-hooks/repo \\
         --find-sec-bugs /work/.mirror/find-sec-bugs+find-sec-bugs/repo \\
         --security-code-scan /work/.mirror/security-code-scan+security-code-scan/repo \\
+        --octarine /work/.mirror/octarinesec+secret-detector/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -145,6 +146,9 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
   hard-coded password analyzer's (SCS0015) C# and Visual Basic test samples, each sample verified with a diagnostic
   one positive (its hard-coded literal, or its byte array), those verified with none negatives by line
   (`--security-code-scan`; see security_code_scan_cases).
+- octarinesec/secret-detector (held out in the thirty-eighth round): its detectors' test tables, each case's input
+  a text of its own, as written and after `key<i>=` as its TestScanWithKey gives it (`--octarine`; see
+  octarine_cases). Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -3048,6 +3052,52 @@ def bool_or_str(lit: str):
     return bytes(lit[1:-1], "utf-8").decode("unicode_escape")
 
 
+# octarinesec/secret-detector: a detector test's case, `{"name", INPUT, true|false}` in a `[]tests.TestCase{…}` table
+_OCT_CASE = re.compile(r'\{\s*("(?:[^"\\]|\\.)*")\s*,\s*("(?:[^"\\]|\\.)*"|`[^`]*`)\s*,\s*(true|false)\s*\}')
+_OCT_TABLE = re.compile(r"\[\]tests\.TestCase\{(.*?)\n\}", re.S)
+
+
+def _go_string(lit: str) -> str:
+    """A Go string literal's text: a raw (backquoted) one as it is, an interpreted one through its escapes."""
+    return lit[1:-1] if lit.startswith("`") else bytes(lit[1:-1], "utf-8").decode("unicode_escape")
+
+
+def octarine_cases(root: Path, keyed: bool = False):
+    """(files, skipped) from octarinesec/secret-detector's detector tests (pkg/detectors/**/*_test.go): each case of a
+    `[]tests.TestCase{…}` table is a text of its own, its input as `tests.TestScan` gives it to the detector (with
+    `keyed`, as `tests.TestScanWithKey` does, `key<i>=` before it, i its place in the table, for the detectors whose
+    tests call that). An input the test expects detected is a positive, found when its line (any line of a text of
+    several: a PEM block, a PuTTY key) changes at all; one expected not detected gives its non-blank lines as
+    negatives. Skipped (a case each): an input built by a call (`"amzn.mws." + generateRandomUUID()`) and the empty
+    input. Scored like whispers."""
+    names, read = repo_files(root, "pkg/detectors")
+    files, skipped = [], 0
+    for name in names:
+        if not name.endswith("_test.go"):
+            continue
+        src = read(name)
+        if keyed and "tests.TestScanWithKey(" not in src:
+            continue
+        detector = name.split("/")[-1][:-len("_test.go")]
+        for table in _OCT_TABLE.finditer(src):
+            body = table.group(1)
+            entries = [m for m in re.finditer(r"^\s*\{.*\},?\s*$", body, re.M)]
+            for i, entry in enumerate(entries):
+                m = _OCT_CASE.search(entry.group(0))
+                if not m or not _go_string(m.group(2)):
+                    skipped += 1
+                    continue
+                case, text, want = _go_string(m.group(1)), _go_string(m.group(2)), m.group(3) == "true"
+                text = f"key{i}={text}" if keyed else text
+                lines = text.split("\n")
+                label = f"{detector}: {case}"
+                if want:
+                    files.append((label, text, [(0 if len(lines) == 1 else -1, None)], []))
+                else:
+                    files.append((label, text, [], [k for k, line in enumerate(lines) if line.strip()]))
+    return files, skipped
+
+
 # GitHub's advanced-security/secret-scanning-custom-patterns: its pattern types that are no secret (addresses, ids,
 # a public key, a typo checker) and its folders of personal data (card numbers, IBANs), read as no secret's label
 _CP_NOT_SECRET = {"uuids", "any_ipv4_addresses", "hardcoded_internal_emails", "hardcoded_internal_urls", "ghcr_typos",
@@ -3410,6 +3460,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a find-sec-bugs/find-sec-bugs checkout or bare mirror (its hard-coded password detectors' tests)")
     ap.add_argument("--security-code-scan", dest="security_code_scan", type=Path,
                     help="a security-code-scan/security-code-scan checkout or bare mirror (its SCS0015 tests)")
+    ap.add_argument("--octarine", type=Path,
+                    help="an octarinesec/secret-detector checkout or bare mirror (its detectors' test tables)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -3534,6 +3586,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.security_code_scan:  # held out in the thirty-fifth round
         whispers_score("security-code-scan (development)", *security_code_scan_cases(args.security_code_scan), args.show,
                        "a sample of an ignored test, a template not filled, a positive with no value found")
+    if args.octarine:  # held out in the thirty-eighth round
+        for keyed, how in ((False, "as written"), (True, "after key<i>= (its TestScanWithKey)")):
+            whispers_score(f"octarine (held out), inputs {how}", *octarine_cases(args.octarine, keyed), args.show,
+                           "an input built by a call, the empty input")
     if args.time:
         timing(args.time)
     return 0
