@@ -172,8 +172,8 @@ def chunk_markdown_result(path: str, text: str, options: ChunkOptions = DEFAULT_
         symbol = ChunkSymbol(h.title, "md_heading", " > ".join(parents), h.start, end)
         sections.append((start, end, parents + [h.title], symbol, h))
     if len(sections) > options.md_max_sections:
-        sizes = [sum(len(lines[k - 1]) + 1 for k in range(s[0], s[1] + 1)) for s in sections]
-        spans = ranges(sizes, options.md_max_sections, options.md_section_max_chars)
+        texts = ["\n".join(lines[s[0] - 1:s[1]]) + "\n" for s in sections]
+        spans = ranges(texts, options.md_max_sections, options.md_section_max_chars)
     else:
         spans = [(i, i + 1) for i in range(len(sections))]
     pieces: list[ChunkPiece] = []

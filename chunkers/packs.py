@@ -3,33 +3,54 @@
 A generated file of 100,000 headings or 50,000 one-line methods was as many chunks, each a text to embed: an
 hour of CPU for one file, with every other repo waiting behind it. Over a cap (`md_max_sections`,
 `code_max_chunks`), consecutive units share a chunk instead: never a unit cut, every unit still a symbol of
-the chunk holding it, each chunk's count near the others' and its size bounded.
+the chunk holding it, its size bounded, and where a chunk ends anchored in its units' text, so an edit to such a
+file re-embeds the chunks it touches, not half the file.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Sequence
 
 from .model import ChunkOptions, ChunkPiece
 
 
-def ranges(sizes: Sequence[int], cap: int, max_chars: int,
+def ranges(texts: Sequence[str], cap: int, max_chars: int,
            joins: Sequence[bool] | None = None) -> list[tuple[int, int]]:
-    """Index ranges [i, j) of consecutive units, about `cap` ranges of near-equal counts, each together at most
-    `max_chars` (a range that would grow past it ends early; a unit alone over it stays alone). `joins[j]`
-    False: unit j may not share a chunk with unit j - 1 (the range before it ends there)."""
-    n = len(sizes)
+    """Index ranges [i, j) of consecutive units, each together at most `max_chars` (a range that would grow past
+    it ends early; a unit alone over it stays alone). `joins[j]` False: unit j may not share a chunk with unit
+    j - 1 (the range before it ends there).
+
+    With m the power of two at or above n / `cap`, a range ends after a unit whose text hashes into the first 1 / m
+    of the hash space (an anchor), or at 4m units: n / m ranges on average, between `cap` / 2 and `cap` for a
+    large n. Where a range ends depends on its units' text, not their place in the file: a unit added, removed or
+    changed changes the range holding it (and the next one where it is or was an anchor), where ranges cut every
+    n / `cap` units all shifted and half a file's chunks were new texts to embed. m moves only when n crosses a
+    doubling of `cap`."""
+    n = len(texts)
+    if n == 0:
+        return []
+    mean = 1 << max(0, (-(-n // cap) - 1).bit_length())  # the power of two at or above n / cap
+    cut, longest = _SPACE // mean, 4 * mean
     out: list[tuple[int, int]] = []
     i = 0
     while i < n:
-        end = -(-(i + 1) * cap // n) * n // cap  # the first range boundary g * n // cap past i
-        j, size = i + 1, sizes[i]
-        while j < end and size + sizes[j] <= max_chars and (joins is None or joins[j]):
-            size += sizes[j]
+        j, size = i + 1, len(texts[i])
+        while (j < n and j - i < longest and not _anchor(texts[j - 1], cut) and size + len(texts[j]) <= max_chars
+               and (joins is None or joins[j])):
+            size += len(texts[j])
             j += 1
         out.append((i, j))
         i = j
     return out
+
+
+_SPACE = 1 << 64
+
+
+def _anchor(text: str, cut: int) -> bool:
+    """Does a range end after this unit? Its text's hash, so the same text decides the same way anywhere."""
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()) < cut
 
 
 def _verbatim(piece: ChunkPiece, lines: list[str]) -> bool:
@@ -51,7 +72,7 @@ def pack_members(pieces: list[ChunkPiece], lines: list[str], options: ChunkOptio
                        and pieces[k].header == pieces[k - 1].header
                        and pieces[k].start_line > pieces[k - 1].end_line for k in range(1, len(pieces))]
     out: list[ChunkPiece] = []
-    for i, j in _bounded(pieces, ranges([len(p.text) for p in pieces], cap, options.type_max_chars, joins),
+    for i, j in _bounded(pieces, ranges([p.text for p in pieces], cap, options.type_max_chars, joins),
                          options.chunk_max_symbols):
         if j - i == 1:
             out.append(pieces[i])
