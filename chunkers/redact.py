@@ -881,6 +881,11 @@ _AUTH_HEADER = re.compile(
 # "Bearer …"`, also written `Bearer: …`): the scheme, then a token to the closing quote. A token has a digit and a
 # letter and 16 characters or more (`"Bearer " + token`, `"Bearer {token}"`, `"Bearer YOUR_TOKEN"` stay).
 _BEARER_LITERAL = re.compile(r"(?P<q>[\"'`])(?i:bearer):?[ \t]+(?P<value>[A-Za-z0-9._~+/=-]{16,200})(?P=q)")
+# A Basic or Bearer scheme's credentials with no header's name before them and no quote around them (a log line, a
+# test's string, prose: `Basic dXNlcjpwYXNz…`, `Bearer  dXNl…`): a Basic value is base64 of `user:password`, a Bearer
+# value looks random (_auth_bare); `Basic authentication`, `Bearer tokens` and `Bearer ${TOKEN}` stay.
+_AUTH_BARE = re.compile(r"(?<![\w-])(?P<scheme>(?i:basic|bearer))[ \t]+(?P<value>[A-Za-z0-9._~+/-]{16,200}={0,2})"
+                        r"(?![\w.~+/=-])")
 # A Basic scheme's credentials in plain text, not base64, as a literal (`` `Basic user:pass` ``): the password after
 # the user's name and a colon, as a URL's (`Basic ${user}:${pass}`, `Basic user:xxxxxxxx` stay).
 _BASIC_PLAIN = re.compile(r"(?P<q>[\"'`])(?i:basic)[ \t]+[A-Za-z0-9._@+-]{1,64}:(?P<value>[^\s\"'`:]{3,200})(?P=q)")
@@ -2408,6 +2413,22 @@ def _basic_plain(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+def _auth_bare(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if REDACTED in value or _TOKEN_PLACEHOLDER.search(value) or _REFERENCE_OR_PLACEHOLDER.match(value):
+        return match.group(0)
+    if match.group("scheme").lower() == "bearer":
+        return _replace(match, "value") if looks_random(value) and not is_benign_value(value) else match.group(0)
+    try:
+        pair = base64.b64decode(value, validate=True).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return match.group(0)
+    user, colon, password = pair.partition(":")
+    if not (colon and user and password and pair.isprintable()):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 def _hmac_key(match: re.Match[str]) -> str:
     value = match.group("value")
     if REDACTED in value or _TOKEN_PLACEHOLDER.search(value) or is_benign_value(value, "hmac_key") or re.fullmatch(
@@ -3094,6 +3115,8 @@ def _redact_line(line: str) -> str:
         line = _BEARER_LITERAL.sub(_bearer_literal, line)
     if "asic" in line and ":" in line and ("Basic" in line or "basic" in low):
         line = _BASIC_PLAIN.sub(_basic_plain, line)
+    if ("asic" in low or "earer" in low) and ("basic" in low or "bearer" in low):
+        line = _AUTH_BARE.sub(_auth_bare, line)
     if "createHmac" in line:
         line = _HMAC_KEY.sub(_hmac_key, line)
     if secret and "{" in line and "=" in line and _CHAR_ARRAY_HINT.search(line):
@@ -3272,13 +3295,14 @@ _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
 _FORM_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     "A(?:KIA|SIA|Iza|uthenticationHeaderValue)", "yJ", "xox[abeoprs]-", "k_(?:live|test)_",
     r"g(?:h[pousr]_|ithub_pat_)"))
-# ... and in the lowered text: an Authorization header, SQL's `IDENTIFIED BY`, `curl -u`, `Basic user:pass`,
+# ... and in the lowered text: an Authorization header, SQL's `IDENTIFIED BY`, `curl -u`, `Basic user:pass` or base64,
 # PowerShell's `ConvertTo-SecureString "…" -AsPlainText`.
 _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     "uthorization", "bearer", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)", "derivebytes", "change_user",
     "imap_open", "logon", r"new\s+(?:pdo|mysqli|maxdb)\b",
-    # a Basic scheme's plain `user:pass` (_BASIC_PLAIN), an HMAC's key by position (_HMAC_KEY)
-    r"basic[ \t]+[\w.@+-]+:", r"createhmac\(",
+    # a Basic scheme's plain `user:pass` (_BASIC_PLAIN) or its base64 with no header's name (_AUTH_BARE), an HMAC's
+    # key by position (_HMAC_KEY)
+    r"basic[ \t]+(?:[\w.@+-]+:|[a-z0-9+/]{16})", r"createhmac\(",
     # a name ending in `pass` given a value (`dbPass = …`, `"pg_pass": …`: _PASS_NAMED)
     r"pass[0-9]{0,2}[\"'\]]?[ \t]*[:=]",
     # FileZilla's `<Pass>` (_XML_PASS), WordPress's `define('NONCE_SALT', …)` (_WP_SALT)

@@ -162,6 +162,15 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("dynatrace", "dt0c01.", _tok(r"dt0c01\.", r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}")),
     # ---- added after a look at half "a" of gitleaks' rule tests (benchmarks/secrets_recall.py)
     ("aws_other_key_ids", "abia|acca", _tok(r"A(?:BIA|CCA)", r"[A-Z0-9]{16}")),
+    # an access key id of the `A3T` prefix (gitleaks' AWS rule has it)
+    ("aws_a3t_key_id", "=A3T", _tok(r"A3T[A-Z0-9]", r"[A-Z0-9]{16}")),
+    # a secret access key's form (40 characters of base64's alphabet, mixed case and a digit) quoted after a name that
+    # begins with `aws` (`aws="…"`, `AWS_PROD: '…'`, and glued as a scanner's test writes it, `aws"…"`): a name of
+    # `secret` or `key` was found already; `aws_region`'s and an ARN's values are no such run
+    ("aws_secret_key_named", "aws",
+     r"(?<![A-Za-z0-9])(?i:aws)[A-Za-z0-9_.-]{0,20}?[\"']?[ \t]*(?:=>|:=|[:=])?[ \t]*(?P<q>[\"'])"
+     r"(?P<s>(?=[A-Za-z0-9/+]{0,39}[0-9])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[A-Z])[A-Za-z0-9/+]{40})"
+     r"(?P=q)"),
     ("aws_bedrock_long_term", "absk", _tok(r"ABSKQmVkcm9ja0FQSUtleS", r"[A-Za-z0-9+/]{60,}={0,2}", r"(?![A-Za-z0-9+/=])")),
     ("aws_bedrock_short_term", "bedrock-api-key-", _tok(r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t", r"[A-Za-z0-9+/=%&]*")),
     ("clickhouse_cloud", "4b1d", _tok(r"4b1d", r"[A-Za-z0-9]{38}")),
@@ -418,7 +427,9 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # ---- webhooks: the path (or query) after the host is the secret
     # a Slack incoming webhook, with its scheme or without
     ("slack_webhook", "hooks.slack.com",
-     r"(?:(?<=://)|(?<![\w./-]))hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9_/-]{12,})"),
+     r"(?:(?<=://)|(?<![\w./-]))hooks\.slack\.com/(?:services|workflows|triggers)/"
+     # its ids, then the secret (`T…/B…/` alone, the ids, is none), or one run as long as both (gitleaks' form)
+     r"(?P<s>(?:[A-Za-z0-9_-]+/){2,3}[A-Za-z0-9_-]{8,}|[A-Za-z0-9_/-]{40,})"),
     ("discord_webhook", "/api/webhooks/",
      r"discord(?:app)?\.com/api/webhooks/\d{5,}/(?P<s>[A-Za-z0-9_-]{40,})"),
     ("teams_webhook", "webhook.office.com",
