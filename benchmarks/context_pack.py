@@ -103,7 +103,8 @@ def run_set(name: str, ledger: Ledger, golden: Path, embedder: Embedder, budgets
             listing_tokens = count_tokens(b for _, b in listing)
             ranked = {s: [i for i in index.top(tok(t.query), len(paths))] for s, (index, tok) in bm25.items()}
             for b in budgets:
-                pack = pack_files(files, b, lambda keys: {k: every.get(k, []) for k in keys}, t.query, name)
+                pack = pack_files(files, b, lambda keys: {k: every.get(k, []) for k in keys}, t.query, name,
+                                  decay=searcher.group_shape(t.query)[0])
                 got = {"context": {s.file_path for s in pack.spans if s.kind == "chunk"},
                        "group_file": greedy([(p, n) for (p, _), n in zip(listing, listing_tokens)], b)}
                 used[("context", b)] += pack.tokens

@@ -149,6 +149,7 @@ def _evaluate_files(ledger: Ledger, embedder: Embedder, searcher: Searcher, targ
     report: dict = {"repo_id": repo_id, "golden": str(golden_path), "queries": len(targets), "level": "file",
                     "rrf_k": searcher.rrf_k, "weights": searcher.weights, "plain_prior": searcher.plain_prior,
                     "group": {"depth": GROUP_DEPTH, "decay": searcher.group_decay, "rrf_k": searcher.group_rrf_k,
+                              "tests_decay": searcher.group_tests_decay, "tests_rrf_k": searcher.group_tests_rrf_k,
                               "test_prior": searcher.group_test_prior, "weights": searcher.group_weights},
                     "chunk_test_prior": searcher.chunk_test_prior}
     if baselines:
@@ -257,7 +258,8 @@ def format_file_report(report: dict) -> str:
     g = report["group"]
     out = [f"eval {report['golden']} on {report['repo_id']}: {report['queries']} queries, file level "
            f"(distinct files; the index is the repo at HEAD), rrf k={report['rrf_k']} weights={report['weights']}, "
-           f"group depth={g['depth']} decay={g['decay']} k={g['rrf_k']} test_prior={g['test_prior']} "
+           f"group depth={g['depth']} decay={g['decay']} k={g['rrf_k']} (a question about tests: "
+           f"{g.get('tests_decay', g['decay'])}, {g.get('tests_rrf_k', g['rrf_k'])}) test_prior={g['test_prior']} "
            f"weights={g.get('weights')}"]
     out.append(f"{'system':<34} {'Acc@1':>6} {'Acc@5':>6} {'Acc@10':>6} {'MRR@10':>7}")
     for name, m in report["systems"].items():

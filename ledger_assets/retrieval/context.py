@@ -2,7 +2,7 @@
 
 task -> `--group file` ranking (Searcher.search_files) -> one fixed order of whole chunks: each
 file's entry chunk (its best chunk of at most ENTRY_CAP tokens, else its smallest) valued at the
-file's score, its other chunks at score x GROUP_DECAY^i -> packed in that order up to the first
+file's score, its other chunks at score x decay^i (the ranking's, Searcher.group_shape) -> packed in that order up to the first
 that does not fit; then only more chunks of files already packed; then skeletons of the packed
 files' other chunks where room remains. The order does not depend on the budget, so a bigger
 budget never holds fewer files. Tokens are counted by the embedding model's own tokenizer
@@ -245,7 +245,8 @@ def build_pack(searcher, task: str, repo: str | None, budget: int, files_k: int 
         raise ContextError(f"budget must be between {MIN_BUDGET} and {MAX_BUDGET} tokens, got {budget}")
     files = searcher.search_files(task, SearchOptions(repo=repo, k=files_k, lane=lane, group="file",
                                                       check_stale=False))
-    pack = pack_files(files, budget, lambda keys: file_chunks(searcher.ledger, keys), task, repo)
+    pack = pack_files(files, budget, lambda keys: file_chunks(searcher.ledger, keys), task, repo,
+                      decay=searcher.group_shape(task)[0])
     pack.note = "; ".join(n for n in (note, pack.note) if n)
     return pack
 

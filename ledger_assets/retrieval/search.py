@@ -52,7 +52,7 @@ from ledger_assets.retrieval.rules import collapse_shapes, prefer_specific_names
 from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
 from ledger_assets.store.settings import (FILE_CHUNKS, FUSE_ALL, LANES, GROUP_DECAY, GROUP_DEPTH, GROUP_DEPTH_PER_K,
-                                         GROUP_LANE_WEIGHTS, GROUP_RRF_K, LANE_DEPTH, LANE_DEPTH_PER_K, LOCAL_OVERFETCH,
+                                         GROUP_LANE_WEIGHTS, GROUP_RRF_K, GROUP_TESTS_DECAY, GROUP_TESTS_RRF_K, LANE_DEPTH, LANE_DEPTH_PER_K, LOCAL_OVERFETCH,
                                          MAX_K, MAX_QUERY_CHARS, SYMBOL_BONUS, SYMBOL_LOOKUP_LIMIT, SYMBOL_PIN_MAX)
 
 GROUPS = ("", "file")
@@ -142,6 +142,7 @@ class Searcher:
         if self.rrf_k < 1:
             raise QueryError(f"rrf k must be >= 1, got {self.rrf_k}")
         self.group_decay, self.group_rrf_k = GROUP_DECAY, GROUP_RRF_K
+        self.group_tests_decay, self.group_tests_rrf_k = GROUP_TESTS_DECAY, GROUP_TESTS_RRF_K
         self.group_weights = parse_weights(s.group_lane_weights, GROUP_LANE_WEIGHTS)
         self.group_test_prior = self.chunk_test_prior = s.test_prior
         self.group_docs_prior = s.docs_prior
@@ -405,12 +406,18 @@ class Searcher:
             self.annotate_staleness(hits)
         return hits, report
 
+    def group_shape(self, text: str) -> tuple[float, int]:
+        """`--group file`'s decay and RRF k for a question: a question about tests has its own (docs/decisions.md)."""
+        if asks_about_tests(text):
+            return self.group_tests_decay, self.group_tests_rrf_k
+        return self.group_decay, self.group_rrf_k
+
     def group(self, text: str, results: dict[str, list], symbol: list[Hit], k: int, decay: float | None = None,
               rrf_k: int | None = None, test_prior: float | None = None) -> list[FileHit]:
         """Lane lists -> every chunk fused (the test prior on files only) -> files by decayed chunk scores."""
-        hits = self.combine(results, symbol, FUSE_ALL, self.group_weights, rrf_k or self.group_rrf_k, text=text,
-                            test_prior=1.0)
-        files = group_files(hits, self.group_decay if decay is None else decay, text,
+        shape_decay, shape_k = self.group_shape(text)
+        hits = self.combine(results, symbol, FUSE_ALL, self.group_weights, rrf_k or shape_k, text=text, test_prior=1.0)
+        files = group_files(hits, shape_decay if decay is None else decay, text,
                             self.group_test_prior if test_prior is None else test_prior, self.group_docs_prior)
         return files[:k]
 

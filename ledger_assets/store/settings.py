@@ -50,8 +50,11 @@ LANE_DEPTH_PER_K = 5
 FUSE_ALL = 10 ** 9  # the fusion's k that keeps every fused chunk (`--group file` ranks files from all of them)
 FILE_CHUNKS = 3  # `--group file`: the best chunks of a file shown, and checked for staleness
 SYMBOL_LOOKUP_LIMIT = 20  # members one named symbol of a query is looked up to (SYMBOL_PIN_MAX decides the pin)
-GROUP_DECAY = 0.5
-GROUP_RRF_K = 5
+# ... a question about tests (`priors.asks_about_tests`) reads its files as before: see docs/decisions.md
+GROUP_DECAY = 0.25
+GROUP_RRF_K = 10
+GROUP_TESTS_DECAY = 0.5
+GROUP_TESTS_RRF_K = 5
 # `--group file` fuses its chunks under lane weights of its own (a file collects many chunks' evidence, where
 # the symbol lane's pinpoint matters less); see docs/decisions.md.
 GROUP_LANE_WEIGHTS = {"code": 0.375, "design": 1.0, "sparse": 1.75, "symbol": 1.0, "name": 0.5}

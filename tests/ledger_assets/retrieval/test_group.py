@@ -215,3 +215,26 @@ def test_group_file_fuses_under_lane_weights_of_its_own(shop, monkeypatch):
     monkeypatch.setenv("LEDGER_GROUP_LANE_WEIGHTS", "symbol")
     with pytest.raises(QueryError, match="lane=weight"):
         Searcher(Ledger(LedgerSettings.from_env()), shop.searcher.embedder)
+
+
+def test_a_question_about_tests_reads_its_files_with_a_decay_and_rrf_k_of_its_own(shop):
+    """Change requests read a file by its best chunk more (decay 0.25, RRF k 10: EFCore/Storage's set 1.13x -> 1.23x
+    its best baseline); a question about tests keeps 0.5 / 5, which chi's questions about tests need (0.25 / 10
+    lost them 0.027 Acc@1). docs/decisions.md, `--group file`."""
+    from ledger_assets.store.settings import GROUP_DECAY, GROUP_RRF_K, GROUP_TESTS_DECAY, GROUP_TESTS_RRF_K
+
+    searcher = Searcher(shop.ledger, shop.searcher.embedder)
+    assert (GROUP_DECAY, GROUP_RRF_K) != (GROUP_TESTS_DECAY, GROUP_TESTS_RRF_K)
+    tests_question = "tests for rounding half-even currency conversion"
+    assert searcher.group_shape(QUESTION) == (GROUP_DECAY, GROUP_RRF_K)
+    assert searcher.group_shape(tests_question) == (GROUP_TESTS_DECAY, GROUP_TESTS_RRF_K)
+    opts = SearchOptions(repo="shop", k=5, group="file")
+    shapes = [(GROUP_DECAY, GROUP_RRF_K), (GROUP_TESTS_DECAY, GROUP_TESTS_RRF_K)]
+    with searcher.session():
+        for text, shape, other in ((QUESTION, *shapes), (tests_question, *shapes[::-1])):
+            found = searcher.gather(text, opts, 200, None)
+
+            def files(*shape):
+                return [(f.file_path, round(f.score, 9)) for f in searcher.group(text, *found, 5, *shape)]
+            ranked = [(f.file_path, round(f.score, 9)) for f in searcher.search_files(text, opts)]
+            assert ranked == files(*shape) and ranked != files(*other)
