@@ -37,6 +37,7 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
         --find-sec-bugs /work/.mirror/find-sec-bugs+find-sec-bugs/repo \\
         --security-code-scan /work/.mirror/security-code-scan+security-code-scan/repo \\
         --octarine /work/.mirror/octarinesec+secret-detector/repo \\
+        --sonar-text /work/.mirror/SonarSource+sonar-text/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -150,6 +151,9 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
   round's rules came from its misses): its detectors' test tables, each case's input
   a text of its own, as written and after `key<i>=` as its TestScanWithKey gives it (`--octarine`; see
   octarine_cases). Scored like whispers.
+- SonarSource/sonar-text (held out in the thirty-ninth round): the examples of its secret specifications, texts of
+  real-looking code and config labelled `containsSecret`, with the `match` a secret must report (`--sonar-text`; see
+  sonar_text_cases). Scored like whispers.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -3099,6 +3103,58 @@ def octarine_cases(root: Path, keyed: bool = False):
     return files, skipped
 
 
+_ST_SPECS = "sonar-text-plugin/src/main/resources/org/sonar/plugins/secrets/configuration"
+_ST_KEY_HEADER = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY|PuTTY-User-Key-File-")
+
+
+def sonar_text_cases(root: Path):
+    """(files, skipped) from SonarSource/sonar-text, SonarQube's secrets analyzer: the `examples` of every rule of its
+    secret specifications (_ST_SPECS/*.yaml), each a text (a few lines of real-looking code or config) with
+    `containsSecret` and, for a secret, the `match` it must report. A text containing a secret is a positive, found
+    when its match no longer survives on the line holding it (any line changed, where the match is in the text more
+    than once, `airflow:airflow@…/airflow`, or over several lines, and for a private key's block, whose match is its
+    header line: the header stays, the key does not); one containing none gives its non-blank lines as negatives. Skipped (an example each): a positive whose match is
+    not in its text, an example with no text. Scored like whispers."""
+    import yaml
+    names, read = repo_files(root, _ST_SPECS)
+    files, skipped = [], 0
+    for name in names:
+        if not name.endswith((".yaml", ".yml")):
+            continue
+        # (a line that is only an include, `${common/patternNot.yaml}`, is filled in by sonar-text before its YAML is
+        # read; it holds patterns, no example, so it is dropped here)
+        text = re.sub(r"(?m)^[ \t]*\$\{[^}\n]+\}[ \t]*\n", "", read(name))
+        try:
+            doc = yaml.safe_load(text) or {}
+        except yaml.YAMLError:
+            skipped += 1
+            continue
+        for rule in (doc.get("provider") or {}).get("rules") or []:
+            for k, ex in enumerate(rule.get("examples") or []):
+                text = str(ex.get("text") or "").rstrip("\n")
+                if not text:
+                    skipped += 1
+                    continue
+                label, lines = f"{Path(name).stem}/{rule.get('id')}:{k}", text.split("\n")
+                if ex.get("containsSecret"):
+                    match = str(ex.get("match") or "")
+                    at = next((i for i, line in enumerate(lines) if match and match in line), None)
+                    if _ST_KEY_HEADER.match(match) and at is not None:
+                        # a key block's match is its header line, which stays: the block is found when its key does not
+                        files.append((label, text, [(-1, None)], []))
+                    elif match and at is None and match in text:
+                        files.append((label, text, [(-1, None)], []))
+                    elif at is None:
+                        skipped += 1
+                    elif text.count(match) > 1:  # `airflow:airflow@…/airflow`: which one is the secret, the text says
+                        files.append((label, text, [(-1, None)], []))
+                    else:
+                        files.append((label, text, [(at, match)], []))
+                else:
+                    files.append((label, text, [], [i for i, line in enumerate(lines) if line.strip()]))
+    return files, skipped
+
+
 # GitHub's advanced-security/secret-scanning-custom-patterns: its pattern types that are no secret (addresses, ids,
 # a public key, a typo checker) and its folders of personal data (card numbers, IBANs), read as no secret's label
 _CP_NOT_SECRET = {"uuids", "any_ipv4_addresses", "hardcoded_internal_emails", "hardcoded_internal_urls", "ghcr_typos",
@@ -3463,6 +3519,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a security-code-scan/security-code-scan checkout or bare mirror (its SCS0015 tests)")
     ap.add_argument("--octarine", type=Path,
                     help="an octarinesec/secret-detector checkout or bare mirror (its detectors' test tables)")
+    ap.add_argument("--sonar-text", dest="sonar_text", type=Path,
+                    help="a SonarSource/sonar-text checkout or bare mirror (its secret specifications' examples)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -3591,6 +3649,9 @@ def main(argv: list[str] | None = None) -> int:
         for keyed, how in ((False, "as written"), (True, "after key<i>= (its TestScanWithKey)")):
             whispers_score(f"octarine (development), inputs {how}", *octarine_cases(args.octarine, keyed), args.show,
                            "an input built by a call, the empty input")
+    if args.sonar_text:  # held out in the thirty-ninth round
+        whispers_score("sonar-text (held out)", *sonar_text_cases(args.sonar_text), args.show,
+                       "a positive whose match is not in its text, an example with no text, a file not YAML")
     if args.time:
         timing(args.time)
     return 0
