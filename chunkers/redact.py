@@ -2058,9 +2058,12 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
 
 
 def _url_cred(m: re.Match[str]) -> str:
-    """`scheme://user:password@`, unless the password is a mask or a variable (`user:*****@`, `u:$password@`)."""
+    """`scheme://user:password@`, unless the password is a mask or a variable (`user:*****@`, `u:$password@`), or
+    GitHub's fixed `x-oauth-basic` after a token that is a variable."""
     password = m.group(3)
-    if _URL_PASSWORD_HOLE.fullmatch(password):
+    # (GitHub's fixed `x-oauth-basic` after a token that is a variable, `${TOKEN}:x-oauth-basic@`, holds nothing)
+    if _URL_PASSWORD_HOLE.fullmatch(password) or (
+            password == "x-oauth-basic" and _URL_PASSWORD_HOLE.fullmatch(m.group(2))):
         return m.group(0)
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
 
@@ -2074,11 +2077,20 @@ def _url_cred_more(m: re.Match[str]) -> str:
 
 # (a composite format's numbered hole, `user:{0}@`; not a named one, `{secretConst}`: interpolated, it holds a value;
 # one character, `user:;@`: no secret)
-_URL_PASSWORD_HOLE = re.compile(r".|\*{3,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{[^{}]*\}\}|%[A-Za-z_]\w*%|<[^<>]*>|"
+_URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{+[^{}]*\}\}+|%[A-Za-z_]\w*%|<[^<>]*>|"
                                 r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}|"
                                 # a printf verb or an empty positional hole, filled by the call's arguments
                                 # (Go's `fmt.Sprintf("postgres://%s:%s@host/%s", user, pass, db)`, `%(pw)s`, `{}`)
-                                r"%(?:\[\d+\])?[-+# 0]*\d*[svqdx]|%\([A-Za-z_]\w*\)s|\{\}")
+                                r"%(?:\[\d+\])?[-+# 0]*\d*[svqdx]|%\([A-Za-z_]\w*\)s|\{\}|"
+                                # an expression filled in by a template or a tool, never a literal (thirty-ninth round:
+                                # `${process.env.DB_PASSWORD}`, `${self:custom.db.password}` but not a shell default's
+                                # `${DB_PASSWORD:-Y6BV…}`, make's `$(DB_PASSWORD)`, Ruby's and Azure DevOps' `#{pass}`
+                                # and `#{db-password}#`, jq's `\(.password)`, `$DB_PASS$`)
+                                r"\$\{(?![^{}\n]*:[-=])[^{}\n]+\}|\$\([A-Za-z_][\w.]*\)|#\{[^{}\n]*\}#?|"
+                                r"\\\(\.?[\w.]*\)|\$[A-Za-z_]\w*\$|"
+                                # a bracketed placeholder (`[YOUR-PASSWORD]`) and a regular expression's wildcard
+                                # (`(postgres://.*:)(.*)(@.*)`)
+                                r"\[[A-Za-z][A-Za-z_ -]*\]|[()]*\.[*+][()]*")
 
 
 _CONN_BIND_USER = re.compile(r"[:@?][A-Za-z_]\w*")
