@@ -99,11 +99,13 @@ _CONFIG_START = re.compile(r"(?i)" + _DIFF_MARK + r"[ \t]*(?:export[ \t]+|-[ \t]
 _AUTH_NAME = r"(?:\$?(?:[A-Za-z_$][\w$]*?[_.])?(?:auth|AUTH|Auth|oauth|OAUTH|OAuth|oAuth)\b)"
 # A secret-named value given to a call: a setter or a define (`os.putenv("SECRET", "…")`,
 # `System.setProperty("db.password", "…")`, PHP's `define('DB_PASSWORD', '…')`, `os.Setenv(…)`),
-# also a lookup's literal default (`os.environ.get("API_KEY", "…")`).
+# also a lookup's literal default (`os.environ.get("API_KEY", "…")`), given by keyword too (django-environ's and
+# python-decouple's `env("SECRET_KEY", default="…")`, `config("API_TOKEN", default="…")`).
 _CALL_PAIR = re.compile(
     # (a PHP namespace before the name: `define("App\Config\Token", …)`; `auth` alone: `define("AUTH", …)`, judged by
     # looks_random as under _WEAK_QUOTED)
     r"(?i)\(\s*(?P<nq>[\"'])(?P<name>(?:[\w.]+\\{1,2})*(?:" + _SECRET_NAME + r"|o?auth))(?P=nq)\s*,\s*"
+    r"(?:default[ \t]*=[ \t]*)?"
     r"(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )

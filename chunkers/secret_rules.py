@@ -162,6 +162,10 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("dynatrace", "dt0c01.", _tok(r"dt0c01\.", r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}")),
     # ---- added after a look at half "a" of gitleaks' rule tests (benchmarks/secrets_recall.py)
     ("aws_other_key_ids", "abia|acca", _tok(r"A(?:BIA|CCA)", r"[A-Z0-9]{16}")),
+    # a Django project's generated secret key (`startproject` writes `django-insecure-` and 50 characters of its
+    # alphabet), under any name or none
+    ("django_insecure_key", "django-insecure-",
+     r"(?<![\w-])(?P<s>django-insecure-[a-z0-9!@#$%^&*()\-_=+]{40,})"),
     # an access key id of the `A3T` prefix (gitleaks' AWS rule has it)
     ("aws_a3t_key_id", "=A3T", _tok(r"A3T[A-Z0-9]", r"[A-Z0-9]{16}")),
     # a secret access key's form (40 characters of base64's alphabet, mixed case and a digit) quoted after a name that
