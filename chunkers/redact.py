@@ -72,13 +72,16 @@ _ANNOTATION = r":\s*[A-Za-z_][\w.]*(?:\[[\w., |\[\]]*\])?[!?]?(?:\s*\|\s*[A-Za-z
 # `const API_KEY: &str = "…"` (`&'static str`), C's array `static const char API_KEY[] = "…"` (`[32]`). (The name is
 # possessive: `As` and `string` follow a blank or a sign, never the name's own letters.)
 _TYPED_OP = r"As\s+[A-Za-z_][\w.]*\??\s*=(?!=)|string\s*=(?!=)|:\s*&(?:'[A-Za-z_]\w*\s+)?str\s*=(?!=)|\[\d*\]\s*=(?!=)"
+# What joins a secret's name to its literal (_QUOTED_ASSIGN, and _QUOTED_NEED, its cheap gate): `=`, `:`, a
+# comparison, `||=` and the like, a type annotation, a typed declaration's type.
+_ASSIGN_OP = r"(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=)|" + _TYPED_OP + r")"
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
     # (a sign glued to the name's end: `let apikey€ = "…"`, a test's name with a character beyond ASCII)
     r"(?i)(?P<name>[\"']?\b(?:" + _SECRET_NAME + r")(?:[^\x00-\x7f\w\s])?[\"']?\]?" + _ACCESSORS + ")"
     # a comparison too (`if (secret == "…")`, `!==`): the literal is the secret the code expects
     # a type annotation between the name and `=` (`secret: str = "…"`, `const token: string = '…'`)
-    r"(?P<op>\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=)|" + _TYPED_OP + r")\s*)"
+    r"(?P<op>\s*" + _ASSIGN_OP + r"\s*)"
     r"(?P<pre>@|[bBrRuU]{1,2})?"
     r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
@@ -2953,8 +2956,7 @@ _ACCESSOR_HINT = re.compile(r"(?i)(?:get|set|init)\s*;\s*\}")
 _QUOTED_NEED = re.compile(
     r"""(?i)(?:secret|passw(?:or|r)?d|(?<![A-Za-z])pword(?![a-z])|passphrase|pwd|token|connection[_-]?string|credential|"""
     r"""creds|key)[\w.$@-]*(?:[^\x00-\x7f\w\s])?["']?\]?"""
-    r"""\s*(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|""" + _ANNOTATION + r"""=(?!=)|""" + _TYPED_OP
-    + r""")\s*(?:@|[bBrRuU]{1,2})?["'`]"""
+    r"""\s*""" + _ASSIGN_OP + r"""\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 
 
@@ -3129,7 +3131,7 @@ def _redact_line(line: str) -> str:
         line = _BEARER_LITERAL.sub(_bearer_literal, line)
     if "asic" in line and ":" in line and ("Basic" in line or "basic" in low):
         line = _BASIC_PLAIN.sub(_basic_plain, line)
-    if ("asic" in low or "earer" in low) and ("basic" in low or "bearer" in low):
+    if "basic" in low or "bearer" in low:
         line = _AUTH_BARE.sub(_auth_bare, line)
     if "createHmac" in line:
         line = _HMAC_KEY.sub(_hmac_key, line)

