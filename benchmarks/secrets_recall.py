@@ -3109,7 +3109,7 @@ def octarine_cases(root: Path, keyed: bool = False):
 
 
 _ST_SPECS = "sonar-text-plugin/src/main/resources/org/sonar/plugins/secrets/configuration"
-_ST_KEY_HEADER = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY|PuTTY-User-Key-File-")
+_ST_KEY_HEADER = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY|PuTTY-User-Key-File-|<RSAKeyValue>")
 
 
 def sonar_text_cases(root: Path):
@@ -3118,7 +3118,7 @@ def sonar_text_cases(root: Path):
     `containsSecret` and, for a secret, the `match` it must report. A text containing a secret is a positive, found
     when its match no longer survives on the line holding it (any line changed, where the match is in the text more
     than once, `airflow:airflow@…/airflow`, or over several lines, and for a private key's block, whose match is its
-    header line: the header stays, the key does not); one containing none gives its non-blank lines as negatives. Skipped (an example each): a positive whose match is
+    header line or a .NET key's `<RSAKeyValue>`: the header stays, the key does not); one containing none gives its non-blank lines as negatives. Skipped (an example each): a positive whose match is
     not in its text, an example with no text. Scored like whispers."""
     return _sonar_text_examples(*repo_files(root, _ST_SPECS))
 
