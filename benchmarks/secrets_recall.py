@@ -38,6 +38,7 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
         --security-code-scan /work/.mirror/security-code-scan+security-code-scan/repo \\
         --octarine /work/.mirror/octarinesec+secret-detector/repo \\
         --sonar-text /work/.mirror/SonarSource+sonar-text/repo \\
+        --sonar-text-retired /work/.mirror/SonarSource+sonar-text/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -155,6 +156,9 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
   round's rules came from its look-alikes): the examples of its secret specifications, texts of
   real-looking code and config labelled `containsSecret`, with the `match` a secret must report (`--sonar-text`; see
   sonar_text_cases). Scored like whispers.
+- sonar-text's retired specifications (held out from the forty-first round): the 58 providers' specifications its
+  history deleted (Heroku, Stripe, Slack, Shopify, …), read at their last versions as `--sonar-text` reads the
+  current ones (`--sonar-text-retired`, the same clone; see sonar_text_retired_cases). No rule was written from them.
 
 Every scanner's negative cases mix harmless values (placeholders, too short, a
 wrong character set) with secrets of a neighbouring form or a secret-named line
@@ -3105,7 +3109,7 @@ def octarine_cases(root: Path, keyed: bool = False):
 
 
 _ST_SPECS = "sonar-text-plugin/src/main/resources/org/sonar/plugins/secrets/configuration"
-_ST_KEY_HEADER = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY|PuTTY-User-Key-File-")
+_ST_KEY_HEADER = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY|PuTTY-User-Key-File-|<RSAKeyValue>")
 
 
 def sonar_text_cases(root: Path):
@@ -3114,10 +3118,35 @@ def sonar_text_cases(root: Path):
     `containsSecret` and, for a secret, the `match` it must report. A text containing a secret is a positive, found
     when its match no longer survives on the line holding it (any line changed, where the match is in the text more
     than once, `airflow:airflow@…/airflow`, or over several lines, and for a private key's block, whose match is its
-    header line: the header stays, the key does not); one containing none gives its non-blank lines as negatives. Skipped (an example each): a positive whose match is
+    header line or a .NET key's `<RSAKeyValue>`: the header stays, the key does not); one containing none gives its non-blank lines as negatives. Skipped (an example each): a positive whose match is
     not in its text, an example with no text. Scored like whispers."""
+    return _sonar_text_examples(*repo_files(root, _ST_SPECS))
+
+
+def sonar_text_retired_cases(root: Path):
+    """(files, skipped) as sonar_text_cases, from the specifications sonar-text's history deleted (58 providers on
+    2024-11-04: Heroku, Stripe, Slack, Shopify, …), each read at its last version. No rule of this project was written
+    from them; an example whose text is also in a current specification is not read twice."""
+    git = ["git", "-C", str(root)]
+    log = subprocess.run(git + ["log", "--diff-filter=D", "--name-only", "--format=C %H", "--", _ST_SPECS],
+                         capture_output=True, text=True, check=True).stdout
+    last, commit = {}, None
+    for line in log.splitlines():
+        if line.startswith("C "):
+            commit = line[2:]
+        elif line.strip() and line not in last:
+            last[line] = commit  # the newest deletion: the file's last version is its parent's
+    if not last:
+        raise SystemExit(f"--sonar-text-retired: {root} holds no deleted specification under {_ST_SPECS}")
+    current = {text for _, text, _, _ in _sonar_text_examples(*repo_files(root, _ST_SPECS))[0]}
+    files, skipped = _sonar_text_examples(
+        sorted(last), lambda n: subprocess.run(git + ["show", f"{last[n]}^:{n}"], capture_output=True, text=True,
+                                               errors="replace").stdout)
+    return [f for f in files if f[1] not in current], skipped
+
+
+def _sonar_text_examples(names, read):
     import yaml
-    names, read = repo_files(root, _ST_SPECS)
     files, skipped = [], 0
     for name in names:
         if not name.endswith((".yaml", ".yml")):
@@ -3522,6 +3551,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="an octarinesec/secret-detector checkout or bare mirror (its detectors' test tables)")
     ap.add_argument("--sonar-text", dest="sonar_text", type=Path,
                     help="a SonarSource/sonar-text checkout or bare mirror (its secret specifications' examples)")
+    ap.add_argument("--sonar-text-retired", dest="sonar_text_retired", type=Path,
+                    help="a SonarSource/sonar-text clone or bare mirror with its history (the specifications it deleted)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -3653,6 +3684,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.sonar_text:  # held out in the thirty-ninth round, development from its rules
         whispers_score("sonar-text (development)", *sonar_text_cases(args.sonar_text), args.show,
                        "a positive whose match is not in its text, an example with no text, a file not YAML")
+    if args.sonar_text_retired:  # held out from the forty-first round: no rule was written from it
+        whispers_score("sonar-text's retired specifications (held out)", *sonar_text_retired_cases(
+            args.sonar_text_retired), args.show, "a positive whose match is not in its text, an example with no text, "
+                       "a file not YAML")
     if args.time:
         timing(args.time)
     return 0

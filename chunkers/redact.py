@@ -1172,9 +1172,21 @@ def _in_create_secret(match: re.Match[str]) -> bool:
 
 def _dotenv_line(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
-    if REDACTED in value or not _env_secret_name(name) or _NOT_A_VALUE.search(value) or is_benign_value(value, name):
+    if REDACTED in value or not _env_secret_name(name) or (
+            _NOT_A_VALUE.search(value) and not _punctuated_key(value)) or is_benign_value(value, name):
         return match.group(0)
     return _replace(match, "value")
+
+
+# A generated key of letters, digits and punctuation (Django's `SECRET_KEY=r&lvy…*k+qq)=x-!=0yd5…`): long, five or
+# more kinds of punctuation, dense, and no call or subscript of a name (`get_key()`; a key's `k(p4)` is one letter),
+# template or quote in it, so a bracket in it is no code's.
+_CODE_SHAPE = re.compile(r"[A-Za-z_]\w{2,}[(\[]|\$[({]|\{\{|[\"'`]")
+
+
+def _punctuated_key(value: str) -> bool:
+    return (len(value) >= 32 and _entropy(value) >= 4.5 and not _CODE_SHAPE.search(value)
+            and len(set(value) - set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")) >= 5)
 
 
 def _env_value_kept(value: str, name: str) -> bool:
@@ -1438,19 +1450,97 @@ def _b64_pem_changes(text: str, done: dict[int, str]) -> dict[int, str]:
         width = len(m.group(0).rstrip(" \t\r"))  # the base64 only: a \r\n line's width is its text's
         if m.start() > ls and re.match(r"[A-Za-z0-9+/=]", text[m.start() - 1]) or width < 40:
             continue
-        at = text.find("\n", m.end())
-        while 0 <= at < len(text) - 1:
-            at += 1
-            e = text.find("\n", at)
-            e = len(text) if e < 0 else e
-            line = done.get(at, text[at:e])
-            b = _B64_LINE.fullmatch(line)
-            if b is None or len(b.group("b")) > width:
-                break
-            out[at] = line[:b.start("b")] + REDACTED + line[b.end("b"):]
-            if len(b.group("b")) < width or b.group("b").endswith("="):
-                break
-            at = e
+        _b64_wrapped(text, text.find("\n", m.end()), width, done, out)
+    return out
+
+
+def _b64_wrapped(text: str, at: int, width: int, done: dict[int, str], out: dict[int, str]) -> None:
+    """Into out, the lines after the newline at `at` that go on a base64 run `width` wide: each all base64, up to
+    the first shorter line or one ending in `=`."""
+    while 0 <= at < len(text) - 1:
+        at += 1
+        e = text.find("\n", at)
+        e = len(text) if e < 0 else e
+        line = done.get(at, text[at:e])
+        b = _B64_LINE.fullmatch(line)
+        if b is None or len(b.group("b")) > width:
+            break
+        out[at] = line[:b.start("b")] + REDACTED + line[b.end("b"):]
+        if len(b.group("b")) < width or b.group("b").endswith("="):
+            break
+        at = e
+
+
+# A private key's DER in base64 with no PEM armour (a constant `RSA_KEY = "MIIEowIBAAKCAQEA…"`, a key file's body
+# pasted alone): its first bytes are a SEQUENCE holding an INTEGER version 0 or 1, then a PKCS#1 key's modulus (an
+# INTEGER), a PKCS#8 key's algorithm (a SEQUENCE holding an OID) or a SEC1 EC key's private value (an OCTET
+# STRING). _DER_KEY_HEAD is what those bytes are in base64 at each length's form (30 82 LL LL, 30 81 LL, 30 LL);
+# _der_private_key decodes the start to be sure. A certificate, a public key (SubjectPublicKeyInfo: a SEQUENCE of
+# SEQUENCEs; PKCS#1's: a long INTEGER first), a signature or a PKCS#12 file (version 3) is none of them. (The `M`
+# before its lookbehind lets the whole-text search skip to each `M`: 35 times faster on Python files.)
+_DER_KEY_HEAD = re.compile(r"M(?<![A-Za-z0-9+/]M)(?:I[IJKL][A-Za-z0-9+/]{2}[AQgw]IBA[ADQT]|I[EFGH][A-Za-z0-9+/]AgE[AB]"
+                           r"|[A-H][AEIMQUYcgkosw048]CAQ[AE][CwE])[A-Za-z0-9+/]{48,}={0,2}(?![A-Za-z0-9+/=])")
+
+
+def _der_private_key(run: str, wrapped: bool) -> bool:
+    """Is run (a _DER_KEY_HEAD match) a private key's DER: its structure's start, and its length the SEQUENCE's own
+    (or less where the run is the first line of a key wrapped over lines)? A key's header glued to other base64
+    (`MDECAQEEID5G…JustSomeUnrelatedRandomBase64Data`) or cut short on one line is not one."""
+    b = base64.b64decode(run[:32])
+    if b[1] < 0x80:
+        i, total = 2, 2 + b[1]
+    elif b[1] in (0x81, 0x82):
+        i = 2 + b[1] - 0x80
+        total = i + (b[2] if b[1] == 0x81 else b[2] << 8 | b[3])
+    else:
+        return False
+    size = len(run.rstrip("=")) * 3 // 4
+    if not (total - 2 <= size <= total + 2 or wrapped and size < total):
+        return False
+    if b[i] != 0x02 or b[i + 1] != 0x01 or b[i + 2] not in (0, 1):
+        return False
+    version, tag, size = b[i + 2], b[i + 3], b[i + 4]
+    if tag == 0x02:  # PKCS#1 RSA (or OpenSSL's DSA): a modulus of 64 bytes or more
+        return version == 0 and (size in (0x81, 0x82) or 0x40 <= size < 0x80)
+    if tag == 0x30:  # PKCS#8: an AlgorithmIdentifier, its OID first
+        return size < 0x80 and b[i + 5] == 0x06
+    return tag == 0x04 and version == 1 and 16 <= size <= 72  # SEC1: the private scalar
+
+
+def _der_key_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the lines holding a private key's DER in base64 (_DER_KEY_HEAD), and the lines
+    that go on a run that ends its line."""
+    out: dict[int, str] = {}
+    for m in _DER_KEY_HEAD.finditer(text):
+        e = text.find("\n", m.end())
+        wrapped = e >= 0 and not text[m.end():e].strip(" \t\r") and _B64_LINE.match(text, e + 1) is not None
+        if not _der_private_key(m.group(0), wrapped):
+            continue
+        ls = text.rfind("\n", 0, m.start()) + 1
+        line = out.get(ls, done.get(ls, text[ls:len(text) if e < 0 else e]))
+        out[ls] = line.replace(m.group(0), REDACTED, 1)
+        if wrapped:
+            _b64_wrapped(text, e, len(m.group(0)), done, out)
+    return out
+
+
+# A .NET RSA key in XML (`<RSAKeyValue><Modulus>…</Modulus><Exponent>AQAB</Exponent><P>…</P>…<D>…</D>`, what
+# RSA.ToXmlString(true) writes): its private parameters, each element's text; the modulus and exponent are public.
+# (DSA's `<DSAKeyValue>` has one private element, `<X>`.)
+_XML_KEY_SPAN = re.compile(r"<(?P<kind>RSA|DSA)KeyValue>(?P<body>(?:(?!</?(?:RSA|DSA)KeyValue>)[\s\S]){0,20000})")
+_XML_KEY_PART = re.compile(r"<(?P<tag>P|Q|DP|DQ|InverseQ|D|X)>[ \t]*(?P<v>[A-Za-z0-9+/=.]+?)[ \t]*</(?P=tag)>")
+
+
+def _xml_key_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for span in _XML_KEY_SPAN.finditer(text):
+        for m in _XML_KEY_PART.finditer(text, span.start("body"), span.end("body")):
+            if (m.group("tag") == "X") != (span.group("kind") == "DSA") or m.group("v") == REDACTED:
+                continue
+            ls = text.rfind("\n", 0, m.start()) + 1
+            e = text.find("\n", m.start())
+            line = out.get(ls, done.get(ls, text[ls:len(text) if e < 0 else e]))
+            out[ls] = line.replace(m.group(0), f"<{m.group('tag')}>{REDACTED}</{m.group('tag')}>", 1)
     return out
 
 
@@ -1903,7 +1993,8 @@ def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
     SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
     by `Equals(`, `strcmp(`, given to a key derivation's constructor, by position to a connection's call, after a
-    quoted secret's name to a call or to a secret's setter needs none of these."""
+    quoted secret's name to a call or to a secret's setter needs none of these, nor does a private key's DER in
+    base64 alone on its lines."""
     return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
             or ('"' in text and ("quals(" in text or "DeriveBytes(" in text or ".sign(" in text or "wt." in text
                                  or "WT." in text or "oken." in text or _CALL_HINT.search(text) is not None))
@@ -1911,7 +2002,8 @@ def may_hold_secret(text: str) -> bool:
             or _RE_HINT_ANY.search(text) is not None or _LABEL_HINT.search(text) is not None
             or ("," in text and _LIST_HINT.search(text) is not None)
             or ("(" in text and (_SETTER_HINT.search(text) is not None or _METHOD_CALL.search(text) is not None
-                                 or _key_bytes_hint(text))))
+                                 or _key_bytes_hint(text)))
+            or ("M" in text and _DER_KEY_HEAD.search(text) is not None))
 
 
 # What a _LIST_PAIR line holds when it has no `=`, `:`, `-` or `'`: a quoted secret's name, a comma, a quote
@@ -2127,8 +2219,9 @@ def _conn_string(match: re.Match[str]) -> str:
 _CONCAT_VALUE = re.compile(r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_][\w.]*\s*[(\[])")
 
 
-# A secret-named value with a literal fallback or a ternary's literal branches (JavaScript's and C#'s `??`, `||`:
-# `secret = foo || '…'`, `password = env.PASSWORD ?? '…'`; `token = isDev ? '…' : '…'`, either branch a name): the
+# A secret-named value with a literal fallback or a ternary's literal branches (JavaScript's and C#'s `??`, `||`,
+# Python's `or`: `secret = foo || '…'`, `password = env.PASSWORD ?? '…'`, `clientSecret: process.env.X || '…'` in
+# an object, `token = os.getenv("X") or "…"`; `token = isDev ? '…' : '…'`, either branch a name): the
 # operand before is a name or a member (`env.PASSWORD`, `opts?.secret`, `getEnv()`), or two compared (`a === b ?
 # '…' : '…'`, `mode == 'dev' ? …`: the compared literal is no branch); Python's conditional expression too (`x if c
 # else '…'`, `os.environ.get("X") if c else '…'`: its `else` literal). Each literal judged as _QUOTED_ASSIGN's, and
@@ -2144,8 +2237,9 @@ _ALT_COMPARED = (_ALT_OPERAND + r"(?:\s*(?:[!=]==?|[<>]=?)\s*(?:" + _ALT_OPERAND
                  + r"|-?\d+(?:\.\d+)?))?")
 _PY_OPERAND = r"[A-Za-z_][\w.]*(?:\((?:[^()'\"\n]|" + _ALT_QUOTED + r"){0,120}\)|\[(?:[^\[\]'\"\n]|" + _ALT_QUOTED + r"){0,120}\])*"
 _ALT_ASSIGN = re.compile(
-    r"(?i)(?<![\w.$@-])(?P<name>" + _SECRET_NAME + r")\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=|(?<=[\w$])[ \t]*\()(?!=)\s*(?:"
-    + _ALT_COMPARED + r"\s*(?:(?:\|\||\?\?|\?:)\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
+    r"(?i)(?<![\w.$@-])(?P<name>" + _SECRET_NAME + r")(?:\s*(?:" + _ANNOTATION + r")?(?:=|:=|\?\?=|\|\|=|(?<=[\w$])[ \t]*\()"
+    r"|[\"']?[ \t]*:(?![:=]))(?!=)\s*(?:"
+    + _ALT_COMPARED + r"\s*(?:(?:\|\||\?\?|\?:|(?<=[ \t])or(?=[ \t]))\s*" + _ALT_LITERAL.format(n=1) + r"|\?\s*(?:"
     + _ALT_LITERAL.format(n=2) + "|" + _ALT_OPERAND + r")\s*:\s*(?:" + _ALT_LITERAL.format(n=3) + "|" + _ALT_OPERAND
     + r"))|(?:" + _ALT_QUOTED + "|" + _PY_OPERAND + r")[ \t]+if[ \t]+(?:[^'\"\n#]|" + _ALT_QUOTED + r"){1,160}?[ \t]else[ \t]+"
     + _ALT_LITERAL.format(n=4) + r")"
@@ -3189,7 +3283,8 @@ def _redact_line(line: str) -> str:
                 line = _sub_at(_QUOTED_ASSIGN, _quoted, line, _run_starts(line, None))
             elif (changed := _sub_at(_QUOTED_ASSIGN, _quoted, line, _run_starts(line, starts))) != line:
                 line, starts = changed, _named_starts(changed)
-        if ("||" in line or "?" in line or " else " in line) and ('"' in line or "'" in line or "`" in line):
+        if ("||" in line or "?" in line or " else " in line or " or " in line) and (
+                '"' in line or "'" in line or "`" in line):
             line = (_ALT_ASSIGN.sub(_alt_assign, line) if starts is None
                     else _sub_at(_ALT_ASSIGN, _alt_assign, line, starts))
         if _CONFIG_START.match(line):
@@ -3406,6 +3501,10 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_yaml_block_password_changes(text, pem or {})}
     if "LS0tLS1CRUdJTi" in text:
         pem = {**(pem or {}), **_b64_pem_changes(text, pem or {})}
+    if "M" in text and _DER_KEY_HEAD.search(text):
+        pem = {**(pem or {}), **_der_key_changes(text, pem or {})}
+    if "KeyValue>" in text:
+        pem = {**(pem or {}), **_xml_key_changes(text, pem or {})}
     if 'variable "' in text:
         pem = {**(pem or {}), **_tf_default_changes(text, pem or {})}
     if "</key>" in text:

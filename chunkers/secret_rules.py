@@ -357,9 +357,21 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # user's (issue 33, twenty-sixth round)
     ("jdbc_get_connection", "getconnection",
      r"\bgetConnection\([ \t]*[^,()\n]+,[ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"(?P<s>[^\"\n]+)\"[ \t]*\)"),
-    # a SonarQube token (40 hex) under `sonar.login` (a property, a `-D` flag, `$sonarLogin`)
-    ("sonarqube_login", "sonar.login|sonarlogin|sonar_login",
-     r"(?i)sonar[._]?login[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?(?P<s>[a-f0-9]{40})(?![a-f0-9])"),
+    # a SonarQube token (40 hex) under `sonar.login` or a SonarQube token's name (a property, a `-D` flag,
+    # `$sonarLogin`, Ant's `<property name="sonar.login" value="…"/>`, Windows' `setx "SONAR_TOKEN" "…"`)
+    ("sonarqube_login", "sonar.login|sonarlogin|sonar_login|sonar_token|sonar.token|sonarqube_token",
+     r"(?i)sonar(?:qube)?[._]?(?:login|token)[\"']?(?:[ \t]*(?:=>|[:=,])[ \t]*|[ \t]+(?:value[ \t]*=[ \t]*)?)[\"']?"
+     r"(?P<s>[a-f0-9]{40})(?![a-f0-9])"),
+    # a token as a URL's user with no password (`git clone https://<40 hex>@github.com/…`: GitHub takes an OAuth
+    # token there); a user's name is no 40 hex
+    ("github_token_url_user", "@github.com|.github.com",
+     r"(?i)\bhttps?://(?P<s>[a-f0-9]{40})@(?:[\w-]+\.)*github\.com\b"),
+    # an Infura project's key in its endpoint (`https://mainnet.infura.io/v3/<32 hex>`, `wss://…/ws/v3/…`)
+    ("infura_url_key", "infura.io", r"(?i)\b[\w-]+\.infura\.io/(?:ws/)?v3/(?P<s>[a-f0-9]{32})(?![a-f0-9])"),
+    # an Azure API Management or Cognitive Services subscription key (32 hex) in a URL's query or its header
+    ("azure_subscription_key", "subscription-key",
+     r"(?i)(?:[?&]subscription-key=|\bocp-apim-subscription-key[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?)"
+     r"(?P<s>[a-f0-9]{32})(?![a-f0-9])"),
     # an Android build's constant under a secret's name (`buildConfigField 'String', 'API_KEY', '"…"'`)
     ("gradle_build_config_field", "buildconfigfield",
      r"(?i)\bbuildConfigField\s*\(?\s*['\"]String['\"]\s*,\s*['\"][\w.]*(?:key|token|secret|passw(?:or)?d|pwd)[\w.]*['\"]"
