@@ -463,7 +463,11 @@ _NPMRC_CRED = re.compile(
 # Sonar's own checks disagree on it (the password check calls `password=:param` a finding)
 _BIND_PARAM = r"[:@][A-Za-z_]*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)[A-Za-z_]*"
 _REFERENCE_OR_PLACEHOLDER = re.compile(
-    r"(?i)^(?:\s*|.|[▁Ġ]?<[^<>]*>|&lt;.*&gt;|\$\{.*\}|\$\(.*\)|\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
+    r"(?i)^(?:\s*|.|[▁Ġ]?<[^<>]*>|&lt;.*&gt;|\$\$?\{.*\}|\$\(.*\)|\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
+    # a variable escaped for a shell or doubled for Compose (`"\$PASSWORD"`, `"$${DB_PASSWORD}"`: the `$$` above), a
+    # secret store's reference (Azure App Service's `@Microsoft.KeyVault(SecretUri=…)`), a prompt for the value
+    # (PowerShell's `Read-Host "…" -AsSecureString`, `Get-Credential`)
+    r"\\\$\{?[A-Za-z_]\w*\}?|@Microsoft\.KeyVault\(.*\)|(?-i:Read-Host|Get-Credential)\b.*|"
     # a variable with a path after it (`$BASE_URL/reset`), a variable in shell quotes (`'$DB_PASSWORD'`),
     # a bracketed phrase (`[Shared Access key goes here]`)
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
@@ -2160,9 +2164,18 @@ def _url_cred(m: re.Match[str]) -> str:
     password = m.group(3)
     # (GitHub's fixed `x-oauth-basic` after a token that is a variable, `${TOKEN}:x-oauth-basic@`, holds nothing)
     if _URL_PASSWORD_HOLE.fullmatch(password) or (
-            password == "x-oauth-basic" and _URL_PASSWORD_HOLE.fullmatch(m.group(2))):
+            password == "x-oauth-basic" and _URL_PASSWORD_HOLE.fullmatch(m.group(2))) or (
+            m.group(2).count("{") > m.group(2).count("}") and _URL_USERINFO_HOLES.fullmatch(f"{m.group(2)}:{password}")
+            or "|" in m.group(2)):
         return m.group(0)
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
+
+
+def _url_with_hole(value: str) -> bool:
+    """A URL whose credentials say where a password goes (`mongodb://user:xxx@…` under `CONNECTION_STRING=`): it is
+    judged by its credentials, as in any other line, not whole as a secret-named value."""
+    m = _URL_CRED.match(value)
+    return m is not None and _url_cred(m) == m.group(0)
 
 
 def _url_cred_more(m: re.Match[str]) -> str:
@@ -2190,6 +2203,11 @@ _URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{
                                 r"\[[A-Za-z][A-Za-z_ -]*\]|[()]*\.[*+][()]*")
 
 
+# A URL's user and password that are template expressions or format holes whose own `:` split them wrongly (the
+# user's `{` left open: serverless' `${self:custom.db.username}:${self:custom.db.password}@`, Python's `{:s}@`; not
+# a shell default's literal, `${DB_PASSWORD:-Y6BV…}`, nor a named hole, `{password}`, which is judged as before); a
+# user holding `|` is a regular expression's alternation (`(sqlserver://|mongodb://|oracle:thin:@)localhost`).
+_URL_USERINFO_HOLES = re.compile(r"(?:\$\{(?![^{}\n]*:[-=])[^{}\n]*\}|\{(?::[^{}\n]*)?\}|:)+")
 _CONN_BIND_USER = re.compile(r"[:@?][A-Za-z_]\w*")
 
 
@@ -2974,9 +2992,12 @@ _PROPS_PASSWORD = re.compile(
 
 
 def _props_password(match: re.Match[str]) -> str:
-    """A Spring-style password property's value (_PROPS_PASSWORD), unless a reference or a sample word."""
+    """A Spring-style password property's value (_PROPS_PASSWORD), unless a reference (a secret store's too: AWS
+    Secrets Manager's `arn:aws:secretsmanager:…`, `@Microsoft.KeyVault(…)`) or a sample word (`xxx`)."""
     value = match.group("value")
-    if (REDACTED in value or value[:1] in "{$%<" or value.startswith(("ENC(", "/", "classpath:", "file:"))
+    if (REDACTED in value or value[:1] in "{$%<" or value.startswith(("ENC(", "/", "classpath:", "file:", "arn:",
+                                                                        "@Microsoft.KeyVault("))
+            or _X_RUN.fullmatch(value)
             or "://" in value or value.lower() in _SAMPLE_PASSWORDS or _PLACEHOLDER_RUN.fullmatch(value)
             or _INI_CODE.search(value)):  # code's (`this.jdbc.password = pw;`, `… = getPassword()`)
         return match.group(0)
@@ -2984,6 +3005,12 @@ def _props_password(match: re.Match[str]) -> str:
 
 
 _ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
+_X_RUN = re.compile(r"x{3,}|X{3,}")
+
+
+# A flag's quoted value that only says where one goes: `--password "<password>"`, `"..."`, an escaped variable
+# (`"\$PASSWORD"`, `echo`ed into a script that reads it later).
+_FLAG_HOLE = re.compile(r"<[^<>\n]+>|\.{3}|…|\\\$\{?[A-Za-z_]\w*\}?")
 
 
 def _cli_flag(match: re.Match[str]) -> str:
@@ -2991,6 +3018,7 @@ def _cli_flag(match: re.Match[str]) -> str:
     value = match.group(group)
     # (a prose word before a string's escaped line end: `"- Providing the --api-token parameter\n"`)
     if value == REDACTED or _ESCAPED_END.sub("", value).lower() in _PROSE_AFTER_FLAG or _URL_START.match(value) or (
+            group == "qv" and _FLAG_HOLE.fullmatch(value)) or (
             # a flag that asks for the secret takes none (`wget --ask-password URL`)
             _ASK_FLAG.search(match.group("flag"))) or (
             group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
@@ -3030,7 +3058,7 @@ _TRAILING_COMMENT = re.compile(r"(?<![ \t])[ \t]+#.*$")
 def _config_line(match: re.Match[str]) -> str:
     value = _TRAILING_COMMENT.sub("", match.group("value")).strip()
     if _NOT_A_VALUE.search(value) or _NOT_SECRET_NAME.search(match.group("name")) or (
-            is_benign_value(value, match.group("name"))):
+            is_benign_value(value, match.group("name"))) or _url_with_hole(value):
         return match.group(0)
     return f"{match.group('lead')}{match.group('name')}{match.group('op')}{REDACTED}"
 
