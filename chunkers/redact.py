@@ -363,8 +363,9 @@ _NOT_SECRET_NAME = re.compile(
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|mgr|manager|"
     # the name of where a password is kept (`passwordName = "UserPasswordValue"`), as `secretName` is
     r"name(?![a-z]))|"
-    # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path)
-    r"secrets?[_.-]?(name|ref|key[_.-]?ref|store|provider|arn|path|version|manager)s?(?![a-z])|"
+    # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path), or says which kind it
+    # is (a scanner's `"secret_type": "adafruit_io_key"`)
+    r"secrets?[_.-]?(name|ref|key[_.-]?ref|store|provider|arn|path|version|manager|type|kind)s?(?![a-z])|"
     # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
     # `secretary_password` are secrets' names)
     r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
@@ -2198,6 +2199,8 @@ _URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{
                                 # and `#{db-password}#`, jq's `\(.password)`, `$DB_PASS$`)
                                 r"\$\{(?![^{}\n]*:[-=])[^{}\n]+\}|\$\([A-Za-z_][\w.]*\)|#\{[^{}\n]*\}#?|"
                                 r"\\\(\.?[\w.]*\)|\$[A-Za-z_]\w*\$|"
+                                # Perl's and its kin's hash of the environment (`$ENV{DB_PASS}`, `$env{admin_pwd}`)
+                                r"\$[A-Za-z_]\w*\{[A-Za-z_][\w.]*\}|"
                                 # a bracketed placeholder (`[YOUR-PASSWORD]`) and a regular expression's wildcard
                                 # (`(postgres://.*:)(.*)(@.*)`)
                                 r"\[[A-Za-z][A-Za-z_ -]*\]|[()]*\.[*+][()]*")

@@ -120,23 +120,35 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("vault_service", "hvs.", _tok(r"hvs\.", r"[A-Za-z0-9_-]{24,}", _ED)),
     ("vault_batch", "hvb.", _tok(r"hvb\.", r"[A-Za-z0-9_-]{24,}", _ED)),
     ("vault_recovery", "hvr.", _tok(r"hvr\.", r"[A-Za-z0-9_-]{24,}", _ED)),
+    # a Vault batch token before 1.10's `hvb.` prefix: `b.` and its serialized body, which starts `AAAAAQ`
+    ("vault_batch_legacy", "=b.AAAAAQ", _tok(r"b\.AAAAAQ", r"[A-Za-z0-9_-]{80,}", _ED)),
     ("terraform_cloud", ".atlasv1.", _B + r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}" + r"(?![A-Za-z0-9_=-])"),
     ("pulumi", "pul-", _tok(r"pul-", _HEX + "{40}")),
     # (an environment's name may come between: `dp.st.dev.…`)
     ("doppler", "dp.", _tok(r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,32}\.)?", r"[A-Za-z0-9_-]{40,44}", _ED)),
     ("digitalocean", "dop_v1_|doo_v1_|dor_v1_", _tok(r"do[opr]_v1_", _HEX + "{64}")),
-    ("heroku", "HRKU-", _tok(r"HRKU-", r"[A-Za-z0-9_-]{40,}", _ED)),
+    # (its API key's newer form: `HRKU-` and a UUID, or 60 characters)
+    ("heroku", "HRKU-", _tok(r"HRKU-", r"(?:[A-Za-z0-9_-]{40,}|[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12})", _ED)),
     ("fly_io", "FlyV1 ", r"FlyV1 (?P<s>fm\d_[A-Za-z0-9+/=_,-]{40,})"),
     ("netlify", "nfp_", _tok(r"nf[pcou]_", r"[A-Za-z0-9]{36}")),
     ("cloudflare_origin_ca", "v1.0-", _tok(r"v1\.0-", _HEX + r"{24}-" + _HEX + "{146}")),
     ("azure_ad_client_secret", "Q~", _B + r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}" + r"(?![A-Za-z0-9_~.-])"),
-    ("azure_sas_signature", "sig=|signature=", r"(?i)[?&;](?:sig|signature)=(?P<s>[A-Za-z0-9%+/=]{20,}(?<!%3D)(?:%3D){0,2})"),
+    # (a Logic App's or a Function's signature is base64url: `_` and `-` are in it)
+    ("azure_sas_signature", "sig=|signature=",
+     r"(?i)[?&;](?:sig|signature)=(?P<s>[A-Za-z0-9%+/=_-]{20,}(?<!%3D)(?:%3D){0,2})"),
     # a SAS signature copied without its URL (a line that starts `sig=`): an HMAC-SHA256 in base64 is 43 characters
     # and its `=` pad (`%3D` URL-encoded; Azure Storage's "Create a service SAS", the `sig` field); without the pad,
     # or glued to a word (`mysig=`), it stays
     ("azure_sas_signature_bare", "sig=",
-     r"(?i)(?:^|(?<=[\s\"'`]))sig=(?P<s>[A-Za-z0-9%+/]{43,129}(?:=|%3D))(?![A-Za-z0-9%+/=])"),
+     r"(?i)(?:^|(?<=[\s\"'`]))sig=(?P<s>[A-Za-z0-9%+/]{43,129}(?:=|%3D)|[A-Za-z0-9_-]{43})(?![A-Za-z0-9%+/=_-])"),
+    # ... and one named in a dictionary or given to a call (`'sig': '…'`, `params.Add("sig", "…")`): the HMAC's 43
+    # characters, base64 or base64url, its pad or not
+    ("azure_sas_signature_named", ("'sig'", '"sig"'),
+     r"(?i)(?P<q>[\"'])sig(?P=q)[ \t]*(?::|=>|,)[ \t]*(?P<vq>[\"'])(?P<s>[A-Za-z0-9+/_-]{43}(?:=|%3D)?)(?P=vq)"),
     ("azure_function_key", "code=", r"azurewebsites\.net/api/[^\s?\"']*\?(?:[^\s\"'#]*&)?code=(?P<s>[A-Za-z0-9_%=-]{30,})"),
+    # ... and one named `code` in a request's parameters (`params={'code': '…=='}`): its 54 characters and `==`
+    ("azure_function_key_named", ("'code'", '"code"'),
+     r"(?P<q>[\"'])code(?P=q)[ \t]*(?::|=>|,)[ \t]*(?P<vq>[\"'])(?P<s>[A-Za-z0-9_/+-]{54}==)(?P=vq)"),
     ("azure_storage_key_assign", "accountkey",
      r"(?i)AccountKey\s*=\s*(?P<s>[A-Za-z0-9+/]{40,88}={0,2})"),
     # Azure's common annotated security key (CASK, 84 characters; a Cognitive Services, a Container Registry, a
@@ -213,7 +225,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("openshift_user_token", "sha256~", r"(?<![\w~])sha256~(?P<s>[\w-]{43})" + _ED),
     # Bundler's credentials for a gem host (`BUNDLE_GEMS__CONTRIBSYS__COM=user:password`)
     ("bundler_credentials", "=BUNDLE_",
-     r"\bBUNDLE_[A-Z0-9_]*__[A-Z0-9_]+[\"']?[ \t]*[:=][ \t]*[\"']?[^\s\"':$]+:(?P<s>[^\s\"'`;&()]+)"),
+     r"\bBUNDLE_[A-Z0-9_]*__[A-Z0-9_]+[\"']?[ \t]*[:=][ \t]*[\"']?[^\s\"':$]+:(?P<s>(?![/#$])[^\s\"'`;&()]+)"),
     ("twitter_bearer", "=AAAAAAAAAAAAAAAAAAAAA", _tok(r"A{22}", r"[A-Za-z0-9%]{80,120}")),
     # Vault's legacy service token: `s.` and 24 letters and digits of both cases (a bare `s.` is in every line:
     # the hint is the regex)
@@ -418,7 +430,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("shippo", "shippo_", _tok(r"shippo_(?:live|test)_", _HEX + "{40}")),
     ("typeform", "tfp_", _tok(r"tfp_", r"(?=[A-Za-z0-9_.=-]{0,63}[0-9])[A-Za-z0-9_.=-]{40,64}", _ED)),
     ("contentful", "CFPAT-", _tok(r"CFPAT-", r"[A-Za-z0-9_=-]{43}", _ED)),
-    ("mapbox_secret", "sk.eyj", _tok(r"sk\.eyJ", r"[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{20,}", _ED)),
+    ("mapbox_secret", "sk.eyj", _tok(r"sk\.eyJ", r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}", _ED)),
     ("prefect", "pnu_", _tok(r"pnu_", r"[A-Za-z0-9]{36}")),
     ("readme", "rdme_", _tok(r"rdme_", r"[a-z0-9]{70}")),
     # ---- added after trufflehog's detector tests (issue 33, twenty-sixth round)
@@ -512,6 +524,29 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd|refresh[_-]?token|"
      r"private[_-]?token|token|secret)=(?P<s>[^&\s\"'#<>`]{8,})"),
     ("mongo_uri_flag", "mongo", r"\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?\s-p\s+" + _ARG),
+    # rows added after sonar-text's retired specifications (issue 33, forty-third round)
+    ("riot_api_key", "=RGAPI-", _tok(r"RGAPI-", r"[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}", _ED)),
+    # RapidAPI's key: hex in four runs joined by `msh`, `p1` and `jsn`
+    ("rapidapi_key", "jsn", _B + r"[0-9a-f]{10}msh[0-9a-f]{15}p1[0-9a-f]{5}jsn[0-9a-f]{12}" + _E),
+    # Firebase Cloud Messaging's legacy server key (`AAAA…:APA91b…`) and a device's registration token (`…:APA91b…`)
+    ("fcm_legacy_key", "apa91b", _B + r"[A-Za-z0-9_-]{11}:APA91b[A-Za-z0-9_-]{100,}" + _ED),
+    # an Azure Bot Framework Direct Line secret: after its `BotConnector` scheme or in a web chat's `?s=`
+    ("bot_framework_secret", "botconnector|botframework.com",
+     r"(?i)(?:botconnector|botframework\.com)[^\n]{0,120}?(?<![\w.-])(?P<s>[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{43})"
+     r"(?![\w.-])"),
+    # an Event Grid shared access signature (`SharedAccessSignature r=…&e=…&s=…`, or its `r=…&e=…&s=…` alone) and
+    # a topic's `aeg-sas-key` header
+    ("eventgrid_sas", "&s=",
+     r"(?i)(?:^|[\s\"'?&])r=[^\s&\"']+&e=[^\s&\"']+&s=(?P<s>[A-Za-z0-9%+/=_-]{20,})"),
+    ("eventgrid_sas_key", "aeg-sas-key",
+     r"(?i)aeg-sas-key[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?(?P<s>[A-Za-z0-9+/]{43}=)"),
+    # a key in its provider's URL: OpenWeatherMap's `appid=`, Alchemy's `/v2/<key>`
+    ("openweathermap_appid", "openweathermap",
+     r"(?i)openweathermap\.org/[^\s\"']*?[?&]appid=(?P<s>[a-f0-9]{32})(?![a-f0-9])"),
+    ("alchemy_url_key", "alchemy",
+     r"(?i)\b[\w-]+\.(?:g\.)?alchemy(?:api)?\.(?:io|com)/v2/(?P<s>[A-Za-z0-9_-]{32})(?![\w-])"),
+    # a reCAPTCHA secret key (`6L…`, 40 characters) given as its `secret=` field
+    ("recaptcha_secret", "secret=", r"(?i)(?:^|[\s\"'?&])secret=(?P<s>6L[A-Za-z0-9_-]{38})(?![\w-])"),
     # ---- credential files
     ("netrc", "password", r"(?im)^\s*machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(?P<s>\S+)"),
     ("netrc_password_line", "password", r"(?m)^\s*password\s+(?P<s>(?=\S*[0-9!@#%^&*+=~])\S{6,})\s*$"),
