@@ -39,6 +39,7 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
         --octarine /work/.mirror/octarinesec+secret-detector/repo \\
         --sonar-text /work/.mirror/SonarSource+sonar-text/repo \\
         --sonar-text-retired /work/.mirror/SonarSource+sonar-text/repo \\
+        --sonar-text-history /work/.mirror/SonarSource+sonar-text/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -3146,6 +3147,39 @@ def sonar_text_retired_cases(root: Path):
     return [f for f in files if f[1] not in current], skipped
 
 
+def sonar_text_history_cases(root: Path):
+    """(files, skipped) as sonar_text_cases, from every earlier version of every specification in sonar-text's history
+    (796 file versions in 260 commits at bb9c06ec): each example once, as its newest version labels it, and none
+    whose text a current or a retired specification holds (those are `--sonar-text`'s and `--sonar-text-retired`'s).
+    Examples sonar-text rewrote or dropped as its rules changed; no rule of this project was written from them."""
+    git = ["git", "-C", str(root)]
+    log = subprocess.run(git + ["log", "--format=C %H", "--name-only", "--", _ST_SPECS], capture_output=True,
+                         text=True, check=True).stdout
+    versions, commit = [], None
+    for line in log.splitlines():
+        if line.startswith("C "):
+            commit = line[2:]
+        elif line.endswith((".yaml", ".yml")):
+            versions.append((commit, line))
+    if not versions:
+        raise SystemExit(f"--sonar-text-history: {root} holds no history under {_ST_SPECS}")
+    seen = {f[1] for f in _sonar_text_examples(*repo_files(root, _ST_SPECS))[0]}
+    seen |= {f[1] for f in sonar_text_retired_cases(root)[0]}
+    files, skipped = [], 0
+    for commit, name in versions:  # newest first: an example's newest label is the one read
+        text = subprocess.run(git + ["show", f"{commit}:{name}"], capture_output=True, text=True,
+                              errors="replace").stdout
+        if not text:
+            continue  # the commit deleted it
+        got, n = _sonar_text_examples([name], lambda _n, text=text: text)
+        skipped += n
+        for f in got:
+            if f[1] not in seen:
+                seen.add(f[1])
+                files.append((f"{commit[:8]}:{f[0]}", *f[1:]))
+    return files, skipped
+
+
 def _sonar_text_examples(names, read):
     import yaml
     files, skipped = [], 0
@@ -3554,6 +3588,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="a SonarSource/sonar-text checkout or bare mirror (its secret specifications' examples)")
     ap.add_argument("--sonar-text-retired", dest="sonar_text_retired", type=Path,
                     help="a SonarSource/sonar-text clone or bare mirror with its history (the specifications it deleted)")
+    ap.add_argument("--sonar-text-history", dest="sonar_text_history", type=Path,
+                    help="a SonarSource/sonar-text clone or bare mirror with its history (its specifications' earlier "
+                         "examples)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -3689,6 +3726,9 @@ def main(argv: list[str] | None = None) -> int:
         whispers_score("sonar-text's retired specifications (development)", *sonar_text_retired_cases(
             args.sonar_text_retired), args.show, "a positive whose match is not in its text, an example with no text, "
                        "a file not YAML")
+    if args.sonar_text_history:  # held out from the forty-fourth round
+        whispers_score("sonar-text's earlier examples (held out)", *sonar_text_history_cases(args.sonar_text_history),
+                       args.show, "a positive whose match is not in its text, an example with no text, a file not YAML")
     if args.time:
         timing(args.time)
     return 0
