@@ -2167,7 +2167,8 @@ def _url_cred(m: re.Match[str]) -> str:
     if _URL_PASSWORD_HOLE.fullmatch(password) or (
             password == "x-oauth-basic" and _URL_PASSWORD_HOLE.fullmatch(m.group(2))) or (
             m.group(2).count("{") > m.group(2).count("}") and _URL_USERINFO_HOLES.fullmatch(f"{m.group(2)}:{password}")
-            or "|" in m.group(2)):
+            or "|" in m.group(2) or m.group(2).startswith("[") and not m.group(2).startswith(REDACTED)) or (
+            m.group(2).lower() in _TEMPLATE_USERS and password.lower() in _TEMPLATE_PASSWORDS):
         return m.group(0)
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
 
@@ -2186,10 +2187,11 @@ def _url_cred_more(m: re.Match[str]) -> str:
     return f"{m.group(1)},{REDACTED}:{REDACTED}@"
 
 
-# (a composite format's numbered hole, `user:{0}@`; not a named one, `{secretConst}`: interpolated, it holds a value;
-# one character, `user:;@`: no secret)
+# (a composite format's numbered hole, `user:{0}@`, or a named one, `{pwd}`, `{self.POSTGRES_PASSWORD}`: the text holds
+# the variable's name, and the value, where the text has it, is judged where it is assigned; one character, `user:;@`:
+# no secret)
 _URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{+[^{}]*\}\}+|%[A-Za-z_]\w*%|<[^<>]*>|"
-                                r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}|"
+                                r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}|\{[ \t]*[A-Za-z_][\w.]*[ \t]*\}|"
                                 # a printf verb or an empty positional hole, filled by the call's arguments
                                 # (Go's `fmt.Sprintf("postgres://%s:%s@host/%s", user, pass, db)`, `%(pw)s`, `{}`)
                                 r"%(?:\[\d+\])?[-+# 0]*\d*[svqdx]|%\([A-Za-z_]\w*\)s|\{\}|"
@@ -2211,6 +2213,12 @@ _URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{
 # a shell default's literal, `${DB_PASSWORD:-Y6BV…}`, nor a named hole, `{password}`, which is judged as before); a
 # user holding `|` is a regular expression's alternation (`(sqlserver://|mongodb://|oracle:thin:@)localhost`).
 _URL_USERINFO_HOLES = re.compile(r"(?:\$\{(?![^{}\n]*:[-=])[^{}\n]*\}|\{(?::[^{}\n]*)?\}|:)+")
+# A URL's credentials that are a syntax's words, not a value (`user:password@host:port/dbname`, `username:pwd@`,
+# `myuser:mypassword@`): both the user and the password a placeholder word (a word that could be one, `secret`,
+# `tiger`, is judged as a password still). A user's `[` opens a syntax's optional
+# part (`scheme://[user:passwd@]proxy.server:port`).
+_TEMPLATE_USERS = frozenset("user username usr login myuser name".split())
+_TEMPLATE_PASSWORDS = frozenset("password passwd pass pwd pw mypassword".split())
 _CONN_BIND_USER = re.compile(r"[:@?][A-Za-z_]\w*")
 
 

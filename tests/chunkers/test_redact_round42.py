@@ -37,11 +37,11 @@ PAIRS = [
 test_a_look_alike_is_kept_and_its_twin_redacted = pair_test(PAIRS)
 
 
-def test_a_shell_default_or_a_named_hole_in_a_urls_credentials_is_still_judged():
-    """The wrong split's fix keeps what only holds expressions: a shell default's literal is a value, and a named
-    hole (`{password}`) stays redacted by the policy of the thirty-ninth round."""
-    from tests.chunkers.redact_asserts import assert_redacted
+def test_a_shell_default_in_a_urls_credentials_is_still_judged_and_a_named_hole_kept():
+    """The wrong split's fix keeps what only holds expressions: a shell default's literal is a value. A named hole
+    (`{password}`) was redacted by the thirty-ninth round's policy; the forty-fourth keeps it (a variable's name)."""
+    from tests.chunkers.redact_asserts import assert_kept, assert_redacted
 
     assert_redacted("DATABASE_URL: postgresql://${DB_USER:-postgres}:${DB_PASSWORD:-Y6BV6IgbI51aEBH0}@db:5432/app",
                     "Y6BV6IgbI51aEBH0")
-    assert_redacted('uri = f"postgres://{user}:{password}@example.com/testdb"', "{password}")
+    assert_kept('uri = f"postgres://{user}:{password}@example.com/testdb"')
