@@ -555,6 +555,9 @@ def _names_a_key(value: str, name: str = "") -> bool:
     value = value.lstrip("_")
     if not _IDENTIFIER.fullmatch(value):
         return False
+    if name and value.isalpha() and not _PASSWORD_WORD.search(name) and value.lower() in {
+            w.lower() for w in _IDENT_WORDS.findall(name)}:
+        return True  # one word of its own name (`access_key='access'`, a test's stand-in), not a password's
     words = [w.lower() for w in _IDENT_WORDS.findall(value)]
     if not all(w.isalpha() for w in words) or not any(w in _KEY_WORDS for w in words):
         return False
@@ -2315,6 +2318,9 @@ def _quoted(match: re.Match[str]) -> str:
             return match.group(0)
     if match.group("name")[:1] in "\"'" and match.string[:match.start()].rstrip().endswith("?"):
         return match.group(0)  # a ternary's quoted branch (`c ? 'not-a-secret' : '…'`), no key
+    if match.group("op").strip() == "=" and _TYPE_ALIAS_HEAD.search(match.string, max(0, match.start() - 40),
+                                                                     match.start()):
+        return match.group(0)  # a TypeScript type of literals (`type TrustTokenOperationType = "Issuance"|…`)
     if match.group("op").strip() in ("=", ":=") and match.string[match.end():].lstrip().startswith(",") and (
             _MULTI_HEAD.fullmatch(match.string, 0, match.start())):
         return match.group(0)
@@ -2340,6 +2346,7 @@ def _quoted(match: re.Match[str]) -> str:
     return f"{match.group('name')}{match.group('op')}{match.group('pre') or ''}{q}{REDACTED}{q}"
 
 
+_TYPE_ALIAS_HEAD = re.compile(r"(?:^|[\s;{(])(?:export[ \t]+|declare[ \t]+)*type[ \t]+$")
 _ENCODINGS = frozenset("base64 base64url hex utf8 utf-8 utf16le utf-16le ucs2 ascii latin1 binary".split())
 
 
