@@ -1540,6 +1540,8 @@ _XML_KEY_PART = re.compile(r"<(?P<tag>P|Q|DP|DQ|InverseQ|D|X)>[ \t]*(?P<v>[A-Za-
 
 
 def _xml_key_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the lines holding an `<RSAKeyValue>`'s or `<DSAKeyValue>`'s private
+    parameters (_XML_KEY_PART, within _XML_KEY_SPAN), over however many lines the element runs."""
     out: dict[int, str] = {}
     for span in _XML_KEY_SPAN.finditer(text):
         for m in _XML_KEY_PART.finditer(text, span.start("body"), span.end("body")):
@@ -2163,8 +2165,10 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
 
 
 def _url_cred(m: re.Match[str]) -> str:
-    """`scheme://user:password@`, unless the password is a mask or a variable (`user:*****@`, `u:$password@`), or
-    GitHub's fixed `x-oauth-basic` after a token that is a variable."""
+    """`scheme://user:password@`, unless the password is a mask or a variable (`user:*****@`, `u:$password@`,
+    `u:{pwd}@`), GitHub's fixed `x-oauth-basic` after a token that is a variable, template expressions split at
+    their own `:` (_URL_USERINFO_HOLES), a regular expression or a syntax's optional part as the user, or a syntax's
+    words as both (_TEMPLATE_USERS, _TEMPLATE_PASSWORDS)."""
     password = m.group(3)
     # (GitHub's fixed `x-oauth-basic` after a token that is a variable, `${TOKEN}:x-oauth-basic@`, holds nothing)
     if _URL_PASSWORD_HOLE.fullmatch(password) or (
@@ -2213,13 +2217,14 @@ _URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{
 
 # A URL's user and password that are template expressions or format holes whose own `:` split them wrongly (the
 # user's `{` left open: serverless' `${self:custom.db.username}:${self:custom.db.password}@`, Python's `{:s}@`; not
-# a shell default's literal, `${DB_PASSWORD:-Y6BV…}`, nor a named hole, `{password}`, which is judged as before); a
-# user holding `|` is a regular expression's alternation (`(sqlserver://|mongodb://|oracle:thin:@)localhost`).
+# a shell default's literal, `${DB_PASSWORD:-Y6BV…}`; a named hole, `{user}:{password}@`, splits right and its
+# password is _URL_PASSWORD_HOLE's); a user holding `|` is a regular expression's alternation
+# (`(sqlserver://|mongodb://|oracle:thin:@)localhost`).
 _URL_USERINFO_HOLES = re.compile(r"(?:\$\{(?![^{}\n]*:[-=])[^{}\n]*\}|\{(?::[^{}\n]*)?\}|:)+")
 # A URL's credentials that are a syntax's words, not a value (`user:password@host:port/dbname`, `username:pwd@`,
 # `myuser:mypassword@`): both the user and the password a placeholder word (a word that could be one, `secret`,
-# `tiger`, is judged as a password still). A user's `[` opens a syntax's optional
-# part (`scheme://[user:passwd@]proxy.server:port`).
+# `tiger`, is judged as a password still). A user's `[` opens a syntax's optional part
+# (`scheme://[user:passwd@]proxy.server:port`).
 _TEMPLATE_USERS = frozenset("user username usr login myuser name".split())
 _TEMPLATE_PASSWORDS = frozenset("password passwd pass pwd pw mypassword".split())
 _CONN_BIND_USER = re.compile(r"[:@?][A-Za-z_]\w*")
