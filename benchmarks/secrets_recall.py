@@ -157,6 +157,8 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
   round's rules came from its look-alikes): the examples of its secret specifications, texts of
   real-looking code and config labelled `containsSecret`, with the `match` a secret must report (`--sonar-text`; see
   sonar_text_cases). Scored like whispers.
+- gitleaks' earlier cases (held out until the forty-sixth round's figures, development from its rule): every case an
+  earlier version of its rule files held that the newest do not (`--gitleaks-history`; see gitleaks_history_cases).
 - sonar-text's retired specifications (held out in the forty-first and forty-second rounds, development from the
   forty-third: its rules came from their misses): the 58 providers' specifications its history deleted (Heroku,
   Stripe, Slack, Shopify, …), read at their last versions as `--sonar-text` reads the current ones
@@ -418,19 +420,64 @@ def gitleaks_cases(root: Path):
     for name in names:
         if not name.endswith(".go") or name.endswith("_test.go"):
             continue
-        src = read(name)
-        ENV.clear()
-        ENV.update(go_env(src))
-        # one rule function at a time: a unique token's rule (its form alone says what it is), or one
-        # with a semi-generic part (a keyword near a generic value: no form to find in a neutral line)
-        for func in re.split(r"\nfunc ", src)[1:]:
-            form = "GenerateSemiGenericRegex" not in func
-            t, s1 = cases(func, "tps")
-            f, s2 = cases(func, "fps")
-            rule = Path(name).stem
-            tps += [(rule, line, [secret] if secret else [], form) for line, secret in t]
-            fps += [(rule, line) for line, _ in f]
-            skipped += s1 + s2
+        t, f, s = _gitleaks_file(name, read(name))
+        tps, fps, skipped = tps + t, fps + f, skipped + s
+    return tps, fps, skipped
+
+
+def gitleaks_history_cases(root: Path):
+    """(tps, fps, skipped) as gitleaks_cases, from every earlier version of its rule files (about 1,070 in its
+    history): each case once, and none whose line the newest rules hold (those are `--gitleaks`'s). Cases gitleaks
+    rewrote or dropped as its rules changed; no rule of this project was written from them (a generated case is
+    drawn again from its version's regex)."""
+    rules = "cmd/generate/config/rules"
+    git = ["git", "-C", str(root)]
+    log = subprocess.run(git + ["log", "--format=C %H", "--name-only", "--", rules], capture_output=True, text=True,
+                         check=True).stdout
+    versions, commit = [], None
+    for line in log.splitlines():
+        if line.startswith("C "):
+            commit = line[2:]
+        elif line.endswith(".go") and not line.endswith("_test.go"):
+            versions.append((commit, line))
+    if not versions:
+        raise SystemExit(f"--gitleaks-history: {root} holds no history under {rules}")
+    head_tps, head_fps, _ = gitleaks_cases(root)
+    seen = {line for _, line, _, _ in head_tps} | {line for _, line in head_fps}
+    tps, fps, skipped = [], [], 0
+    for commit, name in versions:
+        src = subprocess.run(git + ["show", f"{commit}:{name}"], capture_output=True, text=True,
+                             errors="replace").stdout
+        if not src:
+            continue
+        t, f, s = _gitleaks_file(name, src)
+        skipped += s
+        for case in t:
+            if case[1] not in seen:
+                seen.add(case[1])
+                tps.append((f"{commit[:8]}:{case[0]}", *case[1:]))
+        for case in f:
+            if case[1] not in seen:
+                seen.add(case[1])
+                fps.append((f"{commit[:8]}:{case[0]}", case[1]))
+    return tps, fps, skipped
+
+
+def _gitleaks_file(name: str, src: str):
+    """(tps, fps, skipped) of one rule file's source, one rule function at a time: a unique token's rule (its form
+    alone says what it is), or one with a semi-generic part (a keyword near a generic value: no form to find in a
+    neutral line)."""
+    tps, fps, skipped = [], [], 0
+    ENV.clear()
+    ENV.update(go_env(src))
+    for func in re.split(r"\nfunc ", src)[1:]:
+        form = "GenerateSemiGenericRegex" not in func
+        t, s1 = cases(func, "tps")
+        f, s2 = cases(func, "fps")
+        rule = Path(name).stem
+        tps += [(rule, line, [secret] if secret else [], form) for line, secret in t]
+        fps += [(rule, line) for line, _ in f]
+        skipped += s1 + s2
     return tps, fps, skipped
 
 
@@ -3591,11 +3638,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sonar-text-history", dest="sonar_text_history", type=Path,
                     help="a SonarSource/sonar-text clone or bare mirror with its history (its specifications' earlier "
                          "examples)")
+    ap.add_argument("--gitleaks-history", dest="gitleaks_history", type=Path,
+                    help="a gitleaks clone or bare mirror with its history (its rule files' earlier cases)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
     if args.gitleaks:
         score("gitleaks (development)", *gitleaks_cases(args.gitleaks), args.show)
+    if args.gitleaks_history:  # held out until the forty-sixth round's figures, development from its rule
+        score("gitleaks' earlier cases (development)", *gitleaks_history_cases(args.gitleaks_history), args.show)
     if args.trufflehog:
         score("trufflehog (development)", *trufflehog_cases(args.trufflehog), args.show)
     if args.secretlint:

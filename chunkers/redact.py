@@ -863,7 +863,9 @@ _TOKEN = re.compile(
     # them was no token before they were redacted: `AKIA…00001sk-proj-…` is kept whole on the first pass and the second;
     # each form's end below, `AIza…` glued to a word's `github_pat_…` as well as AKIA's)
     r"(?<!\[REDACTED\])(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:"  # a YAML block flattened to one line: `\nAKIA…`
-    r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9]|\[REDACTED\])"
+    # (an AWS key id: an access key's, a temporary one's; an STS service bearer token's and a context-specific
+    # credential's in base32, as AWS writes them)
+    r"(?:(?:AKIA|ASIA)[A-Z0-9]{16}|(?:ABIA|ACCA)[A-Z2-7]{16})(?![A-Za-z0-9]|\[REDACTED\])"
     r"|gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9]|\[REDACTED\])"
     r"|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_]|\[REDACTED\])"
     r"|xox[abeoprs]-(?:(?:\d-)?\d{8,14}-(?>[A-Za-z0-9-]{8,})|\d-[A-Za-z0-9]{40,})(?![A-Za-z0-9]|\[REDACTED\])"
@@ -879,7 +881,7 @@ _TOKEN = re.compile(
 # What a text holding a _TOKEN or an auth header contains: may_hold_secret's test of a
 # text with no `=`, `:`, `-` or quote (`_redact_line` tests its line by substrings).
 _FORM_HINT = re.compile(
-    r"AKIA|ASIA|AIza|eyJ|gh[pousr]_|github_pat_|xox[abeoprs]-|[rs]k_(?:live|test)_|"
+    r"AKIA|ASIA|ABIA|ACCA|AIza|eyJ|gh[pousr]_|github_pat_|xox[abeoprs]-|[rs]k_(?:live|test)_|"
     r"AuthenticationHeaderValue|[Aa]uthorization|AUTHORIZATION|[Bb]earer|BEARER")
 _TOKEN_PLACEHOLDER = re.compile(r"(?i)x{6}|\*{4}|0{10}|your|example_|_here|here$")
 # An HTTP Authorization header's credentials (curl -H, a headers dict, C#'s AuthenticationHeaderValue).
@@ -3267,7 +3269,8 @@ def _redact_line(line: str) -> str:
     # Secrets found by their form first: what they leave is no longer a value for the rest.
     if _RULE_HOT.search(low) or _CS_RULE_HOT.search(line) or _RE_HINT_ANY.search(line):
         line = _apply_rules(line, low)
-    if ("A" in line and ("AKIA" in line or "ASIA" in line or "AIza" in line)) or "eyJ" in line or "xox" in line or (
+    if ("A" in line and ("AKIA" in line or "ASIA" in line or "AIza" in line or "ABIA" in line or "ACCA" in line)) or (
+            "eyJ" in line or "xox" in line) or (
             "_" in line and ("gh" in line or "github_pat_" in line or "k_live_" in line or "k_test_" in line)):
         line = _TOKEN.sub(_token, line)
     if "uthorization" in low or "AuthenticationHeaderValue" in line:
@@ -3455,7 +3458,7 @@ _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
 # fixed), each from a literal that is rare in code (a scan from a common first
 # letter is 2-3 times slower: `eyJ` 24 ms, `yJ` 12 ms over 8 MB of Python).
 _FORM_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
-    "A(?:KIA|SIA|Iza|uthenticationHeaderValue)", "yJ", "xox[abeoprs]-", "k_(?:live|test)_",
+    "A(?:KIA|SIA|BIA|CCA|Iza|uthenticationHeaderValue)", "yJ", "xox[abeoprs]-", "k_(?:live|test)_",
     r"g(?:h[pousr]_|ithub_pat_)"))
 # ... and in the lowered text: an Authorization header, SQL's `IDENTIFIED BY`, `curl -u`, `Basic user:pass` or base64,
 # PowerShell's `ConvertTo-SecureString "…" -AsPlainText`.
