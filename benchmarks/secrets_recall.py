@@ -3,6 +3,7 @@ hardcoded-credential checks (SonarSource's, bandit's, find-sec-bugs', security-c
 with its role), read from their checkouts at run time (nothing of theirs is stored here).
 
     python benchmarks/secrets_recall.py --gitleaks /work/.mirror/gitleaks+gitleaks/repo \\
+        --gitleaks-history /work/.mirror/gitleaks+gitleaks/repo \\
         --trufflehog /work/.mirror/trufflesecurity+trufflehog/repo \\
         --secretlint /work/.mirror/secretlint+secretlint/repo \\
         --detect-secrets /work/.mirror/Yelp+detect-secrets/repo \\
