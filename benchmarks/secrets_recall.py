@@ -397,8 +397,7 @@ def repo_files(root: Path, under: str) -> tuple[list[str], object]:
     git = ["git", "-C", str(root)]
     names = subprocess.run(git + ["ls-tree", "-r", "--name-only", "HEAD", under.rstrip("/") + "/"],
                            capture_output=True, text=True, check=True).stdout.split()
-    return names, lambda n: subprocess.run(git + ["show", f"HEAD:{n}"], capture_output=True, text=True,
-                                           errors="replace").stdout
+    return names, lambda n: show_file(root, "HEAD", n)
 
 
 def all_files(root: Path) -> tuple[list[str], object]:
@@ -410,8 +409,27 @@ def all_files(root: Path) -> tuple[list[str], object]:
     git = ["git", "-C", str(root)]
     names = [n for n in subprocess.run(git + ["ls-tree", "-r", "--name-only", "-z", "HEAD"], capture_output=True,
                                        text=True, check=True).stdout.split("\0") if n]
-    return names, lambda n: subprocess.run(git + ["show", f"HEAD:{n}"], capture_output=True, text=True,
-                                           errors="replace").stdout
+    return names, lambda n: show_file(root, "HEAD", n)
+
+
+def file_versions(root: Path, under: str, *options: str) -> list[tuple[str, str]]:
+    """(commit, path) of every file version `git log` lists under a folder of a clone or bare mirror, newest first
+    (options narrow it: `--diff-filter=D`, the commits that deleted a file)."""
+    log = subprocess.run(["git", "-C", str(root), "log", *options, "--format=C %H", "--name-only", "--", under],
+                         capture_output=True, text=True, check=True).stdout
+    versions, commit = [], None
+    for line in log.splitlines():
+        if line.startswith("C "):
+            commit = line[2:]
+        elif line.strip():
+            versions.append((commit, line))
+    return versions
+
+
+def show_file(root: Path, rev: str, path: str) -> str:
+    """A file's text at a revision ("" where the revision has none: the commit that deleted it)."""
+    return subprocess.run(["git", "-C", str(root), "show", f"{rev}:{path}"], capture_output=True, text=True,
+                          errors="replace").stdout
 
 
 def gitleaks_cases(root: Path):
@@ -432,23 +450,14 @@ def gitleaks_history_cases(root: Path):
     rewrote or dropped as its rules changed; no rule of this project was written from them (a generated case is
     drawn again from its version's regex)."""
     rules = "cmd/generate/config/rules"
-    git = ["git", "-C", str(root)]
-    log = subprocess.run(git + ["log", "--format=C %H", "--name-only", "--", rules], capture_output=True, text=True,
-                         check=True).stdout
-    versions, commit = [], None
-    for line in log.splitlines():
-        if line.startswith("C "):
-            commit = line[2:]
-        elif line.endswith(".go") and not line.endswith("_test.go"):
-            versions.append((commit, line))
+    versions = [(c, n) for c, n in file_versions(root, rules) if n.endswith(".go") and not n.endswith("_test.go")]
     if not versions:
         raise SystemExit(f"--gitleaks-history: {root} holds no history under {rules}")
     head_tps, head_fps, _ = gitleaks_cases(root)
     seen = {line for _, line, _, _ in head_tps} | {line for _, line in head_fps}
     tps, fps, skipped = [], [], 0
     for commit, name in versions:
-        src = subprocess.run(git + ["show", f"{commit}:{name}"], capture_output=True, text=True,
-                             errors="replace").stdout
+        src = show_file(root, commit, name)
         if not src:
             continue
         t, f, s = _gitleaks_file(name, src)
@@ -3177,21 +3186,21 @@ def sonar_text_retired_cases(root: Path):
     """(files, skipped) as sonar_text_cases, from the specifications sonar-text's history deleted (58 providers on
     2024-11-04: Heroku, Stripe, Slack, Shopify, …), each read at its last version (held out until the forty-first
     round's figures); an example whose text is also in a current specification is not read twice."""
-    git = ["git", "-C", str(root)]
-    log = subprocess.run(git + ["log", "--diff-filter=D", "--name-only", "--format=C %H", "--", _ST_SPECS],
-                         capture_output=True, text=True, check=True).stdout
-    last, commit = {}, None
-    for line in log.splitlines():
-        if line.startswith("C "):
-            commit = line[2:]
-        elif line.strip() and line not in last:
-            last[line] = commit  # the newest deletion: the file's last version is its parent's
+    return _sonar_text_retired(root, _sonar_text_texts(root))
+
+
+def _sonar_text_texts(root: Path) -> set[str]:
+    """The example texts of sonar-text's current specifications."""
+    return {f[1] for f in _sonar_text_examples(*repo_files(root, _ST_SPECS))[0]}
+
+
+def _sonar_text_retired(root: Path, current: set[str]):
+    last: dict[str, str] = {}
+    for commit, name in file_versions(root, _ST_SPECS, "--diff-filter=D"):
+        last.setdefault(name, commit)  # the newest deletion: the file's last version is its parent's
     if not last:
         raise SystemExit(f"--sonar-text-retired: {root} holds no deleted specification under {_ST_SPECS}")
-    current = {text for _, text, _, _ in _sonar_text_examples(*repo_files(root, _ST_SPECS))[0]}
-    files, skipped = _sonar_text_examples(
-        sorted(last), lambda n: subprocess.run(git + ["show", f"{last[n]}^:{n}"], capture_output=True, text=True,
-                                               errors="replace").stdout)
+    files, skipped = _sonar_text_examples(sorted(last), lambda n: show_file(root, f"{last[n]}^", n))
     return [f for f in files if f[1] not in current], skipped
 
 
@@ -3200,23 +3209,14 @@ def sonar_text_history_cases(root: Path):
     (796 file versions in 260 commits at bb9c06ec): each example once, as its newest version labels it, and none
     whose text a current or a retired specification holds (those are `--sonar-text`'s and `--sonar-text-retired`'s).
     Examples sonar-text rewrote or dropped as its rules changed; no rule of this project was written from them."""
-    git = ["git", "-C", str(root)]
-    log = subprocess.run(git + ["log", "--format=C %H", "--name-only", "--", _ST_SPECS], capture_output=True,
-                         text=True, check=True).stdout
-    versions, commit = [], None
-    for line in log.splitlines():
-        if line.startswith("C "):
-            commit = line[2:]
-        elif line.endswith((".yaml", ".yml")):
-            versions.append((commit, line))
+    versions = [(c, n) for c, n in file_versions(root, _ST_SPECS) if n.endswith((".yaml", ".yml"))]
     if not versions:
         raise SystemExit(f"--sonar-text-history: {root} holds no history under {_ST_SPECS}")
-    seen = {f[1] for f in _sonar_text_examples(*repo_files(root, _ST_SPECS))[0]}
-    seen |= {f[1] for f in sonar_text_retired_cases(root)[0]}
+    seen = _sonar_text_texts(root)
+    seen |= {f[1] for f in _sonar_text_retired(root, seen)[0]}
     files, skipped = [], 0
     for commit, name in versions:  # newest first: an example's newest label is the one read
-        text = subprocess.run(git + ["show", f"{commit}:{name}"], capture_output=True, text=True,
-                              errors="replace").stdout
+        text = show_file(root, commit, name)
         if not text:
             continue  # the commit deleted it
         got, n = _sonar_text_examples([name], lambda _n, text=text: text)

@@ -49,6 +49,15 @@ def _tok(prefix: str, body: str, end: str = _E) -> str:
     return _B + prefix + body + end
 
 
+# A quoted name, then `:`, `=>` or `,`, then its quoted value (a dictionary's entry, a call's pair: `'sig': '…'`,
+# `params.Add("sig", "…")`); and a name's operator with the quotes around it optional (`"aeg-sas-key": "…"`, `key=…`).
+def _quoted_pair(name: str, value: str) -> str:
+    return r"(?P<q>[\"'])" + name + r"(?P=q)[ \t]*(?::|=>|,)[ \t]*(?P<vq>[\"'])(?P<s>" + value + r")(?P=vq)"
+
+
+_PAIR_OP = r"[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?"
+
+
 RULES: tuple[tuple[str, str, str], ...] = (
     # ---- LLM and model hubs
     ("openai_project", "sk-proj-", _tok(r"sk-proj-", r"[A-Za-z0-9_-]{40,}", _ED)),
@@ -144,11 +153,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # ... and one named in a dictionary or given to a call (`'sig': '…'`, `params.Add("sig", "…")`): the HMAC's 43
     # characters, base64 or base64url, its pad or not
     ("azure_sas_signature_named", ("'sig'", '"sig"'),
-     r"(?i)(?P<q>[\"'])sig(?P=q)[ \t]*(?::|=>|,)[ \t]*(?P<vq>[\"'])(?P<s>[A-Za-z0-9+/_-]{43}(?:=|%3D)?)(?P=vq)"),
+     "(?i)" + _quoted_pair("sig", r"[A-Za-z0-9+/_-]{43}(?:=|%3D)?")),
     ("azure_function_key", "code=", r"azurewebsites\.net/api/[^\s?\"']*\?(?:[^\s\"'#]*&)?code=(?P<s>[A-Za-z0-9_%=-]{30,})"),
     # ... and one named `code` in a request's parameters (`params={'code': '…=='}`): its 54 characters and `==`
     ("azure_function_key_named", ("'code'", '"code"'),
-     r"(?P<q>[\"'])code(?P=q)[ \t]*(?::|=>|,)[ \t]*(?P<vq>[\"'])(?P<s>[A-Za-z0-9_/+-]{54}==)(?P=vq)"),
+     _quoted_pair("code", r"[A-Za-z0-9_/+-]{54}==")),
     ("azure_storage_key_assign", "accountkey",
      r"(?i)AccountKey\s*=\s*(?P<s>[A-Za-z0-9+/]{40,88}={0,2})"),
     # Azure's common annotated security key (CASK, 84 characters; a Cognitive Services, a Container Registry, a
@@ -382,7 +391,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("infura_url_key", "infura.io", r"(?i)\b[\w-]+\.infura\.io/(?:ws/)?v3/(?P<s>[a-f0-9]{32})(?![a-f0-9])"),
     # an Azure API Management or Cognitive Services subscription key (32 hex) in a URL's query or its header
     ("azure_subscription_key", "subscription-key",
-     r"(?i)(?:[?&]subscription-key=|\bocp-apim-subscription-key[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?)"
+     r"(?i)(?:[?&]subscription-key=|\bocp-apim-subscription-key" + _PAIR_OP + ")"
      r"(?P<s>[a-f0-9]{32})(?![a-f0-9])"),
     # an Android build's constant under a secret's name (`buildConfigField 'String', 'API_KEY', '"…"'`)
     ("gradle_build_config_field", "buildconfigfield",
@@ -539,7 +548,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("eventgrid_sas", "&s=",
      r"(?i)(?:^|[\s\"'?&])r=[^\s&\"']+&e=[^\s&\"']+&s=(?P<s>[A-Za-z0-9%+/=_-]{20,})"),
     ("eventgrid_sas_key", "aeg-sas-key",
-     r"(?i)aeg-sas-key[\"']?[ \t]*(?:=>|[:=,])[ \t]*[\"']?(?P<s>[A-Za-z0-9+/]{43}=)"),
+     r"(?i)aeg-sas-key" + _PAIR_OP + r"(?P<s>[A-Za-z0-9+/]{43}=)"),
     # a key in its provider's URL: OpenWeatherMap's `appid=`, Alchemy's `/v2/<key>`
     ("openweathermap_appid", "openweathermap",
      r"(?i)openweathermap\.org/[^\s\"']*?[?&]appid=(?P<s>[a-f0-9]{32})(?![a-f0-9])"),

@@ -53,7 +53,8 @@ from ledger_assets.retrieval.hits import Hit
 from ledger_assets.retrieval.symbols import ToolInputError, symbol_lookup
 from ledger_assets.store.settings import (FILE_CHUNKS, FUSE_ALL, LANES, GROUP_DECAY, GROUP_DEPTH, GROUP_DEPTH_PER_K,
                                          GROUP_LANE_WEIGHTS, GROUP_RRF_K, GROUP_TESTS_DECAY, GROUP_TESTS_RRF_K,
-                                         LANE_DEPTH, LANE_DEPTH_PER_K, LOCAL_OVERFETCH, MAX_K, MAX_QUERY_CHARS, SYMBOL_BONUS, SYMBOL_LOOKUP_LIMIT, SYMBOL_PIN_MAX)
+                                         LANE_DEPTH, LANE_DEPTH_PER_K, LOCAL_OVERFETCH, MAX_K, MAX_QUERY_CHARS,
+                                         SYMBOL_BONUS, SYMBOL_LOOKUP_LIMIT, SYMBOL_PIN_MAX)
 
 GROUPS = ("", "file")
 
