@@ -31,7 +31,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from itertools import accumulate
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from .model import ChunkPiece, ChunkSymbol
@@ -3612,6 +3612,10 @@ def redact_text(text: str) -> str:
 
 
 _MISSING = object()
+# _Memo._cut_lines: the changed source lines long enough to be clipped by a chunker (a signature at 200
+# characters, a fold at 240, a part's slice), the shortest field line read as a cut of one, and how many
+# leading characters of it may be the field's own (`// `, an indent) rather than the source's.
+_CUT_LINE, _CUT_MIN, _CUT_LEAD = 64, 32, 12
 # Below this size a text is simply scanned (see _Memo._clean_view).
 _VIEW_MIN = 256
 
@@ -3632,6 +3636,9 @@ class _Memo:
         self._changes: list[tuple[int, int, str]] = []
         self._change_at: list[int] = []
         self._line_set: set[str] | None = None  # lines known to be left unchanged
+        self._cursor: dict[int, int] = {}  # line start -> where its next slice is looked for
+        self._spans: dict[int, tuple[list[int], list[tuple[int, int, int]]]] = {}  # see _marker_spans
+        self._long: tuple[list[str], list[tuple[int, int, str, int]]] | None = None  # see _cut_keys
 
     def _scan_source(self) -> None:
         if self._pre is None:
@@ -3673,6 +3680,8 @@ class _Memo:
         done = self.seen.get(text, _MISSING)
         if done is _MISSING:
             red = text if self._clean_view(text) else redact_text(text)
+            if self.source is not None and len(text) >= _CUT_MIN:
+                red = self._cut_lines(text, red)
             done = self.seen[text] = None if red == text else red
         return text if done is None else done
 
@@ -3719,6 +3728,10 @@ class _Memo:
             return self(text), head
         lo, hi, h = pre[start - 1] + start - 1, pre[end] + end - 1, len(header)
         if len(text) - h != hi - lo or not text.startswith(header) or not source.startswith(text[h:], lo):
+            if start == end and len(text) - h < hi - lo and text.startswith(header):
+                body = self._line_slice(text[h:], lo, hi)
+                if body is not None:
+                    return head + body, head
             return self(text), head
         changes = self._changes
         if changes:
@@ -3727,6 +3740,115 @@ class _Memo:
             if i != j:
                 return head + _apply(source, changes[i:j], lo, hi), head
         return (text if head is header else head + text[h:]), head
+
+
+    def _cut_lines(self, text: str, red: str) -> str:
+        """`red` (redact_text of `text`) with every line of text that is a clip of a long changed source
+        line (a signature or an outline line cut at a few hundred characters, a part's header repeating
+        its line's start behind `// `, a skeleton's line before ` …`) given that line's own redaction,
+        clipped the same way: a clip redacted alone keeps the start of a secret it cuts."""
+        keys = self._cut_keys()[0]
+        if not keys:
+            return red
+        raw_lines, red_lines, hit = text.split("\n"), None, False
+        for i, line in enumerate(raw_lines):
+            if len(line) < _CUT_MIN:
+                continue
+            cut = self._cut_of(line)
+            if cut is not None:
+                if red_lines is None:
+                    red_lines = red.split("\n")
+                    if len(red_lines) != len(raw_lines):
+                        return redact_text(red)  # not line for line (never seen): the strict reading
+                red_lines[i], hit = redact_text(cut), True
+        return "\n".join(red_lines) if hit else red
+
+    def _cut_keys(self) -> tuple[list[str], list[tuple[int, int, str, int]]]:
+        """The long changed source lines (_CUT_LINE characters or more) from where a clip may start (the
+        line's start, its indent's end, the end of a comment's or a heading's marks), sorted: the lines
+        starting with a given text are one run of them, found by bisection (no scan of every line)."""
+        if self._long is None:
+            self._scan_source()
+            src, rows = self.source, []
+            for ls, le, new in self._changes:
+                if le - ls >= _CUT_LINE:
+                    line = src[ls:le]
+                    body = line.lstrip()
+                    for j in {0, len(line) - len(body), len(line) - len(body.lstrip("#/*-> \t"))}:
+                        rows.append((src[ls + j:le], ls, le, new, j))
+            rows.sort(key=itemgetter(0))
+            self._long = ([r[0] for r in rows], [r[1:] for r in rows])
+        return self._long
+
+    def _cut_of(self, line: str) -> str | None:
+        """`line` as a clip of a long changed source line (after up to _CUT_LEAD characters of its own:
+        `// `, an indent), in that line's redaction; None when it is no such clip."""
+        keys, rows = self._cut_keys()
+        core, tail = (line[:-2], " …") if line.endswith(" …") else (line, "")
+        for k in range(min(_CUT_LEAD, len(core) - _CUT_MIN) + 1):
+            x = core[k:]
+            i = bisect_left(keys, x)
+            if i < len(keys) and len(keys[i]) > len(x) and keys[i].startswith(x):
+                lo, hi, new, j = rows[i]
+                a, b = self._red_offset(lo, hi, j, new), self._red_offset(lo, hi, j + len(x), new)
+                return core[:k] + (new[a:b] if b > a else REDACTED) + tail
+        return None
+
+    def _line_slice(self, body: str, lo: int, hi: int) -> str | None:
+        """The redaction of `body`, a slice of the source line lo..hi that is too long for one piece
+        (minified code, a one-line JSON document): the part of the whole line's redaction that the
+        slice covers. Redacting the slice alone would miss a secret cut by its edge or whose name
+        is in the slice before; None when the line is left unchanged or body is not a slice of it."""
+        changes, at = self._changes, self._change_at
+        i = bisect_left(at, lo)
+        if i == len(at) or at[i] != lo:
+            return None
+        new = changes[i][2]
+        pos = self.source.find(body, self._cursor.get(lo, lo), hi)  # a line's slices come in order
+        if pos < 0:
+            pos = self.source.find(body, lo, hi)
+            if pos < 0:
+                return None
+        self._cursor[lo] = pos + len(body)
+        a, b = self._red_offset(lo, hi, pos - lo, new), self._red_offset(lo, hi, pos + len(body) - lo, new)
+        # The slice's own scan still runs: what the whole line's redaction keeps, the slice's
+        # pieces may not (a slice is judged at least as strictly as it was before).
+        return self(new[a:b]) if b > a else REDACTED
+
+    def _red_offset(self, lo: int, hi: int, c: int, new: str) -> int:
+        """Where offset `c` of the source line lo..hi falls in its redaction `new`. The redaction is
+        the line with spans replaced by REDACTED: an offset inside a replaced span moves to the
+        marker's end, so a secret's marker goes whole to the piece holding the secret's start."""
+        spans = self._spans.get(lo)
+        if spans is None:
+            spans = self._spans[lo] = _marker_spans(self.source[lo:hi], new)
+        starts, rows = spans
+        k = bisect_right(starts, c) - 1
+        if k < 0:
+            return c
+        raw_start, raw_end, red_start = rows[k]
+        if c < raw_end:
+            return red_start if c == raw_start else red_start + len(REDACTED)
+        return red_start + len(REDACTED) + c - raw_end
+
+
+def _marker_spans(line: str, new: str) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """The spans of `line` that its redaction `new` holds REDACTED in place of, as (raw start, raw end,
+    start in new), and their raw starts. Where `new` is not so rewritten, offsets map in proportion,
+    each marker one span: cut points may shift, never outside `new`."""
+    spans = _redacted_spans(line, new)
+    rows = []
+    if spans is not None:
+        shift = 0
+        for a, b in spans:
+            rows.append((a, b, a + shift))
+            shift += len(REDACTED) - (b - a)
+    else:
+        scale, at = len(line) / max(1, len(new)), new.find(REDACTED)
+        while at >= 0:
+            rows.append((int(at * scale), max(int(at * scale) + 1, int((at + len(REDACTED)) * scale)), at))
+            at = new.find(REDACTED, at + len(REDACTED))
+    return [r[0] for r in rows], rows
 
 
 def _redact_meta(value: Any) -> Any:

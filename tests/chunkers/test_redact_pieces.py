@@ -1,7 +1,8 @@
 """The registry's redaction pass over a file's pieces: whatever shortcut it
 takes (source lines redacted once, outlines checked line by line against the
 source), every field of every piece comes out as `redact_text` of what the
-chunker produced."""
+chunker produced, except that a slice or a clip of a line longer than a piece
+takes the whole line's redaction (at least as strict as the slice's own)."""
 
 from __future__ import annotations
 
@@ -198,3 +199,43 @@ def test_pre_checks_never_skip_a_redaction_of_pairs_flags_and_npmrc(line):
     once = _redact_line(line)
     assert once == _redact_line_without_hints(line)
     assert redact_text(line) == once and redact_text(once) == once
+
+
+def _one_long_line(kind: str, n: int) -> tuple[str, list[str]]:
+    """A file whose code is one line far longer than a piece (a minified bundle), with secrets every
+    few hundred characters: many are cut by a piece's edge or have their name in the piece before."""
+    units, secrets = [], []
+    for i in range(n):
+        pw, tok = f"Zq{i:05d}xK9mTq2Lp", f"ghp_{i:06d}aB3cD4eF5gH6iJ7kL8mN9oP0qR1sT2"
+        url_pw = f"w{i:05d}Pq7Rs8Tu9Vx"
+        secrets += [pw, tok, url_pw]
+        if kind == "js":
+            units.append(f'function f{i}(){{var password="{pw}";var t="{tok}";'
+                         f'return fetch("https://admin:{url_pw}@db.example.com/q")}}')
+        elif kind == "py":
+            units.append(f'f{i} = dict(password="{pw}", token="{tok}", url="postgres://admin:{url_pw}@db.example.com/x");')
+        else:
+            units.append(f'var a{i} = new C {{ Password = "{pw}", Token = "{tok}", '
+                         f'Url = "postgres://admin:{url_pw}@db.example.com/x" }};')
+    line = (";" if kind == "js" else " ").join(units)
+    if kind == "cs":
+        line = "class K { void M() { " + line + " } }"
+    return line, secrets
+
+
+@pytest.mark.parametrize("name", ["bundle.min.js", "generated.py", "Generated.cs"])
+def test_a_line_longer_than_a_piece_is_redacted_as_one_line(name):
+    """A line sliced into pieces takes the whole line's redaction: a piece redacted on its own
+    would keep a secret cut by its edge, or one whose name ends the piece before."""
+    line, secrets = _one_long_line(name.rsplit(".", 1)[-1], 300)
+    whole = redact_text(line)
+    assert not any(s in whole for s in secrets)
+    pieces = chunk_file(name, (line + "\n").encode())
+    assert len(pieces) >= 8 and all(p.start_line == p.end_line == 1 for p in pieces)
+    blob = "\n".join(dumped(p) for p in pieces)
+    left = [s[k:k + 8] for s in secrets for k in range(len(s) - 7) if s[k:k + 8] in blob]
+    assert not left, f"{len(left)} fragments of planted secrets stored, first {left[:3]}"
+    # Nothing lost or repeated: each kind's bodies (C# has the class's parts, its member's and the
+    # whole class's), in order, are the line's redaction.
+    for kind in {p.chunk_type for p in pieces}:
+        assert "".join(p.text[len(p.header):] for p in pieces if p.chunk_type == kind) == whole, kind
