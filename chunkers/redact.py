@@ -2733,6 +2733,14 @@ _LABELLED = re.compile(
     r"(?i)(?P<lead>[ \t]*(?:(?:#|//|--|\*|-)[ \t]*)?)(?P<name>(?:[A-Za-z][\w.-]*[ \t]+){0,3}(?:[A-Za-z][\w.-]*?)?"
     r"(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>[ \t]*[=:][ \t]*|[ \t]+)(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*\r?)$"
 )
+# The same judgement for a value inside a line of prose, a log or a command (`login with password: Zq8f… for it`,
+# `user=alice password=Zq8f… action=login`, `API_TOKEN=… ./deploy.sh`): a secret's word glued to `=` or `: `, the
+# value followed by a blank, `;`, `,`, `&` or `)` (what ends the line is _LABELLED's).
+_LABELLED_MID = re.compile(
+    r"(?i)(?<![\w.$@/-])(?P<name>(?:[A-Za-z][\w.-]{0,40}?)?(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>=|:[ \t]+)"
+    r"(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?=[ \t]*[;,&)]|[ \t]+\S)"
+)
+_LABELLED_MID_HINT = re.compile(r"(?i)(?:secret|token|key|passw(?:or)?d|pwd)(?:=|:[ \t])[A-Za-z0-9+/=_.~-]{16}")
 # A database's or a dictionary's key, a public one, a digest's: no secret under such a name whatever its value.
 _LABEL_NOT = frozenset("public pub publishable sort primary foreign partition cache lookup row index hash hashed checksum "
                        "digest sha md5 fingerprint commit id uuid".split())
@@ -2747,6 +2755,28 @@ def _labelled(match: re.Match[str]) -> str:
             _HEX_ONLY.fullmatch(value) and _name_tier(name) < 2) or not re.search(r"[0-9]", value):
         return match.group(0)
     return _replace(match, "value")
+
+
+_ANNOTATION_AFTER = re.compile(r"[ \t]*[,)|=\]]")
+
+
+def _labelled_mid(match: re.Match[str]) -> str:
+    """_labelled's judgement; under a password's or a secret's own name, a value of letters and digits
+    that is not words and a number (`Password123`) is one too, random-looking or not (`Zqwyla4szJxhvI3y`)."""
+    if match.group("op")[0] == ":" and _ANNOTATION_AFTER.match(match.string, match.end()):
+        return match.group(0)  # a parameter's type (`key: Ed25519PrivateKey | None`, `private_key: ed25519.Key,`)
+    out = _labelled(match)
+    if out != match.group(0):
+        return out
+    value, name = match.group("value"), match.group("name")
+    low = name.lower()
+    if (("passw" in low or "pwd" in low or "secret" in low) and REDACTED not in value and _name_tier(name) == 2
+            and re.search(r"[0-9]", value) and re.search(r"[A-Za-z]", value) and not _NOT_SECRET_NAME.search(name)
+            and not all(_SLUG_PART.fullmatch(p) for p in re.split(r"[_.:/~+=-]+", value) if p)
+            and {w.lower() for w in _IDENT_WORDS.findall(name)}.isdisjoint(_LABEL_NOT)
+            and not is_benign_value(value, name)):
+        return _replace(match, "value")
+    return out
 
 
 # A pair whose name and value are apart (`{"key": "password", "value": "…"}`, `{name: "API_TOKEN", value: "…"}`):
@@ -3365,6 +3395,8 @@ def _redact_line(line: str) -> str:
     # (its `=` or `:` forms have no blank: `x key=…` and `key=…` are judged alike)
     if tail and secret and _LABELLED.match(line):
         line = _LABELLED.sub(_labelled, line, count=1)
+    if secret and ("=" in line or ": " in line) and _LABELLED_MID_HINT.search(line):
+        line = _LABELLED_MID.sub(_labelled_mid, line)
     if secret and ('value"' in low or "value'" in low or "value:" in low or "value=" in low) and (
             "key" in low or "name" in low) and ('"' in line or "'" in line):
         line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)
