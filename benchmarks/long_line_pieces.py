@@ -11,7 +11,7 @@ field of any piece (text, header, analysis text, skeleton, symbols, meta):
 - `whole`: planted values found whole in the pieces; `cut`: 8-character pieces of the planted
   values (none occurs elsewhere in the file) found in the pieces: a secret cut by a piece's edge.
 
-    python benchmarks/long_line_pieces.py [--units 600] [--seed 7]
+    python benchmarks/long_line_pieces.py [--units 600] [--seed 7] [--shapes]
 
 Figures: benchmarks/secrets_recall.md, "Lines longer than a piece".
 """
@@ -72,12 +72,53 @@ def _line(kind: str, units: int, rng: random.Random) -> tuple[str, list[str]]:
     return line, planted
 
 
+def _shapes(rng: random.Random) -> list[tuple[str, str, list[str]]]:
+    """Long lines inside structure (`--shapes`): a class member of 150 statements (two blanks between words, then
+    one), the same in C# and Python, a heading of 300 pairs, a procedure of 300 login calls, a YAML flow mapping."""
+    def rnd(n: int) -> str:
+        return "".join(rng.choice(ALNUM) for _ in range(n))
+    out = []
+    for name, sep in (("member.ts", "  "), ("member1.ts", " ")):
+        planted, stmts = [], []
+        for _ in range(150):
+            pw, tok = "Zq" + rnd(16), "ghp_" + rnd(36)
+            planted += [pw, tok]
+            stmts.append(f'var{sep}password{sep}={sep}"{pw}";{sep}var{sep}t{sep}={sep}"{tok}";')
+        line = " ".join(stmts)
+        out.append((name, "export class K {\n  m(): void { " + line + " }\n  n(): number { return 1; }\n}\n", planted))
+    planted = ["Zq" + rnd(6) + "7" + rnd(9) for _ in range(300)]
+    stmts = " ".join(f'var password = "{v}"; var t = "x";' for v in planted[:150])
+    out.append(("Member.cs", "namespace N {\npublic class K {\n    public void M() { " + stmts
+                + " }\n    public int N() { return 1; }\n}\n}\n", planted[:150]))
+    line = "; ".join(f'password = "{v}"' for v in planted[:200])
+    out.append(("member.py", "class K:\n    def m(self):\n        " + line + "\n\n    def n(self):\n        return 1\n",
+                planted[:200]))
+    line = " ".join(f"password: {v} and" for v in planted)
+    out.append(("heading.md", "# Title " + line[:400] + "\n\n" + line + "\n\n## Next\n\ntext\n", planted))
+    line = " ".join(f"EXEC sp_addlogin 'u{i}', '{v}';" for i, v in enumerate(planted))
+    out.append(("proc.sql", "CREATE PROCEDURE dbo.P AS BEGIN " + line + " END\nGO\n", planted))
+    line = ", ".join(f"password{i}: {v}" for i, v in enumerate(planted))
+    out.append(("flow.yaml", "cfg: {" + line + "}\n", planted))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--units", type=int, default=600, help="statements on the line (six secrets each)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--shapes", action="store_true", help="long lines inside structure instead (a class member, a "
+                    "heading, a procedure, a flow mapping): what the pieces keep")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.shapes:
+        print("| file | pieces | planted | whole | 10-char windows |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for name, source, planted in _shapes(rng):
+            pieces = chunk_file(name, source.encode())
+            blob = "\n".join(json.dumps(p.to_dict(), ensure_ascii=False) for p in pieces)
+            cut = sum(v[k:k + 10] in blob for v in planted for k in range(len(v) - 9))
+            print(f"| {name} | {len(pieces)} | {len(planted)} | {sum(v in blob for v in planted)} | {cut} |")
+        return 0
     print("| file | characters | pieces | planted | line | whole | cut | chunk CPU s |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     totals = [0, 0, 0, 0]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
 from .packs import ranges
 from .plain import chunk_plain
+from .redact import clip_redacted
 from .text import split_lines
 from .windows import line_windows
 
@@ -40,9 +41,10 @@ MAX_TITLE_CHARS = 200
 
 
 def _title(text: str) -> str:
-    """A heading's text up to a lone carriage return, and at most MAX_TITLE_CHARS (cut with `…`)."""
+    """A heading's text up to a lone carriage return, and at most MAX_TITLE_CHARS (cut with `…` after its
+    redaction: the breadcrumbs carry the cut inside a line, where the pieces' redaction cannot see it)."""
     text = text.split("\r", 1)[0].strip()
-    return text if len(text) <= MAX_TITLE_CHARS else text[:MAX_TITLE_CHARS - 1] + "…"
+    return clip_redacted(text, MAX_TITLE_CHARS)
 
 
 @dataclass(frozen=True)

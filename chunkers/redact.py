@@ -1168,6 +1168,35 @@ def _sql_password(match: re.Match[str]) -> str:
     return match.group(0) if value == REDACTED or is_benign_value(value) else _replace(match, "value")
 
 
+# SQL Server's procedures that set a login's, a linked server's or an application role's password: the password by
+# position or by its parameter's name (`EXEC sp_addlogin 'app', 'Pa55…'`, `sp_password NULL, '…', 'sa'`,
+# `sp_addlinkedsrvlogin 'SRV', 'false', NULL, 'user', '…'`, `sp_change_users_login 'Auto_Fix', 'u', NULL, '…'`,
+# `@new = N'…'`): {procedure: the 1-based positions of its passwords}.
+_SQL_LOGIN_PROCS = {"sp_addlogin": (2,), "sp_password": (1, 2), "sp_addapprole": (2,), "sp_setapprole": (2,),
+                    "sp_approlepassword": (2,), "sp_change_users_login": (4,), "sp_addlinkedsrvlogin": (5,)}
+_SQL_LOGIN_PARAMS = frozenset("@passwd @password @old @new @newpwd @rmtpassword".split())
+_SQL_LOGIN_CALL = re.compile(
+    r"(?i)\b(?P<proc>sp_(?:addlogin|password|addapprole|setapprole|approlepassword|change_users_login|addlinkedsrvlogin))"
+    r"\b[ \t(]+(?P<args>(?:(?!\b(?:exec|execute|go)\b)[^;\n])*)")  # (to the next statement)
+_SQL_ARG = re.compile(r"[ \t]*(?:(?P<name>@\w+)[ \t]*=[ \t]*)?(?:N?'(?P<value>(?:''|[^'\n])*+)'|[^,'\n]*+)[ \t]*(?:,|$|\)|(?=[ \t]))")
+
+
+def _sql_login_call(match: re.Match[str]) -> str:
+    positions, text = _SQL_LOGIN_PROCS[match.group("proc").lower()], match.group(0)
+    args, base, out, done, pos, k = match.group("args"), match.start("args") - match.start(), [], 0, 0, 0
+    # one argument after another from where the last ended (a search from every character of a run no argument
+    # ends, `sp_addlogin aaa…'`, was quadratic)
+    while pos < len(args) and (arg := _SQL_ARG.match(args, pos)) is not None and arg.end() > pos:
+        pos, k = arg.end(), k + 1
+        value, name = arg.group("value"), arg.group("name")
+        if value is None or not (name.lower() in _SQL_LOGIN_PARAMS if name else k in positions):
+            continue
+        if value and REDACTED not in value and not is_benign_value(value):
+            out += [text[done:base + arg.start("value")], REDACTED]
+            done = base + arg.end("value")
+    return "".join(out) + text[done:] if out else text
+
+
 # The words of SQL's statements that give an account a password (`CREATE USER … IDENTIFIED BY '…'`, `GRANT …`)
 _SQL_ACCOUNT = re.compile(r"(?i)\b(?:user|role|login|grant|create|alter)\b")
 
@@ -3339,6 +3368,8 @@ def _redact_line(line: str) -> str:
         line = _COMMAND_CRED.sub(_command_cred, line)
     if "'" in line and ("identified" in low or "password" in low and ("with" in low or "," in line)):
         line = _SQL_PASSWORD.sub(_sql_password, line)
+    if "sp_" in low and "'" in line:
+        line = _SQL_LOGIN_CALL.sub(_sql_login_call, line)
     # Cheap guards first: most code lines hold none of these.
     if "@" in line and "://" in line:
         line = _URL_CRED.sub(_url_cred, line)
@@ -3497,6 +3528,8 @@ _FORM_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
 _RARE_HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     "uthorization", "bearer", "identified", r"-(?:u[ \t]|-user[ \t]|asplaintext)", "derivebytes", "change_user",
     "imap_open", "logon", r"new\s+(?:pdo|mysqli|maxdb)\b",
+    # SQL Server's login procedures (_SQL_LOGIN_CALL)
+    r"sp_(?:addlogin|password|addapprole|setapprole|approlepassword|change_users_login|addlinkedsrvlogin)",
     # a Basic scheme's plain `user:pass` (_BASIC_PLAIN) or its base64 with no header's name (_AUTH_BARE), an HMAC's
     # key by position (_HMAC_KEY)
     r"basic[ \t]+(?:[\w.@+-]+:|[a-z0-9+/]{16})", r"createhmac\(",
@@ -3671,6 +3704,7 @@ class _Memo:
         self._cursor: dict[int, int] = {}  # line start -> where its next slice is looked for
         self._spans: dict[int, tuple[list[int], list[tuple[int, int, int]]]] = {}  # see _marker_spans
         self._long: tuple[list[str], list[tuple[int, int, str, int]]] | None = None  # see _cut_keys
+        self._slices: dict[str, str] = {}  # a slice of a long line -> its redaction (_line_slice)
 
     def _scan_source(self) -> None:
         if self._pre is None:
@@ -3816,9 +3850,12 @@ class _Memo:
         """`line` as a clip of a long changed source line (after up to _CUT_LEAD characters of its own:
         `// `, an indent), in that line's redaction; None when it is no such clip."""
         keys, rows = self._cut_keys()
-        core, tail = (line[:-2], " …") if line.endswith(" …") else (line, "")
+        core, tail = (line[:-2], " …") if line.endswith(" …") else (line[:-1], "…") if line.endswith("…") else (line, "")
+        slices = self._slices
         for k in range(min(_CUT_LEAD, len(core) - _CUT_MIN) + 1):
             x = core[k:]
+            if x in slices:
+                return core[:k] + slices[x] + tail
             i = bisect_left(keys, x)
             if i < len(keys) and len(keys[i]) > len(x) and keys[i].startswith(x):
                 lo, hi, new, j = rows[i]
@@ -3845,7 +3882,8 @@ class _Memo:
         a, b = self._red_offset(lo, hi, pos - lo, new), self._red_offset(lo, hi, pos + len(body) - lo, new)
         # The slice's own scan still runs: what the whole line's redaction keeps, the slice's
         # pieces may not (a slice is judged at least as strictly as it was before).
-        return self(new[a:b]) if b > a else REDACTED
+        out = self._slices[body] = self(new[a:b]) if b > a else REDACTED
+        return out  # (an analysis text repeating the slice takes it too: _cut_of)
 
     def _red_offset(self, lo: int, hi: int, c: int, new: str) -> int:
         """Where offset `c` of the source line lo..hi falls in its redaction `new`. The redaction is
@@ -3881,6 +3919,21 @@ def _marker_spans(line: str, new: str) -> tuple[list[int], list[tuple[int, int, 
             rows.append((int(at * scale), max(int(at * scale) + 1, int((at + len(REDACTED)) * scale)), at))
             at = new.find(REDACTED, at + len(REDACTED))
     return [r[0] for r in rows], rows
+
+
+def clip_redacted(text: str, limit: int, mark: str = "…") -> str:
+    """`text` cut to `limit` characters (`mark` included) after its redaction, never inside a marker: a clip
+    taken first and redacted after keeps the start of a secret it cuts (a chunker's heading in breadcrumbs)."""
+    if len(text) <= limit:
+        return text
+    red = redact_text(text)
+    if len(red) <= limit:
+        return red
+    cut = limit - len(mark)
+    at = red.rfind(REDACTED, max(0, cut - len(REDACTED)), cut + len(REDACTED))
+    if 0 <= at < cut < at + len(REDACTED):
+        cut = at
+    return red[:cut] + mark
 
 
 def _redact_meta(value: Any) -> Any:

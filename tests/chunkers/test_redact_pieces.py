@@ -239,3 +239,27 @@ def test_a_line_longer_than_a_piece_is_redacted_as_one_line(name):
     # whole class's), in order, are the line's redaction.
     for kind in {p.chunk_type for p in pieces}:
         assert "".join(p.text[len(p.header):] for p in pieces if p.chunk_type == kind) == whole, kind
+
+
+def test_a_sliced_member_line_repeated_in_the_analysis_text_is_redacted_there_too():
+    """A class member's one long line: its parts' analysis texts repeat the part's slice after the class's
+    outline, where a slice redacted alone keeps a secret its edge cuts."""
+    stmts = [f'var  password  =  "Zq{i:05d}xK9mTq2LpRb";  var  t  =  "ghp_{i:06d}aB3cD4eF5gH6iJ7kL8mN9oP0qR1sT2";'
+             for i in range(300)]
+    source = "export class K {\n  m(): void { " + " ".join(stmts) + " }\n  n(): number { return 1; }\n}\n"
+    pieces = chunk_file("k.ts", source.encode())
+    assert any(p.start_line == p.end_line == 2 and p.analysis_text for p in pieces)
+    blob = "\n".join(dumped(p) for p in pieces)
+    left = [f"{i:05d}xK9mTq" for i in range(300) if f"{i:05d}xK9mTq" in blob]
+    left += [f"{i:06d}aB3cD4" for i in range(300) if f"{i:06d}aB3cD4" in blob]
+    assert not left, left[:5]
+
+
+def test_a_heading_longer_than_a_title_is_cut_after_its_redaction():
+    """A heading's title is cut at MAX_TITLE_CHARS inside the breadcrumbs of every part: cut after redaction,
+    so the cut keeps no start of a secret."""
+    words = " ".join(f"password: Zq{i:03d}x7Kp2Lm9QrTw and" for i in range(12))
+    source = f"# Setup {words}\n\nbody\n\n## Next\n\nmore\n"
+    pieces = chunk_file("setup.md", source.encode())
+    blob = "\n".join(dumped(p) for p in pieces)
+    assert "Setup" in blob and not [i for i in range(12) if f"Zq{i:03d}" in blob]
