@@ -121,7 +121,7 @@ def parse_json_tree(text: str) -> Node:
               if not m.group(0).startswith(("//", "/*"))]
     pos = 0
 
-    def scalar(tok: str) -> Any:
+    def scalar(tok: str, line: int = 0) -> Any:
         if tok.startswith('"'):
             if len(tok) < 2 or not tok.endswith('"'):
                 raise JsonShapeError("unterminated string")
@@ -131,7 +131,8 @@ def parse_json_tree(text: str) -> Node:
         try:
             return json.loads(tok)
         except ValueError as exc:
-            raise JsonShapeError(f"bad literal {tok[:20]!r}") from exc
+            # (the token's position, not its text: a note is shown and stored, and an unquoted token may be a secret)
+            raise JsonShapeError(f"bad literal at line {line}") from exc
 
     def value(depth: int) -> Node:
         nonlocal pos
@@ -177,7 +178,7 @@ def parse_json_tree(text: str) -> Node:
                 elems.append(value(depth + 1))
         if tok in "}]:,":
             raise JsonShapeError(f"unexpected {tok!r} at line {line}")
-        return ("scalar", line, index.line_of(off + len(tok) - 1), scalar(tok))
+        return ("scalar", line, index.line_of(off + len(tok) - 1), scalar(tok, line))
 
     root = value(0)
     if pos != len(tokens):

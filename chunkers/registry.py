@@ -20,7 +20,7 @@ from .languages import BY_EXTENSION, extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult
 from .packs import pack_members
 from .plain import chunk_plain
-from .redact import redact_pieces
+from .redact import redact_pieces, redact_text
 from .text import BinaryContent, decode, split_lines
 
 # extension -> "module:function" (module relative to this package), from the language table
@@ -47,9 +47,10 @@ def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OP
         try:
             result = _resolve(BYTES_CHUNKERS[ext])(path, data, options)
         except Exception as exc:  # a chunker bug must not lose the file
-            return ChunkResult([], skip_reason=f"{ext[1:]} chunker failed: {type(exc).__name__}: {exc}")
+            return ChunkResult([], skip_reason=redact_text(f"{ext[1:]} chunker failed: {type(exc).__name__}: {exc}"))
         if isinstance(result, ChunkResult):
-            return ChunkResult(redact_pieces(result.pieces), result.skip_reason, result.notes)
+            return ChunkResult(redact_pieces(result.pieces), result.skip_reason and redact_text(result.skip_reason),
+                               tuple(map(redact_text, result.notes)))
         return ChunkResult(redact_pieces(result))
     try:
         text = decode(data)
@@ -78,7 +79,8 @@ def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OP
             notes.extend([note] if note else [])
     if not pieces:
         pieces = chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars)
-    return ChunkResult(redact_pieces(pieces, text), notes=tuple(notes))
+    # A note may quote the file (a parser's message): shown in Dagster's metadata and by the CLI, redacted as chunks are.
+    return ChunkResult(redact_pieces(pieces, text), notes=tuple(map(redact_text, notes)))
 
 
 def chunk_file(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) -> list[ChunkPiece]:

@@ -217,6 +217,15 @@ def test_invalid_documents_still_give_config_chunks_and_a_note(name, note):
     assert "[REDACTED]" in result.pieces[0].text
 
 
+def test_a_parse_note_quotes_no_part_of_an_unquoted_secret():
+    """A note is shown in Dagster's metadata and by the CLI: an unquoted token that breaks a JSON document is
+    named by its line, never quoted (it quoted the token's first 20 characters)."""
+    data = b'{\n  "region": "eu",\n  "token": ghp_R8vK2mXq9LpZ4tYb7NcW3sHd6Fj1Qa0Ue5Io\n}\n'
+    result = chunk_file_result("settings.json", data)
+    assert result.notes == ("json did not parse (bad literal at line 3); keys taken line by line",)
+    assert "R8vK2m" not in "".join(result.notes) + "".join(p.text for p in result.pieces)
+
+
 def test_xml_nested_past_the_depth_cap_is_read_line_by_line_in_little_memory():
     """Each open element holds its key path, so nesting cost its square: 150,000 `<a>` (1 MB) held 40 GB. Past
     MAX_XML_DEPTH the document is read line by line, with a note; at the cap its keys are read as before."""
