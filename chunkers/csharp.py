@@ -34,6 +34,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
+from .redact import cut_redacted
 from .text import LineIndex, line_table
 from .units import cap_outline, cap_symbols, member_context, part_skeleton
 from .windows import line_windows
@@ -949,7 +950,7 @@ def _indent_of(line: str) -> str:
 
 
 def _clip(line: str, limit: int = 200) -> str:
-    return line if len(line) <= limit else line[:limit].rstrip() + " …"
+    return line if len(line) <= limit else cut_redacted(line, limit).rstrip() + " …"
 
 
 def _type_head(f: _File, typ: _Type) -> str:

@@ -1176,7 +1176,9 @@ _SQL_LOGIN_PROCS = {"sp_addlogin": (2,), "sp_password": (1, 2), "sp_addapprole":
                     "sp_approlepassword": (2,), "sp_change_users_login": (4,), "sp_addlinkedsrvlogin": (5,)}
 _SQL_LOGIN_PARAMS = frozenset("@passwd @password @old @new @newpwd @rmtpassword".split())
 _SQL_LOGIN_CALL = re.compile(
-    r"(?i)\b(?P<proc>sp_(?:addlogin|password|addapprole|setapprole|approlepassword|change_users_login|addlinkedsrvlogin))"
+    # (a call: after EXEC, or a statement's start; `see sp_password ('old', 'new')` in prose is none)
+    r"(?i)(?:\bexec(?:ute)?[ \t]+(?:\w+\.\.?)*|^[ \t]*|;[ \t]*)"
+    r"(?P<proc>sp_(?:addlogin|password|addapprole|setapprole|approlepassword|change_users_login|addlinkedsrvlogin))"
     r"\b[ \t(]+(?P<args>(?:(?!\b(?:exec|execute|go)\b)[^;\n])*)")  # (to the next statement)
 _SQL_ARG = re.compile(r"[ \t]*(?:(?P<name>@\w+)[ \t]*=[ \t]*)?(?:N?'(?P<value>(?:''|[^'\n])*+)'|[^,'\n]*+)[ \t]*(?:,|$|\)|(?=[ \t]))")
 
@@ -3921,19 +3923,29 @@ def _marker_spans(line: str, new: str) -> tuple[list[int], list[tuple[int, int, 
     return [r[0] for r in rows], rows
 
 
+# cut_redacted reads this much of a text past the cut: a value that starts before the cut ends within it (a JWT, a
+# private key escaped onto one line), and a minified bundle's member, folded from a line of megabytes, costs no more
+# than this to cut (the whole line, redacted for every member, doubled a bundle's chunking time).
+_CUT_CONTEXT = 4096
+
+
+def cut_redacted(text: str, n: int) -> str:
+    """The first `n` characters of `text` after its redaction, never cut inside a marker: what a chunker keeps of a
+    line too long for an outline, a signature or a title (`text[:n]` where nothing is redacted). A clip taken first
+    and redacted after keeps the start of a secret it cuts, and a clip inside a line, or of a line whose blanks were
+    folded, is no part the pieces' redaction can find again."""
+    red = redact_text(text[:n + _CUT_CONTEXT])
+    at = red.rfind(REDACTED, max(0, n - len(REDACTED)), n + len(REDACTED))
+    return red[:at if 0 <= at < n < at + len(REDACTED) else n]
+
+
 def clip_redacted(text: str, limit: int, mark: str = "…") -> str:
-    """`text` cut to `limit` characters (`mark` included) after its redaction, never inside a marker: a clip
-    taken first and redacted after keeps the start of a secret it cuts (a chunker's heading in breadcrumbs)."""
+    """`text` cut to `limit` characters (`mark` included) after its redaction (cut_redacted): a heading's title in
+    the breadcrumbs."""
     if len(text) <= limit:
         return text
     red = redact_text(text)
-    if len(red) <= limit:
-        return red
-    cut = limit - len(mark)
-    at = red.rfind(REDACTED, max(0, cut - len(REDACTED)), cut + len(REDACTED))
-    if 0 <= at < cut < at + len(REDACTED):
-        cut = at
-    return red[:cut] + mark
+    return red if len(red) <= limit else cut_redacted(red, limit - len(mark)) + mark
 
 
 def _redact_meta(value: Any) -> Any:

@@ -39,6 +39,7 @@ from tree_sitter_language_pack import get_language
 
 from .languages import extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
+from .redact import cut_redacted
 from .text import split_lines
 from .units import cap_outline, cap_symbols, member_context, part_skeleton
 from .windows import Window, line_windows
@@ -810,7 +811,7 @@ def _clean_name(text: str) -> str:
     name = text.strip().splitlines()[0] if text.strip() else ""
     if "<" in name and not name.startswith("operator"):
         name = name.split("<", 1)[0].strip()
-    return name[:200]
+    return name if len(name) <= 200 else cut_redacted(name, 200)
 
 
 def _package_name(text: str) -> str:

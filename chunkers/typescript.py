@@ -34,6 +34,7 @@ from typing import Any
 
 from .languages import extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
+from .redact import cut_redacted
 from .text import join_lines, split_lines
 from .units import cap_outline, cap_symbols, member_context, part_skeleton
 from .windows import line_windows
@@ -590,7 +591,8 @@ def _emit(doc: LineDoc, start: int, end: int, chunk_type: str, symbols: list[Chu
     first = symbols[0].start_line if symbols and start <= symbols[0].start_line <= end else start
     signature = next((doc.lines[i - 1].strip() for i in range(first, end + 1)
                       if doc.lines[i - 1].strip() and not _COMMENT_LINE.match(doc.lines[i - 1])
-                      and not doc.lines[i - 1].lstrip().startswith("@")), "")[:200]
+                      and not doc.lines[i - 1].lstrip().startswith("@")), "")
+    signature = signature if len(signature) <= 200 else cut_redacted(signature, 200)
     out = []
     sliced: dict[int, int] = {}  # line -> characters of it in earlier parts
     slice_index: dict[int, tuple[list[int], list[int], list[int], list[int]]] = {}
@@ -700,7 +702,7 @@ _LEAD_LINE = re.compile(r"^\s*(?://|/\*|\*|--|@)")
 
 def _fold(text: str) -> str:
     line = " ".join(text.split())
-    return line[:240]
+    return line if len(line) <= 240 else cut_redacted(line, 240)
 
 
 def _skeleton(doc: LineDoc, g: _Group, line_max: int = 1 << 62) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .model import ChunkSymbol
+from .redact import cut_redacted
 
 
 def cap_symbols(symbols: Sequence[ChunkSymbol], limit: int) -> list[ChunkSymbol]:
@@ -32,7 +33,7 @@ def cap_outline(text: str, limit: int, comment: str = "//") -> str:
     end = text.rfind("\n", 0, room + 1)  # the last line break that keeps whole lines within room
     if end <= 0:  # the first line alone is over the limit
         first_end = text.find("\n")
-        kept = text[:min(room, first_end if first_end >= 0 else len(text))].rstrip() + " …"
+        kept = cut_redacted(text[:first_end] if first_end >= 0 else text, room).rstrip() + " …"
         at = first_end + 1 if first_end >= 0 else len(text)
         last = kept
     else:

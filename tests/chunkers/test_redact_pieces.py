@@ -263,3 +263,22 @@ def test_a_heading_longer_than_a_title_is_cut_after_its_redaction():
     pieces = chunk_file("setup.md", source.encode())
     blob = "\n".join(dumped(p) for p in pieces)
     assert "Setup" in blob and not [i for i in range(12) if f"Zq{i:03d}" in blob]
+
+
+TOKEN = "ghp_" + "a1B2c3D4e5" * 3 + "a1B2c3"
+
+
+@pytest.mark.parametrize("name, source", [
+    # a member of a one-line class: its outline line is cut from inside the line
+    ("m.js", "class K{static c0={" + "a" * 200 + ':1,t:"' + TOKEN + '"};'
+     + ";".join(f"static c{i}={{b:{i}}}" for i in range(1, 400)) + "}\n"),
+    # a statement whose blanks the skeleton folds before cutting it
+    ("b.js", "var  x = {" + ",  ".join(f'k{i}:  "{"y" * 30}"' for i in range(5)) + f',  t:  "{TOKEN}"'
+     + ",  z:  1" * 1000 + "};\nfunction f(){\n" + "  return 1;\n" * 10 + "}\n"),
+])
+def test_an_outline_line_is_cut_after_its_redaction(name, source):
+    """Outlines and signatures keep a long line's first 200-240 characters: cut after redaction, so a cut inside a
+    line or of a line with folded blanks keeps no start of a secret (found by review; main stored 23-30 characters
+    of the token)."""
+    blob = "\n".join(dumped(p) for p in chunk_file(name, source.encode()))
+    assert "a1B2c3D4e5" not in blob

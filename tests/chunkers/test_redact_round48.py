@@ -2,7 +2,8 @@
 password take it by position (`EXEC sp_addlogin 'app', '…'`, `sp_password NULL, '…', 'sa'`, the fifth argument of
 `sp_addlinkedsrvlogin`, the fourth of `sp_change_users_login`) or by a parameter's name that says nothing of a
 secret (`@new = N'…'`); the stored-procedure chunker's own format, read by no rule before. Kept: the other
-arguments, a placeholder, an empty or a variable's password, a comment naming the procedure. Values are made up
+arguments, a placeholder, an empty or a variable's password, a comment naming the procedure, prose that quotes
+a call (no EXEC, not a statement's start). Values are made up
 here."""
 
 from tests.chunkers.redact_asserts import round_tests
@@ -15,6 +16,7 @@ KEPT = [
     "-- call sp_password to change it",
     "EXEC sp_addlinkedsrvlogin 'SRV1', 'true'",
     "EXEC sp_change_users_login 'Report'",
+    "-- see sp_password ('old', 'new') docs",
 ]
 
 REDACTED = [
