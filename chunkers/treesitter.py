@@ -41,7 +41,7 @@ from .languages import extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
 from .text import split_lines
-from .units import cap_outline, cap_symbols, member_context, part_skeleton
+from .units import cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
 from .windows import Window, line_windows
 
 _CLOSERS = frozenset("}]);, \t")
@@ -273,7 +273,7 @@ class _Document:
         self.lines = split_lines(text)
         self.n = len(self.lines)
         self.src = text.encode("utf-8")
-        self.tree = Parser(_language(table.grammar)).parse(self.src)
+        self.tree = parse_bounded(Parser(_language(table.grammar)), self.src)  # (past its budget: plain windows)
         cum = [0]
         for line in self.lines:
             cum.append(cum[-1] + len(line) + 1)

@@ -36,7 +36,7 @@ from .languages import extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
 from .text import join_lines, split_lines
-from .units import cap_outline, cap_symbols, member_context, part_skeleton
+from .units import cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
 from .windows import line_windows
 
 # extension -> the grammar's dialect (JSX in TypeScript needs the tsx grammar)
@@ -430,7 +430,7 @@ def _describe(src: bytes, node) -> tuple[str, list[tuple[str, str]], Any]:
 def _tree_sitter_units(doc: LineDoc, dialect: str) -> list[_Unit]:
     src = doc.text.encode("utf-8")
     doc.src = src
-    tree = _parser(dialect).parse(src)
+    tree = parse_bounded(_parser(dialect), src)  # (past its budget: the brace path, chunk_script)
     units: list[_Unit] = []
     ascii_text = doc.text.isascii()
     row, byte_col, char_col = -1, 0, 0  # the last node's start, for character columns

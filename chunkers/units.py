@@ -22,6 +22,37 @@ def cap_symbols(symbols: Sequence[ChunkSymbol], limit: int) -> list[ChunkSymbol]
     return list(symbols) if len(symbols) <= limit else list(symbols[:max(1, limit)])
 
 
+# A grammar's parse of hostile input can grow with the square of its size (a `.js` of `secret: …` runs and tabs: 30
+# CPU s for 784 KB), where real files cost 7-19 of tree-sitter's progress calls a KB (dagster-webserver's bundles of
+# 0.5-3.4 MB, jotai's sources) and that input 104-410. Past PARSE_CALLS_PER_KB a KB (at least PARSE_CALLS_MIN) the
+# parse stops and the chunker takes its other path. Counted in calls, not seconds: a file chunks the same way on a
+# loaded machine (the idempotent check re-chunks and compares).
+PARSE_CALLS_PER_KB, PARSE_CALLS_MIN = 100, 2000
+
+
+class ParseBudgetExceeded(ValueError):
+    """A grammar's parse passed its budget (parse_bounded)."""
+
+
+def parse_bounded(parser, src: bytes):
+    """`parser.parse(src)`, stopped past PARSE_CALLS_PER_KB progress calls a KB (ParseBudgetExceeded)."""
+    budget = PARSE_CALLS_MIN + PARSE_CALLS_PER_KB * len(src) // 1024
+    calls = 0
+
+    def progress(*_) -> bool:
+        nonlocal calls
+        calls += 1
+        return calls > budget
+
+    try:
+        return parser.parse(lambda at, _point: src[at:at + 65536], progress_callback=progress)
+    except ValueError as exc:
+        parser.reset()  # a stopped parse would otherwise resume on the parser's next input
+        if calls > budget:
+            raise ParseBudgetExceeded(f"the grammar's parse passed {budget} steps for {len(src)} bytes") from exc
+        raise
+
+
 def cap_outline(text: str, limit: int, comment: str = "//") -> str:
     """An outline (skeleton) of at most about `limit` characters: whole lines
     while they fit, then one line saying how many were left out. A single line

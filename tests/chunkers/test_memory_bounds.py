@@ -278,3 +278,20 @@ def test_a_long_member_of_a_huge_python_class_sees_its_neighbours():
     assert "class Big:" in context and "more members" in context
     assert "def compute299(self, x):" in context and "def compute300(self, x):" in context
     assert len(context) <= len(long_one.text)
+
+
+def test_a_parse_that_grows_with_the_square_of_its_input_stops_at_its_budget():
+    """tree-sitter's JavaScript grammar parses runs of `secret: …` and tabs in time growing with the square of their
+    size (784 KB: 30 CPU s). Its parse stops past a budget of progress calls a KB, the same on any machine, and the
+    file is chunked by the brace path, whole; a real file's parse is far within its budget."""
+    from chunkers.typescript import _parser
+    from chunkers.units import ParseBudgetExceeded, parse_bounded
+
+    hostile = ("secret: " + "A1b2" * 10 + "\t" * 50) * 2000
+    parser = _parser("javascript")
+    with pytest.raises(ParseBudgetExceeded):
+        parse_bounded(parser, hostile.encode())
+    real = ("export function f(a, b) {\n  return [a, b].map((x) => x * 2);\n}\n" * 3000).encode()
+    assert parse_bounded(parser, real).root_node.child_count == 3000  # the parser is usable after a stop
+    pieces = chunk_file("hostile.js", hostile.encode())
+    assert pieces and not uncovered_lines(pieces, hostile.count("\n") + 1)
