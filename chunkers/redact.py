@@ -31,7 +31,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from itertools import accumulate
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any
 
 from .model import ChunkPiece, ChunkSymbol
@@ -3679,10 +3679,6 @@ def redact_text(text: str) -> str:
 
 
 _MISSING = object()
-# _Memo._cut_lines: the changed source lines long enough to be clipped by a chunker (a signature at 200
-# characters, a fold at 240, a part's slice), the shortest field line read as a cut of one, and how many
-# leading characters of it may be the field's own (`// `, an indent) rather than the source's.
-_CUT_LINE, _CUT_MIN, _CUT_LEAD = 64, 32, 12
 # Below this size a text is simply scanned (see _Memo._clean_view).
 _VIEW_MIN = 256
 
@@ -3705,7 +3701,6 @@ class _Memo:
         self._line_set: set[str] | None = None  # lines known to be left unchanged
         self._cursor: dict[int, int] = {}  # line start -> where its next slice is looked for
         self._spans: dict[int, tuple[list[int], list[tuple[int, int, int]]]] = {}  # see _marker_spans
-        self._long: tuple[list[str], list[tuple[int, int, str, int]]] | None = None  # see _cut_keys
         self._slices: dict[str, str] = {}  # a slice of a long line -> its redaction (_line_slice)
 
     def _scan_source(self) -> None:
@@ -3748,7 +3743,7 @@ class _Memo:
         done = self.seen.get(text, _MISSING)
         if done is _MISSING:
             red = text if self._clean_view(text) else redact_text(text)
-            if self.source is not None and len(text) >= _CUT_MIN:
+            if self._slices:
                 red = self._cut_lines(text, red)
             done = self.seen[text] = None if red == text else red
         return text if done is None else done
@@ -3811,59 +3806,22 @@ class _Memo:
 
 
     def _cut_lines(self, text: str, red: str) -> str:
-        """`red` (redact_text of `text`) with every line of text that is a clip of a long changed source
-        line (a signature or an outline line cut at a few hundred characters, a part's header repeating
-        its line's start behind `// `, a skeleton's line before ` …`) given that line's own redaction,
-        clipped the same way: a clip redacted alone keeps the start of a secret it cuts."""
-        keys = self._cut_keys()[0]
-        if not keys:
-            return red
-        raw_lines, red_lines, hit = text.split("\n"), None, False
+        """`red` (redact_text of `text`) with every line of text that is a slice of a long line cut into
+        pieces (a class member's part repeats its slice after the class's outline in its analysis text)
+        given the slice's redaction (_line_slice): the slice redacted alone keeps a secret its edge cuts.
+        (A chunker's own cut of a long line, for an outline, a signature or a title, cuts the line's
+        redaction: cut_redacted.)"""
+        slices = self._slices
+        raw_lines, red_lines = text.split("\n"), None
         for i, line in enumerate(raw_lines):
-            if len(line) < _CUT_MIN:
-                continue
-            cut = self._cut_of(line)
+            cut = slices.get(line)
             if cut is not None:
                 if red_lines is None:
                     red_lines = red.split("\n")
                     if len(red_lines) != len(raw_lines):
                         return redact_text(red)  # not line for line (never seen): the strict reading
-                red_lines[i], hit = redact_text(cut), True
-        return "\n".join(red_lines) if hit else red
-
-    def _cut_keys(self) -> tuple[list[str], list[tuple[int, int, str, int]]]:
-        """The long changed source lines (_CUT_LINE characters or more) from where a clip may start (the
-        line's start, its indent's end, the end of a comment's or a heading's marks), sorted: the lines
-        starting with a given text are one run of them, found by bisection (no scan of every line)."""
-        if self._long is None:
-            self._scan_source()
-            src, rows = self.source, []
-            for ls, le, new in self._changes:
-                if le - ls >= _CUT_LINE:
-                    line = src[ls:le]
-                    body = line.lstrip()
-                    for j in {0, len(line) - len(body), len(line) - len(body.lstrip("#/*-> \t"))}:
-                        rows.append((src[ls + j:le], ls, le, new, j))
-            rows.sort(key=itemgetter(0))
-            self._long = ([r[0] for r in rows], [r[1:] for r in rows])
-        return self._long
-
-    def _cut_of(self, line: str) -> str | None:
-        """`line` as a clip of a long changed source line (after up to _CUT_LEAD characters of its own:
-        `// `, an indent), in that line's redaction; None when it is no such clip."""
-        keys, rows = self._cut_keys()
-        core, tail = (line[:-2], " …") if line.endswith(" …") else (line[:-1], "…") if line.endswith("…") else (line, "")
-        slices = self._slices
-        for k in range(min(_CUT_LEAD, len(core) - _CUT_MIN) + 1):
-            x = core[k:]
-            if x in slices:
-                return core[:k] + slices[x] + tail
-            i = bisect_left(keys, x)
-            if i < len(keys) and len(keys[i]) > len(x) and keys[i].startswith(x):
-                lo, hi, new, j = rows[i]
-                a, b = self._red_offset(lo, hi, j, new), self._red_offset(lo, hi, j + len(x), new)
-                return core[:k] + (new[a:b] if b > a else REDACTED) + tail
-        return None
+                red_lines[i] = redact_text(cut)
+        return red if red_lines is None else "\n".join(red_lines)
 
     def _line_slice(self, body: str, lo: int, hi: int) -> str | None:
         """The redaction of `body`, a slice of the source line lo..hi that is too long for one piece
@@ -3885,7 +3843,7 @@ class _Memo:
         # The slice's own scan still runs: what the whole line's redaction keeps, the slice's
         # pieces may not (a slice is judged at least as strictly as it was before).
         out = self._slices[body] = self(new[a:b]) if b > a else REDACTED
-        return out  # (an analysis text repeating the slice takes it too: _cut_of)
+        return out  # (an analysis text repeating the slice takes it too: _cut_lines)
 
     def _red_offset(self, lo: int, hi: int, c: int, new: str) -> int:
         """Where offset `c` of the source line lo..hi falls in its redaction `new`. The redaction is
@@ -3933,19 +3891,24 @@ def cut_redacted(text: str, n: int) -> str:
     """The first `n` characters of `text` after its redaction, never cut inside a marker: what a chunker keeps of a
     line too long for an outline, a signature or a title (`text[:n]` where nothing is redacted). A clip taken first
     and redacted after keeps the start of a secret it cuts, and a clip inside a line, or of a line whose blanks were
-    folded, is no part the pieces' redaction can find again."""
-    red = redact_text(text[:n + _CUT_CONTEXT])
+    folded, is no part the pieces' redaction can find again. A text of at most `n` characters is returned as it is
+    (the pieces' redaction sees it whole)."""
+    return text if len(text) <= n else _marker_safe(redact_text(text[:n + _CUT_CONTEXT]), n)
+
+
+def _marker_safe(red: str, n: int) -> str:
+    """The first `n` characters of a redacted text, or fewer where the cut would split a marker."""
     at = red.rfind(REDACTED, max(0, n - len(REDACTED)), n + len(REDACTED))
     return red[:at if 0 <= at < n < at + len(REDACTED) else n]
 
 
 def clip_redacted(text: str, limit: int, mark: str = "…") -> str:
-    """`text` cut to `limit` characters (`mark` included) after its redaction (cut_redacted): a heading's title in
-    the breadcrumbs."""
+    """`text` cut to `limit` characters (`mark` included) after its redaction, the whole text's (a heading's title
+    in the breadcrumbs, read once per heading)."""
     if len(text) <= limit:
         return text
     red = redact_text(text)
-    return red if len(red) <= limit else cut_redacted(red, limit - len(mark)) + mark
+    return red if len(red) <= limit else _marker_safe(red, limit - len(mark)) + mark
 
 
 def _redact_meta(value: Any) -> Any:

@@ -96,7 +96,7 @@ def chunk_sql(path: str, text: str, options: ChunkOptions = DEFAULT_OPTIONS) -> 
         for k, (s, e, body) in enumerate(ranges, 1):
             header = f"-- {obj.name} (part {k}/{n})\n"
             if k > 1:
-                header += f"-- {skeleton if len(skeleton) <= 200 else cut_redacted(skeleton, 200)}\n"
+                header += f"-- {cut_redacted(skeleton, 200)}\n"
             pieces.append(ChunkPiece(text=header + body, chunk_type=chunk_type, start_line=s, end_line=e,
                                      symbols=[symbol], skeleton=skeleton, header=header,
                                      meta={"part": k, "parts": n}))

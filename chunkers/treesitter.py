@@ -811,7 +811,7 @@ def _clean_name(text: str) -> str:
     name = text.strip().splitlines()[0] if text.strip() else ""
     if "<" in name and not name.startswith("operator"):
         name = name.split("<", 1)[0].strip()
-    return name if len(name) <= 200 else cut_redacted(name, 200)
+    return cut_redacted(name, 200)
 
 
 def _package_name(text: str) -> str:

@@ -592,7 +592,7 @@ def _emit(doc: LineDoc, start: int, end: int, chunk_type: str, symbols: list[Chu
     signature = next((doc.lines[i - 1].strip() for i in range(first, end + 1)
                       if doc.lines[i - 1].strip() and not _COMMENT_LINE.match(doc.lines[i - 1])
                       and not doc.lines[i - 1].lstrip().startswith("@")), "")
-    signature = signature if len(signature) <= 200 else cut_redacted(signature, 200)
+    signature = cut_redacted(signature, 200)
     out = []
     sliced: dict[int, int] = {}  # line -> characters of it in earlier parts
     slice_index: dict[int, tuple[list[int], list[int], list[int], list[int]]] = {}
@@ -702,7 +702,7 @@ _LEAD_LINE = re.compile(r"^\s*(?://|/\*|\*|--|@)")
 
 def _fold(text: str) -> str:
     line = " ".join(text.split())
-    return line if len(line) <= 240 else cut_redacted(line, 240)
+    return cut_redacted(line, 240)
 
 
 def _skeleton(doc: LineDoc, g: _Group, line_max: int = 1 << 62) -> str:
