@@ -15,6 +15,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 
 M = 1_000_000
@@ -26,6 +27,34 @@ def _alias_bomb(levels: int) -> str:
     return "openapi: 3.0.0\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n" + "".join(
         f"    {line}\n" for line in lines)
 
+
+def _pdf(pages: list[bytes], form: bytes = b"") -> bytes:
+    """A PDF of one content stream a page (compressed), Helvetica as /F1 and, given `form`, a form XObject /X1."""
+    def stream(data: bytes) -> bytes:
+        packed = zlib.compress(data, 9)
+        return b"<< /Filter /FlateDecode /Length %d >>\nstream\n" % len(packed) + packed + b"\nendstream"
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"", b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    if form:
+        objs.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                    + stream(form)[3:])
+    kids = []
+    for content in pages:
+        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font "
+                    b"<< /F1 3 0 R >> %s>> >>" % (len(objs) + 2, b"/XObject << /X1 4 0 R >> " if form else b""))
+        kids.append(b"%d 0 R" % len(objs))
+        objs.append(stream(content))
+    objs[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(kids))
+    out, offsets = bytearray(b"%PDF-1.7\n"), []
+    for i, body in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return bytes(out)
+
+
+_TEXT_OPS = b"BT /F1 12 Tf 72 700 Td (the same words again ) Tj ET\n"
 
 FILES = {
     # structure nested as deep as the bytes allow
@@ -67,15 +96,23 @@ FILES = {
     "attributes.xml": lambda: "<a " + " ".join(f'x{i}="1"' for i in range(100_000)) + "/>\n",
     "keys.json": lambda: "{" + ",".join(f'"k{i}": {i}' for i in range(60_000)) + "}\n",
     "table.md": lambda: "|" + "a|" * 50_000 + "\n|" + "-|" * 50_000 + "\n",
+    # PDF: content that inflates, a form drawn again and again, a page pypdf cannot read, many pages
+    "inflating.pdf": lambda: _pdf([_TEXT_OPS * 160_000]),
+    "forms.pdf": lambda: _pdf([b"/X1 Do\n" * 400], form=_TEXT_OPS * 2_000),
+    "nested.pdf": lambda: _pdf([b"BT /F1 12 Tf " + b"[" * 5_000 + b"]" * 5_000 + b" TJ ET"] * 50),
+    "pages.pdf": lambda: _pdf([b"BT /F1 12 Tf 72 700 Td (page %d) Tj ET" % i for i in range(10_000)]),
 }
 
 _CHILD = """
-import json, resource, sys, time
+import json, resource, sys, threading, time
 from chunkers.registry import chunk_file_result
 path = sys.argv[1]
 data = open(path, "rb").read()
 t = time.process_time()
 result = chunk_file_result(path.rsplit("/", 1)[-1], data)
+for worker in threading.enumerate():  # a PDF's reader left running past its deadline costs what it costs
+    if worker.name.startswith("pdf:"):
+        worker.join()
 print(json.dumps({"cpu_s": time.process_time() - t, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
                   "pieces": len(result.pieces), "text": sum(len(p.text) for p in result.pieces),
                   "skip": result.skip_reason, "notes": list(result.notes)}))
@@ -96,7 +133,8 @@ def main() -> int:
         if args.only and name not in args.only:
             continue
         path = folder / name
-        path.write_bytes(make().encode("utf-8"))
+        made = make()
+        path.write_bytes(made if isinstance(made, bytes) else made.encode("utf-8"))
         size = path.stat().st_size
         try:
             out = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True,

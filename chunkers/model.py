@@ -120,7 +120,10 @@ class ChunkOptions:
     md_max_sections: int = 2000
     # PDF: pages are grouped up to about this many characters.
     pdf_group_chars: int = 8000
-    pdf_timeout_s: float = 20.0
+    # The last resort for a PDF's work that chunkers/pdf.py's count of parsed bytes does not see (that count
+    # stops a hostile file first; a deadline is read on the clock, so a file cut by it may chunk differently
+    # on a loaded machine).
+    pdf_timeout_s: float = 120.0
     # Config / OpenAPI chunks are split when over this.
     config_max_chars: int = 6000
     # Plain fallback windows.

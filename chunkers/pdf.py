@@ -11,11 +11,15 @@ page numbers (the same as start_page/end_page). Pages are the only honest
 location inside a PDF, and with them the coverage invariant still means
 something: every page lies inside some chunk, empty pages included.
 
-Bad input never raises and never hangs: parsing runs in a worker thread that
-checks a deadline (`options.pdf_timeout_s`) between pages; a page that hangs
-past it leaves the worker behind and the pages read so far are returned, the
-rest as a placeholder. An image-only (scanned) PDF gives one placeholder
-chunk saying so; an encrypted, truncated or corrupt PDF gives a skip reason.
+Bad input never raises and never hangs. The work a file may cost is counted,
+not timed: the bytes of content pypdf parses, at most PDF_WORK_PER_KB a KB of
+the file (at least PDF_WORK_MIN); past it the pages left are one placeholder
+with a note, so a file chunks the same way on a loaded machine (the idempotent
+check re-chunks and compares). A deadline (`options.pdf_timeout_s`) stays as
+the last resort for work the count does not see. A page whose text pypdf
+cannot extract keeps its place with the reason; an image-only (scanned) PDF
+gives one placeholder chunk saying so; an encrypted, truncated or corrupt PDF
+gives a skip reason.
 """
 
 from __future__ import annotations
@@ -39,9 +43,11 @@ logging.getLogger("pypdf").setLevel(logging.ERROR)
 class _Extraction:
     pages: list[str] = field(default_factory=list)  # text of pages 1..len(pages)
     images: list[bool] = field(default_factory=list)
+    failed: dict[int, str] = field(default_factory=dict)  # page -> why its text was not extracted
     page_count: int = 0
     skip_reason: str = ""
-    stopped_at: int = 0  # first page not read because of the deadline, else 0
+    stopped_at: int = 0  # first page not read (past the work budget or the deadline), else 0
+    over_budget: bool = False
     done: bool = False
 
 
@@ -63,8 +69,55 @@ def _has_image(page) -> bool:
         return False
 
 
+# pypdf parses a content stream again each time a page draws it (a form drawn 400 times by a 1 KB file: 26 CPU s
+# and 4 MB of text), and its extraction grows faster than the stream (4 MB of text operators: 10 CPU s; 1 MB:
+# 1.0 s); either way about a microsecond a byte parsed. Real files parse 86-1,902 bytes of content a KB of file
+# (py-pdf's 31 sample files and two manuals: benchmarks/hostile_files.md), a bomb 100,000 and more. Past
+# PDF_WORK_PER_KB a KB (at least PDF_WORK_MIN, about 4 CPU s) the pages left are not read.
+PDF_WORK_PER_KB, PDF_WORK_MIN = 10_000, 4_000_000
+# pypdf's own cap on the tokens of one content stream (its default 2,000,000: 75 MB of text operators, minutes of
+# extraction); the largest real pages measured (three of GeoTopo's, 483 KB the largest) hold 50,000-100,000.
+PDF_STREAM_TOKENS = 500_000
+
+
+class PdfWorkExceeded(Exception):
+    """The file's content passed its work budget."""
+
+
+class _Meter(threading.local):
+    left: int | None = None  # bytes this thread's PDF may still parse; None: not metering
+
+
+_meter = _Meter()
+_install_lock = threading.Lock()
+
+
+def _install_meter() -> None:
+    """Count each content stream pypdf parses (a page's, and a form's each time it is drawn), which no public hook
+    of pypdf sees. The count raises PdfWorkExceeded in the thread extracting a PDF, nowhere else."""
+    from pypdf.generic import ContentStream
+
+    with _install_lock:
+        parse = ContentStream._parse_content_stream
+        if not getattr(parse, "metered", False):
+            ContentStream._parse_content_stream = _metered(parse)
+
+
+def _metered(parse):
+    """`parse`, first charging its stream's bytes to this thread's meter."""
+    def metered(self, stream):
+        if _meter.left is not None:
+            _meter.left -= len(stream.getbuffer()) if hasattr(stream, "getbuffer") else 0
+            if _meter.left < 0:
+                raise PdfWorkExceeded
+        return parse(self, stream)
+
+    metered.metered = True
+    return metered
+
+
 def _extract(data: bytes, deadline: float, out: _Extraction) -> None:
-    from pypdf import PdfReader
+    from pypdf import PdfReader, apply_configuration
     from pypdf.errors import PdfReadError
 
     try:
@@ -83,18 +136,30 @@ def _extract(data: bytes, deadline: float, out: _Extraction) -> None:
             RecursionError, OSError, AssertionError) as exc:
         out.skip_reason = f"unreadable PDF ({type(exc).__name__}: {str(exc)[:200]})"
         return
-    for number in range(1, out.page_count + 1):
-        if time.monotonic() > deadline:
-            out.stopped_at = number
-            return
-        try:
-            page = reader.pages[number - 1]
-            text = _normalize(page.extract_text() or "")
-            image = _has_image(page)
-        except Exception:  # one damaged page must not lose the others
-            text, image = "", False
-        out.images.append(image)
-        out.pages.append(text)
+    _install_meter()
+    _meter.left = PDF_WORK_MIN + PDF_WORK_PER_KB * len(data) // 1024
+    try:
+        with apply_configuration(stream_parsing_work_maximum_count=PDF_STREAM_TOKENS):
+            for number in range(1, out.page_count + 1):
+                if time.monotonic() > deadline:
+                    out.stopped_at = number
+                    return
+                try:
+                    page = reader.pages[number - 1]
+                    text = _normalize(page.extract_text() or "")
+                    image = _has_image(page)
+                except PdfWorkExceeded:
+                    text, image = "", False
+                except Exception as exc:  # one damaged page must not lose the others
+                    text, image = "", False
+                    out.failed[number] = f"{type(exc).__name__}: {str(exc)[:120]}"
+                if _meter.left < 0:  # pypdf may have caught the count's exception inside a form: the page is cut
+                    out.stopped_at, out.over_budget = number, True
+                    return
+                out.images.append(image)
+                out.pages.append(text)
+    finally:
+        _meter.left = None
     out.done = True
 
 
@@ -128,13 +193,18 @@ def _split_page(text: str, budget: int) -> list[str]:
     return parts
 
 
-def _group(path: str, pages: list[str], images: list[bool], options: ChunkOptions) -> list[ChunkPiece]:
+def _group(path: str, pages: list[str], images: list[bool], failed: dict[int, str],
+           options: ChunkOptions) -> list[ChunkPiece]:
     pieces: list[ChunkPiece] = []
     group: list[int] = []  # page numbers
     size = 0
 
     def shown(n: int) -> str:
-        return pages[n - 1] or ("(no text on this page: images only)" if images[n - 1] else "(empty page)")
+        if pages[n - 1]:
+            return pages[n - 1]
+        if n in failed:
+            return f"(no text extracted from this page: {failed[n]})"
+        return "(no text on this page: images only)" if images[n - 1] else "(empty page)"
 
     def flush() -> None:
         if not group:
@@ -183,17 +253,27 @@ def chunk_pdf(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) -
         if worker.is_alive():
             return ChunkResult([], skip_reason=f"PDF parse timed out after {options.pdf_timeout_s:g}s")
         return ChunkResult([], skip_reason="PDF has no pages")
-    notes: list[str] = []
-    if not any(pages) and len(pages) == page_count:
+    failed = dict(out.failed)
+    notes = [f"pdf page {n}: no text extracted ({why})" for n, why in sorted(failed.items())[:5]]
+    if len(failed) > 5:
+        notes.append(f"pdf: {len(failed) - 5} more pages with no text extracted")
+    if not any(pages) and not failed and len(pages) == page_count:
         with_images = sum(images)
         body = (f"(no extractable text: {page_count} page{'s' if page_count != 1 else ''}, "
                 f"{with_images} with images; a scanned or image-only PDF, OCR it to index its content)")
         return ChunkResult([_piece(path, 1, page_count, body, {"placeholder": "no_text"})])
-    pieces = _group(path, pages, images, options)
+    pieces = _group(path, pages, images, failed, options)
     if len(pages) < page_count:
         first = len(pages) + 1
-        body = (f"(pages {first}-{page_count} not read: text extraction exceeded "
-                f"{options.pdf_timeout_s:g}s)")
-        pieces.append(_piece(path, first, page_count, body, {"placeholder": "timeout"}))
-        notes.append(f"pdf timed out after {options.pdf_timeout_s:g}s at page {first} of {page_count}")
+        if out.over_budget:
+            budget = (PDF_WORK_MIN + PDF_WORK_PER_KB * len(data) // 1024) / 1e6
+            body = (f"(pages {first}-{page_count} not read: the file's content passed its work budget, "
+                    f"{budget:.1f} MB parsed for a file of {len(data) / 1024:.0f} KB)")
+            pieces.append(_piece(path, first, page_count, body, {"placeholder": "work_budget"}))
+            notes.append(f"pdf content passed its work budget ({budget:.1f} MB parsed) at page {first} of {page_count}")
+        else:
+            body = (f"(pages {first}-{page_count} not read: text extraction exceeded "
+                    f"{options.pdf_timeout_s:g}s)")
+            pieces.append(_piece(path, first, page_count, body, {"placeholder": "timeout"}))
+            notes.append(f"pdf timed out after {options.pdf_timeout_s:g}s at page {first} of {page_count}")
     return ChunkResult(pieces, notes=tuple(notes))

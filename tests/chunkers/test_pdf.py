@@ -1,9 +1,12 @@
 """PDF: pages grouped into pdf_pages chunks; bad PDFs give placeholders or skip reasons."""
 
 import io
+import threading
+import zlib
 
 from pypdf import PdfReader, PdfWriter
 
+import chunkers.pdf as pdf_chunker
 from chunkers import ChunkOptions, chunk_file, chunk_file_result
 from chunkers.pdf import chunk_pdf
 
@@ -13,7 +16,8 @@ def _escape(s: str) -> str:
 
 
 def make_pdf(pages: list) -> bytes:
-    """A real PDF: each page is text (lines split on '\\n'), None (empty) or "IMAGE" (an image, no text)."""
+    """A real PDF: each page is text (lines split on '\\n'), None (empty), "IMAGE" (an image, no text), raw
+    content bytes (compressed), or ("FORM", content, draws): a form XObject of that content drawn `draws` times."""
     objs = {1: b"<< /Type /Catalog /Pages 2 0 R >>", 3: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
     kids, n = [], 4
     for page in pages:
@@ -28,10 +32,23 @@ def make_pdf(pages: list) -> bytes:
             stream = b"q 200 0 0 200 72 500 cm /Im1 Do Q"
         elif page is None:
             stream = b""
+        elif isinstance(page, tuple):
+            _, content, draws = page
+            form_id, n = n, n + 1
+            packed = zlib.compress(content)
+            objs[form_id] = (b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 3 0 R "
+                             b">> >> /Filter /FlateDecode /Length %d >>\nstream\n" % len(packed) + packed + b"\nendstream")
+            resources += f" /XObject << /X1 {form_id} 0 R >>"
+            stream = b"/X1 Do\n" * draws
+        elif isinstance(page, bytes):
+            packed = zlib.compress(page)
+            objs[content_id] = (b"<< /Filter /FlateDecode /Length %d >>\nstream\n" % len(packed) + packed
+                                + b"\nendstream")
         else:
             ops = ["BT /F1 9 Tf 11 TL 36 770 Td"] + [f"({_escape(line)}) Tj T*" for line in page.split("\n")] + ["ET"]
             stream = "\n".join(ops).encode("latin-1")
-        objs[content_id] = b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"
+        if not isinstance(page, bytes):
+            objs[content_id] = b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"
         objs[page_id] = (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << {resources} >> "
                          f"/Contents {content_id} 0 R >>").encode()
         kids.append(page_id)
@@ -136,3 +153,43 @@ def test_the_time_per_file_is_bounded():
     [piece] = result.pieces
     assert (piece.start_line, piece.end_line, piece.meta["placeholder"]) == (1, 4, "timeout")
     assert piece.body == "(pages 1-4 not read: text extraction exceeded 0s)"
+
+
+TEXT_OPS = b"BT /F1 12 Tf 72 700 Td (the same words again ) Tj ET\n"
+
+
+def test_a_form_drawn_again_and_again_is_counted_and_cut_the_same_way_each_time(monkeypatch):
+    # pypdf parses a form again at each draw: 400 draws of 2,000 text operators are a 1.2 KB file that took
+    # 26 CPU s and gave 4 MB of text, stopped only by a deadline on the clock (so cut at a different page on a
+    # loaded machine). The budget here is small to keep the test quick; the count is the same at any size.
+    monkeypatch.setattr(pdf_chunker, "PDF_WORK_MIN", 400_000)
+    data = make_pdf([page_text(1, 3), ("FORM", TEXT_OPS * 2000, 400), page_text(3, 3)])
+    first = chunk_pdf("forms.pdf", data)
+    assert first == chunk_pdf("forms.pdf", data)
+    read, cut = first.pieces
+    assert "Section 1.2:" in read.text and (read.start_line, read.end_line) == (1, 1)
+    assert (cut.start_line, cut.end_line, cut.meta["placeholder"]) == (2, 3, "work_budget")
+    assert cut.body.startswith("(pages 2-3 not read: the file's content passed its work budget, 0.4 MB parsed")
+    assert first.notes == ("pdf content passed its work budget (0.4 MB parsed) at page 2 of 3",)
+
+
+def test_a_stream_that_inflates_past_the_budget_is_not_parsed_and_leaves_no_worker_behind():
+    # 8 MB of text operators in 26 KB: read for 35 CPU s, past the 20 s deadline by a thread left running.
+    data = make_pdf([page_text(1, 3), TEXT_OPS * 160_000])
+    assert len(data) < 40_000
+    result = chunk_pdf("bomb.pdf", data)
+    assert [p.meta.get("placeholder") for p in result.pieces] == [None, "work_budget"]
+    assert result.notes[0].startswith("pdf content passed its work budget (4.") and "at page 2 of 2" in result.notes[0]
+    assert not [t for t in threading.enumerate() if t.name == "pdf:bomb.pdf"]
+
+
+def test_a_page_whose_text_cannot_be_extracted_keeps_its_place_and_its_reason():
+    nested = b"BT /F1 12 Tf " + b"[" * 5000 + b"]" * 5000 + b" TJ ET"  # pypdf: RecursionError
+    result = chunk_pdf("damaged.pdf", make_pdf([page_text(1, 3), nested, page_text(3, 3)]))
+    [piece] = result.pieces
+    assert "Section 1.2:" in piece.text and "Section 3.2:" in piece.text
+    assert "<!-- page 2 -->\n(no text extracted from this page: RecursionError: " in piece.text
+    assert result.notes[0].startswith("pdf page 2: no text extracted (RecursionError: ")
+    # Not called a scan when no page gave text because none could be read.
+    only = chunk_pdf("damaged.pdf", make_pdf([nested]))
+    assert only.pieces[0].body.startswith("(no text extracted from this page: RecursionError")
