@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
 from .text import LineIndex, line_table
-from .units import cap_outline, cap_symbols, member_context, part_skeleton
+from .units import ParseBudgetExceeded, cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
 from .windows import line_windows
 
 TYPE_KINDS = {
@@ -1082,9 +1082,11 @@ def _emit_statements(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece
 
 
 def _parse(f: _File, data: bytes | None = None) -> None:
-    tree = _parser().parse(f.text.encode("utf-8") if data is None else data)
-    root = tree.root_node
-    if root.type == "ERROR":
+    try:
+        root = parse_bounded(_parser(), f.text.encode("utf-8") if data is None else data).root_node
+    except ParseBudgetExceeded:  # hostile input (units.PARSE_READS_PER_KB): the scanner segments it
+        root = None
+    if root is None or root.type == "ERROR":
         # The grammar gave up on the whole file: the scanner segments it.
         _recover_region(f, 1, len(f.lines), "", 0, "block")
     else:
@@ -1273,7 +1275,10 @@ def _parse_lazily(f: _File, data: bytes) -> bool:
     append(Range(lo_point, (end_row, len(data) - (rfind(b"\n") + 1)), lo, len(data)))
     parser = _lazy_parser()
     parser.included_ranges = included
-    root = parser.parse(data).root_node
+    try:
+        root = parse_bounded(parser, data).root_node
+    except ParseBudgetExceeded:
+        return False
     if root.has_error:
         return False
     f.skipped = skipped | arrows

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tree_sitter_language_pack import get_parser
 
 from chunkers import DEFAULT_OPTIONS, ChunkPiece, chunk_file
 from ledger_assets.store.db import pack_analysis
@@ -295,3 +296,20 @@ def test_a_parse_that_grows_with_the_square_of_its_input_stops_at_its_budget():
     assert parse_bounded(parser, real).root_node.child_count == 3000  # the parser is usable after a stop
     pieces = chunk_file("hostile.js", hostile.encode())
     assert pieces and not uncovered_lines(pieces, hostile.count("\n") + 1)
+
+
+@pytest.mark.parametrize("ext", [".js", ".ts", ".cs", ".go", ".java", ".kt", ".swift"])
+def test_a_comment_opened_again_and_again_is_lexed_within_the_read_budget(ext):
+    """`x /*` × 16,000 (62 KB): each unclosed comment was lexed to the end of the file, the square of the file
+    (JavaScript 9.3 CPU s; TypeScript, C#, Go, Java, Kotlin, Swift 4-5 s), which no progress call counts. The source is
+    read a KB at a time and the reads counted: the parse stops at the same read on any machine and the chunker takes
+    its other path, every line covered."""
+    from chunkers.units import ParseBudgetExceeded, parse_bounded
+
+    text = "x /*" * 16_000
+    with pytest.raises(ParseBudgetExceeded, match="reads"):
+        parse_bounded(get_parser({".cs": "csharp", ".go": "go", ".java": "java", ".kt": "kotlin", ".swift": "swift",
+                                  ".ts": "typescript"}.get(ext, "javascript")), text.encode())
+    pieces = chunk_file("hostile" + ext, text.encode())
+    assert pieces and not uncovered_lines(pieces, 1)
+    assert "".join(p.text[len(p.header):] for p in pieces).count("x /*") >= 16_000
