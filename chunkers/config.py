@@ -28,7 +28,7 @@ from xml.parsers import expat
 import yaml
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
-from .redact import REDACTED, is_benign_value, is_secret_key, redact_text, redact_value
+from .redact import REDACTED, cut_redacted, is_benign_value, is_secret_key, redact_text, redact_value
 from .text import LineIndex, split_lines
 from .extensions import extension_of
 from .languages import XML_EXTENSIONS
@@ -602,6 +602,10 @@ def loose_entries(lines: list[str]) -> list[ConfigEntry]:
 
 
 # --- entries -> chunks ---------------------------------------------------------
+# A section's symbol holds at most this much of its name (as tree-sitter's names): a key of a whole line with no `=`,
+# or a JSON key of 300 KB, rode every part its entry was cut into, the square of the key (300 KB: 51 parts and
+# 15 MB of symbol names, 3-6 CPU s; a file of 2 MB, 680 MB).
+_SECTION_NAME_CHARS = 200
 def config_pieces(
     path: str,
     entries: list[ConfigEntry],
@@ -639,6 +643,7 @@ def config_pieces(
         return [ChunkPiece(text=header + "(no keys)", chunk_type=chunk_type, start_line=first_line,
                            end_line=last_line, header=header)]
     n = len(groups)
+    names: dict[str, str] = {}  # a section's name as its symbol holds it, cut once for every part it rides
     starts = [first_line] + [max(first_line, g[0][0].line) for g in groups[1:]]
     pieces = []
     for k, group in enumerate(groups):
@@ -651,7 +656,8 @@ def config_pieces(
         for e, _ in group:
             if e.top:
                 tops.setdefault(e.top, []).append(e.line)
-        symbols = [ChunkSymbol(t, "config_section", "", min(ls), max(ls)) for t, ls in tops.items()]
+        symbols = [ChunkSymbol(names.get(t) or names.setdefault(t, cut_redacted(t, _SECTION_NAME_CHARS)),
+                               "config_section", "", min(ls), max(ls)) for t, ls in tops.items()]
         pieces.append(ChunkPiece(
             text=header + "\n".join(t for _, t in group), chunk_type=chunk_type,
             start_line=start, end_line=end, symbols=symbols, header=header,

@@ -336,3 +336,24 @@ def test_json_that_never_closes_a_string_or_a_comment_is_read_in_linear_time(tex
     result = chunk_file_result("appsettings.json", text.encode())
     assert time.process_time() - start < 1.5
     assert result.pieces and any("did not parse" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("name,text", [
+    ("f.json", '{"' + "k" * 300_000 + '": 1}'),
+    ("f.ini", "x <template>" * 25_000 + "\n"),
+    ("f.yaml", "k" * 300_000 + ": 1\n"),
+])
+def test_a_key_longer_than_a_part_rides_its_parts_as_a_short_name(name, text):
+    # The entry is cut into parts of config_max_chars, each carrying its section's symbol: the whole key rode every
+    # part (300 KB: 51 parts, 15 MB of symbol names, 3 CPU s; the square of the key).
+    pieces = chunk_file_result(name, text.encode()).pieces
+    assert len(pieces) > 40
+    names = [s.name for p in pieces for s in p.symbols]
+    assert names and all(len(n) <= 200 and text.lstrip('{"').startswith(n) for n in names)
+
+
+def test_a_long_keys_short_name_keeps_no_part_of_a_secret_it_cuts():
+    token = "ghp_" + "R8vK2mXq9LpZ4tYbW3nJ6hD1sF5gA7cE0uQi"
+    line = "x" * 190 + " " + token + " " + "y" * 20_000
+    [name] = {s.name for p in chunk_file_result("f.ini", line.encode()).pieces for s in p.symbols}
+    assert "ghp_" not in name and "R8vK" not in name and len(name) <= 200
