@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
 from .text import LineIndex, line_table
-from .units import ParseBudgetExceeded, cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
+from .units import (HEADER_LINE_CHARS, NAME_CHARS, ParseBudgetExceeded, cap_outline, cap_symbols, member_context,
+                    parse_bounded, part_skeleton)
 from .windows import line_windows
 
 TYPE_KINDS = {
@@ -299,7 +300,7 @@ def _last(node) -> int:
 
 
 def _qual(*parts: str) -> str:
-    return ".".join(p for p in parts if p)
+    return cut_redacted(".".join(p for p in parts if p), 2 * NAME_CHARS)
 
 
 def _flatten(children):
@@ -316,6 +317,10 @@ def _text(node) -> str:
 
 
 def _name_of(node, t: str | None = None) -> str:
+    return cut_redacted(_full_name_of(node, t), NAME_CHARS)
+
+
+def _full_name_of(node, t: str | None = None) -> str:
     if t is None:
         t = node.type
     if t == "indexer_declaration":
@@ -824,8 +829,16 @@ def _symbols_in(symbols: list[ChunkSymbol], s: int, e: int) -> list[ChunkSymbol]
 
 
 # ---------------------------------------------------------------- emitting chunks
+# A type's chunk repeats the file's using directives before it: at most this many (a file of 50,000 usings and
+# 2,000 types repeated all of them in each).
+_HEADER_USINGS = 100
+
+
 def _file_header(f: _File, unit: _Unit, start: int) -> str:
     parts = [u for line, u in f.usings if line < start] if f.usings and f.usings[0][0] < start else []
+    if len(parts) > _HEADER_USINGS:
+        parts = parts[:_HEADER_USINGS] + [f"// … {len(parts) - _HEADER_USINGS} more using directives"]
+    parts = [cut_redacted(p, HEADER_LINE_CHARS) for p in parts]
     if unit.namespace and start > unit.ns_line:
         parts.append(f"namespace {unit.namespace} {{" if unit.ns_style == "block" else f"namespace {unit.namespace};")
     return "\n".join(parts) + "\n" if parts else ""
@@ -1012,7 +1025,7 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
     visibility = _visibility(f, typ, m)
     parts = _pack(f, s, e, _member_cuts(f, m)) if f.size(s, e) > f.cap else [(s, e, f.join(s, e))]
     n = len(parts)
-    signature = f.join(m.start, max(m.start, min(m.body_line, m.end))) if n > 1 else ""
+    signature = cut_redacted(f.join(m.start, max(m.start, min(m.body_line, m.end))), 2 * HEADER_LINE_CHARS) if n > 1 else ""
     for k, (a, b, body) in enumerate(parts, 1):
         header = f"// {typ.qual}" + (f" (part {k}/{n})" if n > 1 else "") + "\n"
         if k > 1 and a > m.body_line:

@@ -23,6 +23,8 @@ from bisect import bisect_left
 
 from .csharp import _File, _pack, _parse, _add_cuts, _body_of, _doc_above, _first, match_brace
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
+from .redact import cut_redacted
+from .units import HEADER_LINE_CHARS, cap_outline
 
 _CODE_BLOCK = re.compile(r"@(code|functions)\b[ \t]*\r?\n?[ \t]*\{")
 _RAZOR_COMMENT = re.compile(r"@\*.*?(?:\*@|\Z)", re.S)
@@ -234,16 +236,22 @@ def _emit_code(f: _File, path: str, options: ChunkOptions, kw_pos: int, open_pos
                     cuts.setdefault(r, lvl + 1)
     parts = _pack(f, s, e, cuts)
     n = len(parts)
+    # Every part repeats the block's outline: whole where the block is small, else a bounded one (the whole outline of
+    # a block of 3,000 members in each of its parts grew with the square of the block, as C#'s members did, issue 16).
+    options = f.options
+    context = skeleton if len(skeleton) <= options.type_max_chars else cap_outline(skeleton, options.member_context_chars)
+    skeleton = cap_outline(skeleton, options.skeleton_max_chars)
     for k, (a, b, body) in enumerate(parts, 1):
         part_header = header.rstrip("\n") + (f" (part {k}/{n})" if n > 1 else "") + "\n"
         inside = next((m for m in spans if m.start < a <= m.end), None)
         if inside is not None and a > inside.body_line:
-            part_header += f.join(inside.start, max(inside.start, min(inside.body_line, inside.end))) + "\n"
+            part_header += cut_redacted(f.join(inside.start, max(inside.start, min(inside.body_line, inside.end))),
+                                        2 * HEADER_LINE_CHARS) + "\n"
         out.append(ChunkPiece(
             part_header + body, "razor_code", a, b,
             symbols=[sym for sym in symbols if sym.start_line <= b and sym.end_line >= a],
             skeleton=skeleton, header=part_header,
-            analysis_text=f"{part_header}{body}\n\n// {component} {keyword} outline:\n{skeleton}",
+            analysis_text=f"{part_header}{body}\n\n// {component} {keyword} outline:\n{context}",
             meta={"component": component, "part": k, "parts": n} if n > 1 else {"component": component}))
 
 

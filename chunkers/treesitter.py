@@ -41,7 +41,7 @@ from .languages import extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
 from .text import split_lines
-from .units import cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
+from .units import HEADER_LINE_CHARS, cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
 from .windows import Window, line_windows
 
 _CLOSERS = frozenset("}]);, \t")
@@ -561,7 +561,7 @@ class _Document:
             if end > start and not self.lines[end - 1].encode("utf-8")[:body.start_point[1]].strip():
                 end -= 1  # the body opens its own line (Python blocks, Allman braces)
         end = min(end, start + 4, self.n)
-        kept = [self.lines[i - 1].strip() for i in range(start, end + 1)
+        kept = [cut_redacted(self.lines[i - 1].strip(), HEADER_LINE_CHARS) for i in range(start, end + 1)
                 if i not in self.trivia and not self.lines[i - 1].lstrip().startswith(("@", "#["))]
         return "\n".join(line for line in kept if line)
 
@@ -613,7 +613,7 @@ class _Document:
     # ---- chunks
 
     def header_line(self, qual: str, suffix: str = "") -> str:
-        name = _join(self.module, qual)
+        name = cut_redacted(_join(self.module, qual), HEADER_LINE_CHARS)
         return f"{self.table.line_comment} {name}{suffix}\n" if name else ""
 
     def piece(self, window: Window, chunk_type: str, header: str = "", symbols: list[ChunkSymbol] | None = None,

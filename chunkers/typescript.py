@@ -36,7 +36,7 @@ from .languages import extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
 from .text import join_lines, split_lines
-from .units import cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
+from .units import NAME_CHARS, cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
 from .windows import line_windows
 
 # extension -> the grammar's dialect (JSX in TypeScript needs the tsx grammar)
@@ -355,7 +355,7 @@ def _node_text(src: bytes, node) -> str:
 
 def _name_of(src: bytes, node, default: str = "") -> str:
     name = node.child_by_field_name("name")
-    return _node_text(src, name).strip("'\"") if name is not None else default
+    return cut_redacted(_node_text(src, name).strip("'\""), NAME_CHARS) if name is not None else default
 
 
 def _is_require(node) -> bool:

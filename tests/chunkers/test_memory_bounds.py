@@ -313,3 +313,33 @@ def test_a_comment_opened_again_and_again_is_lexed_within_the_read_budget(ext):
     pieces = chunk_file("hostile" + ext, text.encode())
     assert pieces and not uncovered_lines(pieces, 1)
     assert "".join(p.text[len(p.header):] for p in pieces).count("x /*") >= 16_000
+
+
+_NAME = "k" * 20_000
+_LONG_NAMES = {
+    "Big.cs": f"namespace {_NAME} {{ class {_NAME} {{\n" + "".join(f"  int M{i}() {{ return {i}; }}\n" for i in range(300))
+              + "} }\n",
+    "big.ts": f"export class {_NAME} {{\n" + "".join(f"  m{i}(): number {{ return {i}; }}\n" for i in range(300)) + "}\n",
+    "big.js": f"function {_NAME}() {{\n" + "".join(f"  x{i} = {i};\n" for i in range(2000)) + "}\n",
+    "big.py": f"class {_NAME}:\n" + "".join(f"    def m{i}(self):\n        return {i}\n" for i in range(300)),
+    "Big.java": f"class {_NAME} {{\n" + "".join(f"  int m{i}() {{ return {i}; }}\n" for i in range(300)) + "}\n",
+    "big.sql": f"CREATE PROCEDURE {_NAME} AS\nBEGIN\n" + "".join(f"  SELECT {i};\n" for i in range(2000)) + "END\n",
+    "Big.razor": f"@code {{\n class {_NAME} {{\n" + "".join(f"  int M{i}() {{ return {i}; }}\n" for i in range(300))
+                 + "}\n}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LONG_NAMES))
+def test_a_long_name_is_not_repeated_whole_in_every_part(name):
+    """Each member's part repeated its type's whole name (its header, its symbols' parent; a Razor block's parts its
+    whole outline): a class named with 200 KB and 3,000 methods stored 600 MB and took 2-8 minutes. A name is kept to
+    200 characters (a qualified one to 400) and a header's line to 1,000, cut after redaction: what a file stores stays
+    a bounded multiple of the file (a part carries up to 256 symbols), where it was the name times the members."""
+    text = _LONG_NAMES[name]
+    pieces = chunk_file(name, text.encode())
+    stored = sum(len(p.text) + len(p.analysis_text) + len(p.skeleton)
+                 + sum(len(s.name) + len(s.parent) for s in p.symbols) for p in pieces)
+    assert stored < 30 * len(text)
+    assert all(len(line) <= 2_000 for p in pieces for line in p.header.splitlines())
+    assert all(len(s.name) <= 400 and len(s.parent) <= 400 for p in pieces for s in p.symbols)
+    assert not uncovered_lines(pieces, text.count("\n"))
