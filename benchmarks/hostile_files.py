@@ -96,6 +96,11 @@ FILES = {
     "attributes.xml": lambda: "<a " + " ".join(f'x{i}="1"' for i in range(100_000)) + "/>\n",
     "keys.json": lambda: "{" + ",".join(f'"k{i}": {i}' for i in range(60_000)) + "}\n",
     "table.md": lambda: "|" + "a|" * 50_000 + "\n|" + "-|" * 50_000 + "\n",
+    # a tag, a comment or a string opened again and again and never closed
+    "unclosed_scripts.vue": lambda: "x <script>" * 100_000,
+    "unclosed_comments.vue": lambda: "x <!--" * 150_000,
+    "unclosed_comments.json": lambda: "x /*" * 250_000,
+    "escaped_quotes.json": lambda: '{"a": "' + '\\"' * 500_000,
     # PDF: content that inflates, a form drawn again and again, a page pypdf cannot read, many pages
     "inflating.pdf": lambda: _pdf([_TEXT_OPS * 160_000]),
     "forms.pdf": lambda: _pdf([b"/X1 Do\n" * 400], form=_TEXT_OPS * 2_000),
