@@ -308,19 +308,34 @@ class _Document:
         if query is None:
             return set()
         out: set[int] = set()
-        for nodes in QueryCursor(query).captures(self.tree.root_node).values():
-            for node in nodes:
-                s, e = _start_line(node), min(_end_line(node), self.n)
-                if s > self.n:
-                    continue
-                if self.lines[s - 1].encode("utf-8")[:node.start_point[1]].strip():
-                    continue  # code before the comment on its first line
-                last_ok = True
-                if node.end_point[0] + 1 == e:
-                    last = self.lines[e - 1].encode("utf-8")
-                    last_ok = not last[node.end_point[1]:].strip()
-                out.update(range(s, e + (1 if last_ok else 0)))
+        for node in self._trivia_nodes(query, t.comments | t.attributes):
+            s, e = _start_line(node), min(_end_line(node), self.n)
+            if s > self.n:
+                continue
+            if self.lines[s - 1].encode("utf-8")[:node.start_point[1]].strip():
+                continue  # code before the comment on its first line
+            last_ok = True
+            if node.end_point[0] + 1 == e:
+                last = self.lines[e - 1].encode("utf-8")
+                last_ok = not last[node.end_point[1]:].strip()
+            out.update(range(s, e + (1 if last_ok else 0)))
         return out
+
+    def _trivia_nodes(self, query: Query, types: frozenset[str]) -> list[Node]:
+        """The comment and attribute nodes: by the query, or, in a tree with errors, by a walk of every node. On
+        Scala's tree of `x /*` never closed (flat, 32,000 tokens under the root) the query cursor took the square of
+        the tokens (187 KB: 2.6 CPU s, 750 KB: 54 s; the walk 0.01 s); on a clean tree it is the faster."""
+        root = self.tree.root_node
+        if not root.has_error:
+            return [node for nodes in QueryCursor(query).captures(root).values() for node in nodes]
+        found, stack = [], [root]
+        while stack:
+            node = stack.pop()
+            if node.is_named and node.type in types:
+                found.append(node)
+            if node.child_count:
+                stack.extend(reversed(node.children))
+        return found
 
     # ---- names and kinds
 
