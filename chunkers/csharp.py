@@ -1025,7 +1025,8 @@ def _emit_member(f: _File, typ: _Type, m: _Member, s: int, e: int, context: str,
     visibility = _visibility(f, typ, m)
     parts = _pack(f, s, e, _member_cuts(f, m)) if f.size(s, e) > f.cap else [(s, e, f.join(s, e))]
     n = len(parts)
-    signature = cut_redacted(f.join(m.start, max(m.start, min(m.body_line, m.end))), 2 * HEADER_LINE_CHARS) if n > 1 else ""
+    signature = (cut_redacted(f.join(m.start, max(m.start, min(m.body_line, m.end))), 2 * HEADER_LINE_CHARS)
+                 if n > 1 else "")
     for k, (a, b, body) in enumerate(parts, 1):
         header = f"// {typ.qual}" + (f" (part {k}/{n})" if n > 1 else "") + "\n"
         if k > 1 and a > m.body_line:

@@ -59,11 +59,11 @@ def _code_blocks(text: str) -> list[tuple[int, int, int]]:
 
 
 def _markup_tokens(text: str, lo: int, hi: int) -> list[tuple[int, int, str, str]]:
-    """(start, end, kind, name) of each markup token in text[lo:hi]: kind "open" (name the tag's, "/" appended when
-    it closes itself), "close", "brace" (name "{" or "}"), "comment" or "raw". In time about linear in the text."""
-    view = text[:hi]
-    ends = [m.start() for m in _TAG_END.finditer(view, lo)]  # where attributes may end or a quote opens
-    quotes = {q: [p for p in ends if view[p] == q] for q in "\"'"}
+    """(start, end, kind, name) of each markup token in text[lo:hi] (every search stops at `hi`): kind "open" (name
+    the tag's, "/" appended when it closes itself), "close", "brace" (name "{" or "}"), "comment" or "raw". In time
+    about linear in the text."""
+    ends = [m.start() for m in _TAG_END.finditer(text, lo, hi)]  # where attributes may end or a quote opens
+    quotes = {q: [p for p in ends if text[p] == q] for q in "\"'"}
     tag_end: dict[int, int] = {}  # where attributes resume -> the tag's ">" (-1: never closed)
 
     def attributes_end(at: int) -> int:
@@ -78,10 +78,10 @@ def _markup_tokens(text: str, lo: int, hi: int) -> list[tuple[int, int, str, str
                 result = -1
                 break
             mark = ends[i]
-            if view[mark] == ">":
+            if text[mark] == ">":
                 result = mark
                 break
-            same = quotes[view[mark]]
+            same = quotes[text[mark]]
             j = bisect_left(same, mark + 1)
             if j == len(same):  # a quote never closed: no ">" ends these attributes
                 result = -1
@@ -93,38 +93,38 @@ def _markup_tokens(text: str, lo: int, hi: int) -> list[tuple[int, int, str, str
 
     tokens: list[tuple[int, int, str, str]] = []
     resume = lo
-    for m in _MARKUP_START.finditer(view, lo):
+    for m in _MARKUP_START.finditer(text, lo, hi):
         at = m.start()
         if at < resume:
             continue
         lead = m.group()
         if lead == "<!--" or lead == "@*":
-            close = view.find("-->" if lead == "<!--" else "*@", at + len(lead))
+            close = text.find("-->" if lead == "<!--" else "*@", at + len(lead), hi)
             end = hi if close < 0 else close + (3 if lead == "<!--" else 2)
             tokens.append((at, end, "comment", ""))
         elif lead in "{}":
             end = at + 1
             tokens.append((at, end, "brace", lead))
         elif lead.startswith("</"):
-            close = _CLOSE_TAG.match(view, at)
+            close = _CLOSE_TAG.match(text, at, hi)
             if not close:
                 continue
             end = close.end()
             tokens.append((at, end, "close", close.group(1)))
         else:
-            raw = _RAW_OPEN.match(view, at + 1)
+            raw = _RAW_OPEN.match(text, at + 1, hi)
             gt = attributes_end(raw.end()) if raw else -1
             if gt >= 0:
-                closing = re.compile(rf"</{raw.group(1)}\s*>", re.I).search(view, gt + 1)
+                closing = re.compile(rf"</{raw.group(1)}\s*>", re.I).search(text, gt + 1, hi)
                 end = closing.end() if closing else hi
                 tokens.append((at, end, "raw", raw.group(1)))
             else:
-                name = _TAG_NAME.match(view, at + 1)
+                name = _TAG_NAME.match(text, at + 1, hi)
                 gt = attributes_end(name.end())
                 if gt < 0:
                     continue
                 end = gt + 1
-                tokens.append((at, end, "open", name.group() + ("/" if view[gt - 1] == "/" else "")))
+                tokens.append((at, end, "open", name.group() + ("/" if text[gt - 1] == "/" else "")))
         resume = end
     return tokens
 
@@ -239,7 +239,8 @@ def _emit_code(f: _File, path: str, options: ChunkOptions, kw_pos: int, open_pos
     # Every part repeats the block's outline: whole where the block is small, else a bounded one (the whole outline of
     # a block of 3,000 members in each of its parts grew with the square of the block, as C#'s members did, issue 16).
     options = f.options
-    context = skeleton if len(skeleton) <= options.type_max_chars else cap_outline(skeleton, options.member_context_chars)
+    context = (skeleton if len(skeleton) <= options.type_max_chars
+               else cap_outline(skeleton, options.member_context_chars))
     skeleton = cap_outline(skeleton, options.skeleton_max_chars)
     for k, (a, b, body) in enumerate(parts, 1):
         part_header = header.rstrip("\n") + (f" (part {k}/{n})" if n > 1 else "") + "\n"

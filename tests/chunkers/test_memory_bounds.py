@@ -317,8 +317,8 @@ def test_a_comment_opened_again_and_again_is_lexed_within_the_read_budget(ext):
 
 _NAME = "k" * 20_000
 _LONG_NAMES = {
-    "Big.cs": f"namespace {_NAME} {{ class {_NAME} {{\n" + "".join(f"  int M{i}() {{ return {i}; }}\n" for i in range(300))
-              + "} }\n",
+    "Big.cs": f"namespace {_NAME} {{ class {_NAME} {{\n"
+              + "".join(f"  int M{i}() {{ return {i}; }}\n" for i in range(300)) + "} }\n",
     "big.ts": f"export class {_NAME} {{\n" + "".join(f"  m{i}(): number {{ return {i}; }}\n" for i in range(300)) + "}\n",
     "big.js": f"function {_NAME}() {{\n" + "".join(f"  x{i} = {i};\n" for i in range(2000)) + "}\n",
     "big.py": f"class {_NAME}:\n" + "".join(f"    def m{i}(self):\n        return {i}\n" for i in range(300)),
