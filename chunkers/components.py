@@ -20,7 +20,7 @@ from bisect import bisect_left
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece
 from .plain import chunk_plain
-from .text import LineIndex, join_lines, split_lines
+from .text import LineIndex, TagEnds, join_lines, split_lines
 from .typescript import chunk_script, uses_tree_sitter
 from .windows import line_windows
 
@@ -29,7 +29,6 @@ from .windows import line_windows
 # closing tag: a file of unclosed `<script>` tags cost the square of its size that way (160 KB: 11 CPU s).
 _OPENING = re.compile(r"<(script|style)\b", re.I)
 _CLOSING = re.compile(r"</(script|style)\s*>", re.I)
-_TAG_END = re.compile(r"""[>"']""")
 _LANG = re.compile(r"""\blang\s*=\s*["']?([\w-]+)""", re.I)
 _SRC = re.compile(r"""\bsrc\s*=""", re.I)
 
@@ -83,35 +82,7 @@ def _find_blocks(text: str) -> list[tuple[str, int, str, int, int, int]]:
     closing: dict[str, list[tuple[int, int]]] = {"script": [], "style": []}
     for m in _CLOSING.finditer(searchable):
         closing[m.group(1).lower()].append((m.start(), m.end()))
-    ends = [m.start() for m in _TAG_END.finditer(searchable)]  # where attributes may end or a quote opens
-    quotes = {q: [p for p in ends if searchable[p] == q] for q in "\"'"}
-    tag_end: dict[int, int] = {}  # where attributes resume -> the tag's ">" (-1: never closed)
-
-    def attributes_end(at: int) -> int:
-        path = []
-        while True:
-            if at in tag_end:
-                result = tag_end[at]
-                break
-            path.append(at)
-            i = bisect_left(ends, at)
-            if i == len(ends):
-                result = -1
-                break
-            mark = ends[i]
-            if searchable[mark] == ">":
-                result = mark
-                break
-            same = quotes[searchable[mark]]
-            j = bisect_left(same, mark + 1)
-            if j == len(same):  # a quote never closed: no ">" ends these attributes
-                result = -1
-                break
-            at = same[j] + 1  # past the quoted value
-        for p in path:
-            tag_end[p] = result
-        return result
-
+    attributes_end = TagEnds(searchable)
     blocks, resume = [], 0
     for m in _OPENING.finditer(searchable):
         if m.start() < resume:

@@ -30,6 +30,7 @@ import yaml
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
 from .redact import REDACTED, cut_redacted, is_benign_value, is_secret_key, redact_text, redact_value
 from .text import LineIndex, split_lines
+from .units import NAME_CHARS
 from .extensions import extension_of
 from .languages import XML_EXTENSIONS
 
@@ -118,9 +119,8 @@ class JsonShapeError(ValueError):
 
 def _json_tokens(text: str) -> list[tuple[str, int]]:
     """(token, offset) of each token, in time linear in the text. A string or a `/*` that never closes is a lone
-    `"` or `/` and what follows is read as tokens again; read by one pattern, each such quote or slash read on to
-    the end of its line or the file, the square of a run of them (125 KB of `/*`: 15 CPU s; 62 KB of `\\"` in one
-    string, 13 s)."""
+    `"` or `/` and what follows is read as tokens again; read by one pattern, each such quote or slash was read on
+    to the end of its line or the file, the square of a run of them."""
     tokens: list[tuple[str, int]] = []
     pos, end = 0, len(text)
     no_string_before = -1  # a quote before this, after a string that failed, starts none: the run read the same
@@ -602,10 +602,6 @@ def loose_entries(lines: list[str]) -> list[ConfigEntry]:
 
 
 # --- entries -> chunks ---------------------------------------------------------
-# A section's symbol holds at most this much of its name (as tree-sitter's names): a key of a whole line with no `=`,
-# or a JSON key of 300 KB, rode every part its entry was cut into, the square of the key (300 KB: 51 parts and
-# 15 MB of symbol names, 3-6 CPU s; a file of 2 MB, 680 MB).
-_SECTION_NAME_CHARS = 200
 def config_pieces(
     path: str,
     entries: list[ConfigEntry],
@@ -643,7 +639,9 @@ def config_pieces(
         return [ChunkPiece(text=header + "(no keys)", chunk_type=chunk_type, start_line=first_line,
                            end_line=last_line, header=header)]
     n = len(groups)
-    names: dict[str, str] = {}  # a section's name as its symbol holds it, cut once for every part it rides
+    # A section's symbol holds at most units.NAME_CHARS of its name: a key of a whole line with no `=`, or a JSON key
+    # of 300 KB, rode every part its entry was cut into (the square of the key). Cut once for every part it rides.
+    names: dict[str, str] = {}
     starts = [first_line] + [max(first_line, g[0][0].line) for g in groups[1:]]
     pieces = []
     for k, group in enumerate(groups):
@@ -656,7 +654,7 @@ def config_pieces(
         for e, _ in group:
             if e.top:
                 tops.setdefault(e.top, []).append(e.line)
-        symbols = [ChunkSymbol(names.get(t) or names.setdefault(t, cut_redacted(t, _SECTION_NAME_CHARS)),
+        symbols = [ChunkSymbol(names.get(t) or names.setdefault(t, cut_redacted(t, NAME_CHARS)),
                                "config_section", "", min(ls), max(ls)) for t, ls in tops.items()]
         pieces.append(ChunkPiece(
             text=header + "\n".join(t for _, t in group), chunk_type=chunk_type,

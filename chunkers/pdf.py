@@ -107,7 +107,7 @@ def _metered(parse):
     """`parse`, first charging its stream's bytes to this thread's meter."""
     def metered(self, stream):
         if _meter.left is not None:
-            _meter.left -= len(stream.getbuffer()) if hasattr(stream, "getbuffer") else 0
+            _meter.left -= len(stream.getbuffer())
             if _meter.left < 0:
                 raise PdfWorkExceeded
         return parse(self, stream)

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import os
 import re
-from bisect import bisect_left
 
 from .csharp import _File, _pack, _parse, _add_cuts, _body_of, _doc_above, _first, match_brace
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
+from .text import TagEnds
 from .units import HEADER_LINE_CHARS, cap_outline
 
 _CODE_BLOCK = re.compile(r"@(code|functions)\b[ \t]*\r?\n?[ \t]*\{")
@@ -36,7 +36,6 @@ _MARKUP_START = re.compile(r"<!--|@\*|</?[A-Za-z]|[{}]")
 _RAW_OPEN = re.compile(r"(script|style)\b", re.I)
 _CLOSE_TAG = re.compile(r"</([A-Za-z][\w:.\-]*)\s*>")
 _TAG_NAME = re.compile(r"[A-Za-z][\w:.\-]*")
-_TAG_END = re.compile(r"""[>"']""")
 VOID_ELEMENTS = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split())
 
@@ -62,35 +61,7 @@ def _markup_tokens(text: str, lo: int, hi: int) -> list[tuple[int, int, str, str
     """(start, end, kind, name) of each markup token in text[lo:hi] (every search stops at `hi`): kind "open" (name
     the tag's, "/" appended when it closes itself), "close", "brace" (name "{" or "}"), "comment" or "raw". In time
     about linear in the text."""
-    ends = [m.start() for m in _TAG_END.finditer(text, lo, hi)]  # where attributes may end or a quote opens
-    quotes = {q: [p for p in ends if text[p] == q] for q in "\"'"}
-    tag_end: dict[int, int] = {}  # where attributes resume -> the tag's ">" (-1: never closed)
-
-    def attributes_end(at: int) -> int:
-        path = []
-        while True:
-            if at in tag_end:
-                result = tag_end[at]
-                break
-            path.append(at)
-            i = bisect_left(ends, at)
-            if i == len(ends):
-                result = -1
-                break
-            mark = ends[i]
-            if text[mark] == ">":
-                result = mark
-                break
-            same = quotes[text[mark]]
-            j = bisect_left(same, mark + 1)
-            if j == len(same):  # a quote never closed: no ">" ends these attributes
-                result = -1
-                break
-            at = same[j] + 1  # past the quoted value
-        for p in path:
-            tag_end[p] = result
-        return result
-
+    attributes_end = TagEnds(text, lo, hi)
     tokens: list[tuple[int, int, str, str]] = []
     resume = lo
     for m in _MARKUP_START.finditer(text, lo, hi):

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
-from .units import NAME_CHARS
 from .text import split_lines
 from .typescript import LineDoc, split_range
+from .units import NAME_CHARS
 
 _NAME_PART = r"(?:\[[^\]\n]+\]|\"[^\"\n]+\"|`[^`\n]+`|[\w@#$]+)"
 _OBJECT = re.compile(
@@ -138,7 +138,7 @@ def _objects(lines: list[str], code: list[bool], block: list[int], split_tables:
         if m is None or block[ln] > 0 or (has_go and in_batch_object):
             continue
         kind = _KIND[m.group("obj").upper()]
-        name = cut_redacted(qualified_name(m.group("name") or ""), 2 * NAME_CHARS)  # (units.NAME_CHARS)
+        name = cut_redacted(qualified_name(m.group("name") or ""), 2 * NAME_CHARS)
         if kind == "sql_table":
             if not split_tables or name[:1] in "#@" or not name:
                 continue

@@ -1,4 +1,4 @@
-"""Decoding and line bookkeeping shared by every chunker.
+"""Decoding, line bookkeeping and text scanning shared by the chunkers.
 
 Line numbers are 1-based and count `\n` line breaks only; CRLF becomes LF
 before anything else, which keeps every line number unchanged.
@@ -7,6 +7,7 @@ before anything else, which keeps every line number unchanged.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -126,3 +127,44 @@ class LineIndex:
 
     def offset_of(self, line: int) -> int:
         return self.starts[line - 1]
+
+
+_TAG_END = re.compile(r"""[>"']""")
+
+
+class TagEnds:
+    """Where a markup tag's attributes end, read from a position: the first `>` outside quotes in text[lo:hi], or -1
+    (a quote never closed, or no `>`). Found from the positions of `>` and quotes, each walk remembered, so asking at
+    every `<` of a text costs about linear time together, where a pattern's scan from each `<` cost the square."""
+
+    def __init__(self, text: str, lo: int = 0, hi: int | None = None):
+        self.text = text
+        self.ends = [m.start() for m in _TAG_END.finditer(text, lo, len(text) if hi is None else hi)]
+        self.quotes = {q: [p for p in self.ends if text[p] == q] for q in "\"'"}
+        self.found: dict[int, int] = {}  # where attributes resume -> the tag's `>` (-1: never closed)
+
+    def __call__(self, at: int) -> int:
+        text, ends, found = self.text, self.ends, self.found
+        path = []
+        while True:
+            if at in found:
+                result = found[at]
+                break
+            path.append(at)
+            i = bisect.bisect_left(ends, at)
+            if i == len(ends):
+                result = -1
+                break
+            mark = ends[i]
+            if text[mark] == ">":
+                result = mark
+                break
+            same = self.quotes[text[mark]]
+            j = bisect.bisect_left(same, mark + 1)
+            if j == len(same):  # a quote never closed: no `>` ends these attributes
+                result = -1
+                break
+            at = same[j] + 1  # past the quoted value
+        for p in path:
+            found[p] = result
+        return result

@@ -41,7 +41,7 @@ from .languages import extensions_of
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
 from .text import split_lines
-from .units import HEADER_LINE_CHARS, cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
+from .units import HEADER_LINE_CHARS, NAME_CHARS, cap_outline, cap_symbols, member_context, parse_bounded, part_skeleton
 from .windows import Window, line_windows
 
 _CLOSERS = frozenset("}]);, \t")
@@ -322,9 +322,9 @@ class _Document:
         return out
 
     def _trivia_nodes(self, query: Query, types: frozenset[str]) -> list[Node]:
-        """The comment and attribute nodes: by the query, or, in a tree with errors, by a walk of every node. On
-        Scala's tree of `x /*` never closed (flat, 32,000 tokens under the root) the query cursor took the square of
-        the tokens (187 KB: 2.6 CPU s, 750 KB: 54 s; the walk 0.01 s); on a clean tree it is the faster."""
+        """The comment and attribute nodes: by the query, or, in a tree with errors, by a walk of every node (the
+        query cursor took the square of the tokens of a flat tree of `/*` never closed, Scala's; on a clean tree it
+        is the faster)."""
         root = self.tree.root_node
         if not root.has_error:
             return [node for nodes in QueryCursor(query).captures(root).values() for node in nodes]
@@ -826,7 +826,7 @@ def _clean_name(text: str) -> str:
     name = text.strip().splitlines()[0] if text.strip() else ""
     if "<" in name and not name.startswith("operator"):
         name = name.split("<", 1)[0].strip()
-    return cut_redacted(name, 200)
+    return cut_redacted(name, NAME_CHARS)
 
 
 def _package_name(text: str) -> str:
