@@ -41,6 +41,11 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
         --sonar-text /work/.mirror/SonarSource+sonar-text/repo \\
         --sonar-text-retired /work/.mirror/SonarSource+sonar-text/repo \\
         --sonar-text-history /work/.mirror/SonarSource+sonar-text/repo \\
+        --codeql /work/.mirror/github+codeql/repo --bearer /work/.mirror/bearer+bearer-rules/repo \\
+        --credsweeper /work/.mirror/Samsung+CredSweeper/repo \\
+        --titus /work/.mirror/praetorian-inc+titus/repo --noseyparker-for /work/.mirror/praetorian-inc+noseyparker/repo \\
+        --kingfisher-for /work/.mirror/mongodb+kingfisher/repo \\
+        --betterleaks /work/.mirror/betterleaks+betterleaks/repo --gitleaks-for /work/.mirror/gitleaks+gitleaks/repo \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -158,6 +163,16 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
   round's rules came from its look-alikes): the examples of its secret specifications, texts of
   real-looking code and config labelled `containsSecret`, with the `match` a secret must report (`--sonar-text`; see
   sonar_text_cases). Scored like whispers.
+- Samsung/CredSweeper (held out until the forty-ninth round's figures, development from its rules): its sample files
+  (tests/samples) and the report its tests expect of them with its filters and model on (tests/data/output.json),
+  each finding a positive, each line a candidate of its unfiltered report that output.json drops a negative, and the
+  lines of the samples named as negative (`--credsweeper`; see credsweeper_cases). Scored like whispers, then again
+  without the positives of severity `info` and the ids.
+- praetorian-inc/titus and betterleaks/betterleaks (held out from the forty-ninth round: no rule written from them):
+  titus' rule examples that neither Nosey Parker's nor kingfisher's rule files hold (`--titus`, with
+  `--noseyparker-for` and `--kingfisher-for`; see titus_cases) and betterleaks' rule cases that neither gitleaks'
+  current nor its earlier rule files hold (`--betterleaks`, with `--gitleaks-for`; see betterleaks_cases). Scored
+  like gitleaks.
 - gitleaks' earlier cases (held out until the forty-sixth round's figures, development from its rule): every case an
   earlier version of its rule files held that the newest do not (`--gitleaks-history`; see gitleaks_history_cases).
 - sonar-text's retired specifications (held out in the forty-first and forty-second rounds, development from the
@@ -3505,6 +3520,95 @@ def whispers_score(title: str, files, skipped: int, show: int,
         print()
 
 
+# ------------------------------------------------- titus and betterleaks: new cases ---
+def titus_cases(root: Path, noseyparker: Path, kingfisher: Path):
+    """(tps, fps, skipped) as noseyparker_cases, from praetorian-inc/titus' rule files (pkg/rule/rules: Nosey Parker's
+    and kingfisher's rules carried over, and its own), each case whose text neither Nosey Parker's nor kingfisher's
+    current rule files hold (those are development corpora): held out, no rule of this project written from it."""
+    seen = set()
+    for other, under in ((noseyparker, "crates/noseyparker/data/default/builtin/rules"), (kingfisher, "data/rules")):
+        t, f, _ = noseyparker_cases(other, under)
+        seen |= {case[1] for case in t} | {case[1] for case in f}
+    tps, fps, skipped = noseyparker_cases(root, "pkg/rule/rules")
+    return [c for c in tps if c[1] not in seen], [c for c in fps if c[1] not in seen], skipped
+
+
+def betterleaks_cases(root: Path, gitleaks: Path):
+    """(tps, fps, skipped) as gitleaks_cases, from betterleaks/betterleaks' rule files (a fork of gitleaks, 256 rule
+    files against gitleaks' 132), each case whose line neither gitleaks' current nor its earlier rule files hold
+    (development corpora): held out, no rule of this project written from it."""
+    t, f, _ = gitleaks_cases(gitleaks)
+    th, fh, _ = gitleaks_history_cases(gitleaks)
+    seen = {c[1] for c in t + th} | {c[1] for c in f + fh}
+    tps, fps, skipped = gitleaks_cases(root)
+    return [c for c in tps if c[1] not in seen], [c for c in fps if c[1] not in seen], skipped
+
+
+# ---------------------------------------------------------------- CredSweeper ---
+_CS_SAMPLES = "tests/samples/"
+_CS_NEGATIVE_FILES = re.compile(r"(?:_n(?:\.\w+)?|_fp|_FALSE|false_positive|pass_filtered)$")
+
+
+def _cs_report(root: Path, name: str) -> dict[tuple[str, int], dict]:
+    """(sample file, line index) -> one finding of a CredSweeper report (tests/data/NAME.json), the first kept."""
+    import json
+    out = {}
+    for finding in json.loads(show_file(root, "HEAD", f"tests/data/{name}.json") or "[]"):
+        for ld in finding["line_data_list"]:
+            path = ld["path"].removeprefix("./")
+            if path.startswith(_CS_SAMPLES) and ld["line_num"] > 0:
+                out.setdefault((path, ld["line_num"] - 1), {**ld, "rule": finding["rule"],
+                                                            "severity": finding["severity"]})
+    return out
+
+
+def credsweeper_cases(root: Path, which: str = "all"):
+    """(files, skipped) from Samsung/CredSweeper's sample files (tests/samples) and the report its tests expect of
+    them with its filters and its model on (tests/data/output.json). A positive is each (line, value) that report
+    holds; a negative each line its report with no filters and no model holds (a candidate some rule matched) that
+    output.json does not (CredSweeper's filters or model judged it no secret), and each non-blank line of a sample
+    named as negative (`*_n`, `*_fp`, `password_FALSE`, `false_positive`, `pass_filtered`) that output.json does not
+    hold. `which`: "all", or "secret" (the positives of severity low and up: no UUID, bucket, domain, and no
+    key or app id). A private key's finding names its BEGIN line (its END line another, not counted): it is found when
+    the next non-blank line, the key's first body line, changed. Skipped: a finding past its file's end or in a file that is not UTF-8 text (archives, images,
+    documents, UTF-16), or whose value is not on its line."""
+    names, read = repo_files(root, _CS_SAMPLES.rstrip("/"))
+    kept, candidates = _cs_report(root, "output"), _cs_report(root, "no_filters_no_ml")
+    ids = re.compile(r"(?i)client id|key id|app id")
+    files, skipped = [], 0
+    for name in names:
+        blob = subprocess.run(["git", "-C", str(root), "show", f"HEAD:{name}"], capture_output=True).stdout
+        try:
+            text = blob.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        ours = [k for k in kept if k[0] == name]
+        if text is None or "\0" in text:
+            skipped += len(ours)
+            continue
+        lines = text.split("\n")
+        pos = []
+        for key in ours:
+            ld, i = kept[key], key[1]
+            if i >= len(lines) or ld["value"] not in lines[i]:
+                skipped += 1
+            elif which == "all" or (ld["severity"] != "info" and not ids.search(ld["rule"])):
+                # a private key's finding names its armour line, which redaction keeps: found when the key's first
+                # body line (the next non-blank one) changed
+                armour = ld["value"].strip().startswith("-----BEGIN") and "PRIVATE KEY" in ld["value"]
+                if ld["value"].strip().startswith("-----END") and "PRIVATE KEY" in ld["value"]:
+                    continue  # the same key's other end: counted once, at its BEGIN
+                body = next((j for j in range(i + 1, len(lines)) if lines[j].strip()), None) if armour else None
+                pos.append((body, None) if body is not None else (i, ld["value"]))
+        held = {i for _n, i in ours}
+        neg = {i for (n, i) in candidates if n == name and i not in held and i < len(lines)}
+        if _CS_NEGATIVE_FILES.search(name.rsplit("/", 1)[-1]):
+            neg |= {i for i, x in enumerate(lines) if x.strip() and i not in held}
+        if pos or neg:
+            files.append((name, text, pos, sorted(neg)))
+    return files, skipped
+
+
 # --------------------------------------------------------------------- scoring ---
 def score(title: str, tps, fps, skipped: int, show: int) -> None:
     written_hit, neutral_hit, neutral_n = 0, 0, 0
@@ -3641,6 +3745,16 @@ def main(argv: list[str] | None = None) -> int:
                          "examples)")
     ap.add_argument("--gitleaks-history", dest="gitleaks_history", type=Path,
                     help="a gitleaks clone or bare mirror with its history (its rule files' earlier cases)")
+    ap.add_argument("--titus", type=Path, help="a praetorian-inc/titus checkout or bare mirror (its new rule examples)")
+    ap.add_argument("--noseyparker-for", dest="noseyparker_for", type=Path,
+                    help="Nosey Parker's checkout, whose cases --titus leaves out")
+    ap.add_argument("--kingfisher-for", dest="kingfisher_for", type=Path,
+                    help="kingfisher's checkout, whose cases --titus leaves out")
+    ap.add_argument("--betterleaks", type=Path, help="a betterleaks checkout or bare mirror (its new rule cases)")
+    ap.add_argument("--gitleaks-for", dest="gitleaks_for", type=Path,
+                    help="gitleaks' clone (with its history), whose cases --betterleaks leaves out")
+    ap.add_argument("--credsweeper", type=Path,
+                    help="a Samsung/CredSweeper checkout or bare mirror (its samples and expected report)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     args = ap.parse_args(argv)
@@ -3781,6 +3895,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.sonar_text_history:  # held out from the forty-fourth round
         whispers_score("sonar-text's earlier examples (held out)", *sonar_text_history_cases(args.sonar_text_history),
                        args.show, "a positive whose match is not in its text, an example with no text, a file not YAML")
+    if args.titus:  # held out from the forty-ninth round
+        if not (args.noseyparker_for and args.kingfisher_for):
+            raise SystemExit("--titus needs --noseyparker-for and --kingfisher-for (the cases it leaves out)")
+        score("titus, cases Nosey Parker and kingfisher do not hold (held out)",
+              *titus_cases(args.titus, args.noseyparker_for, args.kingfisher_for), args.show)
+    if args.betterleaks:  # held out from the forty-ninth round
+        if not args.gitleaks_for:
+            raise SystemExit("--betterleaks needs --gitleaks-for (the cases it leaves out)")
+        score("betterleaks, cases gitleaks' current and earlier rules do not hold (held out)",
+              *betterleaks_cases(args.betterleaks, args.gitleaks_for), args.show)
+    if args.credsweeper:  # held out until the forty-ninth round's figures, development from its rules
+        for which, title in (("all", ""), ("secret", ", only the positives of severity low and up, no ids")):
+            whispers_score("credsweeper (development)" + title, *credsweeper_cases(args.credsweeper, which), args.show,
+                           "a finding past its file's end, in a file not UTF-8 text, or whose value is not on its line")
     if args.time:
         timing(args.time)
     return 0

@@ -6,7 +6,7 @@ from .registry import chunk_file, chunk_file_result, chunker_name, options_key, 
 
 # Bumped whenever a chunker's output for the same input may change: stored
 # files chunked by an older version are re-chunked on the next ingest.
-CHUNKER_VERSION = "77"
+CHUNKER_VERSION = "78"
 
 
 def rechunk_key(path: str, options: ChunkOptions = DEFAULT_OPTIONS) -> str:

@@ -969,6 +969,16 @@ _COMMAND_CRED = re.compile(
 # SQL's password clause: `CREATE USER app WITH PASSWORD 'x'`, `IDENTIFIED BY 'x'` (no `=` between).
 _SQL_PASSWORD = re.compile(
     r"(?i)(?:\bidentified[ \t]+by|(?:\bwith|,)[ \t]+(?:(?:un)?encrypted[ \t]+)?password[ \t]*=?)[ \t]*N?'(?P<value>[^'\n]+)'")
+# ... and a role's or a user's password where it is created or altered, in Postgres' and MySQL's and Oracle's words
+# (`CREATE ROLE app LOGIN PASSWORD '…'`, `ALTER ROLE postgres PASSWORD '…'`, `IDENTIFIED WITH caching_sha2_password BY
+# '…'`, Oracle's unquoted `IDENTIFIED BY Pa55w0rd`): quoted, or bare when it looks like a password (not `EXPIRE`,
+# `NULL`, a `:bind` or a `%s`). A hash given `AS '*…'` or `VALUES '…'` is no password.
+_SQL_ROLE_PASSWORD = re.compile(
+    r"(?i)\b(?:create|alter)[ \t]+(?:role|user|login)[ \t]+[^;\n]{0,200}?"
+    r"\b(?:identified(?:[ \t]+with[ \t]+['\"`]?\w+['\"`]?)?[ \t]+by|password)[ \t]*=?[ \t]*"
+    r"(?:N?'(?P<value>[^'\n]+)'|(?P<bare>[^\s;'\"\\`(),]+))")
+
+
 _ENV_SECRET_WORDS = frozenset("password passwd pwd secret token key apikey credential credentials creds".split())
 
 
@@ -1081,9 +1091,16 @@ def _masked_after(match: re.Match[str]) -> bool:
     return after in ("###", "***", "...", "xxx", "XXX") or after.startswith("…")
 
 
+# A token that says it is an example: ends so (`…tokenexample`, `…keyexample`) or says it (`…ThisIsAnExample…`); not a
+# hash's `user@EXAMPLE.TEST` realm.
+_SAYS_EXAMPLE = re.compile(r"(?i)example(?:s|key|token|secret|only)?$|this_?is_?an?_?example|not_?a_?real")
+
+
 def _rule_value_kept(value: str) -> bool:
-    """A placeholder where a rule expects a secret: `xxxx…`, `<token>`, `$VAR`, a doc's example."""
+    """A placeholder where a rule expects a secret: `xxxx…`, `<token>`, `$VAR`, a doc's example (`…EXAMPLEKEY`, or
+    one that says so, `…tokenexample`, `…ThisIsAnExample…`)."""
     return (REDACTED in value or value[:1] in ("{", "$", "%", "<") or len(set(value)) < 5 or _filler(value)
+            or ("xample" in value and _SAYS_EXAMPLE.search(value) is not None)
             or _TOKEN_PLACEHOLDER.search(value) is not None or _DOC_EXAMPLE.search(value) is not None
             or value.lower() in _PROSE_AFTER_FLAG
             or _METAVAR.fullmatch(value) is not None or is_benign_value(value))
@@ -1167,6 +1184,15 @@ def _sql_password(match: re.Match[str]) -> str:
         return match.group(0)  # prose (`a dynamic library identified by 'name'`): no user, role or login on the line
     return match.group(0) if value == REDACTED or is_benign_value(value) else _replace(match, "value")
 
+
+
+def _sql_role_password(match: re.Match[str]) -> str:
+    group = "value" if match.group("value") is not None else "bare"
+    value = match.group(group)
+    if REDACTED in value or is_benign_value(value) or group == "bare" and (
+            not _password_like(value) or value.startswith((":", "?", "@"))):
+        return match.group(0)
+    return _replace(match, group)
 
 # SQL Server's procedures that set a login's, a linked server's or an application role's password: the password by
 # position or by its parameter's name (`EXEC sp_addlogin 'app', 'Pa55…'`, `sp_password NULL, '…', 'sa'`,
@@ -2034,11 +2060,13 @@ def _redacted_spans(old: str, new: str) -> list[tuple[int, int]] | None:
 
 def may_hold_secret(text: str) -> bool:
     """Can any free-text pattern match? Each needs an `=`, a `:`, a flag's `-` or an XML end tag's `</`,
-    SQL's `PASSWORD '…'` a quote, or it is a token of a known form (`AKIA…`, `ghp_…`, `eyJ…`); a literal compared
-    by `Equals(`, `strcmp(`, given to a key derivation's constructor, by position to a connection's call, after a
-    quoted secret's name to a call or to a secret's setter needs none of these, nor does a private key's DER in
-    base64 alone on its lines."""
+    SQL's `PASSWORD '…'` a quote (or `IDENTIFIED BY` before it), or it is a token of a known form (`AKIA…`,
+    `ghp_…`, `eyJ…`); a literal compared by `Equals(`, `strcmp(`, given to a key derivation's constructor, by
+    position to a connection's call, after a quoted secret's name to a call or to a secret's setter needs none of
+    these, nor does a private key's DER in base64 alone on its lines, a spec's `%define NAME "…"` or a shell's
+    `set NAME …`."""
     return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
+            or "dentified" in text or "DENTIFIED" in text  # a bare password after SQL's `IDENTIFIED BY`
             or ('"' in text and ("quals(" in text or "DeriveBytes(" in text or ".sign(" in text or "wt." in text
                                  or "WT." in text or "oken." in text or _CALL_HINT.search(text) is not None))
             or _RULE_HOT.search(text.lower()) is not None or _CS_RULE_HOT.search(text) is not None
@@ -2046,7 +2074,8 @@ def may_hold_secret(text: str) -> bool:
             or ("," in text and _LIST_HINT.search(text) is not None)
             or ("(" in text and (_SETTER_HINT.search(text) is not None or _METHOD_CALL.search(text) is not None
                                  or _key_bytes_hint(text)))
-            or ("M" in text and _DER_KEY_HEAD.search(text) is not None))
+            or ("M" in text and _DER_KEY_HEAD.search(text) is not None)
+            or (("%" in text or "et " in text or "ET " in text) and _SET_WORD.search(text) is not None))
 
 
 # What a _LIST_PAIR line holds when it has no `=`, `:`, `-` or `'`: a quoted secret's name, a comma, a quote
@@ -2810,6 +2839,61 @@ def _labelled_mid(match: re.Match[str]) -> str:
     return out
 
 
+# A password written down in prose, a note, a ticket or a log, its name glued to it (`ID:master,PW:dipPr10Gg!`,
+# `user=master password=Zx9!pq`, `ssh host (pwd:IhqSb1Gg)`, `SECRET KEY:AIhq5Xyb1Gga9Q3`): a password's word, or `pw`,
+# `pass` or `token` as a word of their own, then `:`, `=` or `=>`, then an unquoted value up to a blank or a
+# bracket, a comma, a semicolon, a quote. Shorter than _LABELLED_MID's 16 and signs allowed; judged as a password by
+# position is (_password_like) and, under a short or a weak name, with a digit and mixed case or a sign as well.
+_PROSE_PAIR = re.compile(
+    r"(?i)(?:(?<=[\s(\[{,;/|>-])|^)(?P<name>(?:[a-z0-9]{1,12}[ _-]?){0,3}(?:pa?s{1,2}w(?:o?r)?d|passphrase|secret(?:[ _-]?key)?)"
+    r"[a-z0-9]{0,8}|(?:[a-z0-9]{1,12}[ _-])?(?:pwd?|pass|token)|pwd?|pass|token)"
+    # (an HTML attribute's text quotes with entities: `password: &quot;…&quot;`)
+    r"(?P<op>(?::=|=>?|:)[ \t]*(?:&quot;)?)"
+    r"(?P<value>[^\s\"'`,;()<>\[\]{}$%&|\\*=](?:(?!&(?:quot|amp|lt|gt);)[^\s\"'`,;()<>\[\]{}|\\]){5,63})"
+    r"(?=$|[\s,;)>\]}|\"'`]|</|&(?:quot|amp|lt|gt);|/[A-Za-z ]{1,20}[:=])"
+)
+_PROSE_HINT = re.compile(r"(?i)(?:pa?s{1,2}w|passphrase|secret(?:[ _-]?key)?|pwd?|pass|token)[a-z0-9]{0,8}(?::=|=>?|:)[ \t]*"
+                         r"(?:&quot;)?[^\s\"'`,;()<>\[\]{}$%&|\\*=][^\s\"'`,;()<>\[\]{}|\\]{5}")
+_PROSE_STRONG = re.compile(r"(?i)pa?s{1,2}w(?:o?r)?d|passphrase|secret")
+
+# A macro or a variable set by a word, not an operator: an RPM spec's `%define PASSWORD "…"` / `%global token …`, a
+# shell's or a batch file's `set password "…"`: judged as `name = "value"` on one line would be.
+_SET_WORD = re.compile(
+    r"(?im)^[ \t]*(?P<kw>%(?:define|global)|set)[ \t]+(?P<name>" + _SECRET_NAME + r")[ \t]+"
+    r"(?:\"(?P<value>[^\"\n]+)\"|(?P<bare>[^\s\"'$%{(][^\s\"']*))[ \t]*\r?$")
+
+
+def _set_word(match: re.Match[str]) -> str:
+    group = "value" if match.group("value") is not None else "bare"
+    value = match.group(group)
+    if REDACTED in value or not _redacted_as_assignment(match.group("name"), value):
+        return match.group(0)
+    return _replace(match, group)
+
+
+def _odd_case_word(value: str) -> bool:
+    """A word and a number typed with its case flipped again and again (`FlUgeGeHeImEn01`): no identifier's
+    camel case (`userPassword2` turns once or twice)."""
+    return _PLAIN_WORD.fullmatch(value) is not None and re.search(r"[0-9]", value) is not None and len(
+        re.findall(r"[a-z](?=[A-Z])|[A-Z](?=[a-z])", value)) >= 6
+
+
+def _prose_pair(match: re.Match[str]) -> str:
+    value, name = match.group("value"), match.group("name")
+    if REDACTED in value or _NOT_SECRET_NAME.search(name) or value.lower().startswith(("http", "ftp", "file")) or (
+            _TOKEN_PLACEHOLDER.search(value)):  # `glsa_YOUR_TOKEN_HERE_1234`
+        return match.group(0)
+    value = value.split("/")[0] if "/" in value and not _PROSE_STRONG.search(name) else value
+    if not (_password_like(value) or _odd_case_word(value)) or not re.search(r"[0-9]", value) or _IDENTIFIER.fullmatch(value) and (
+            value.islower() or value.isupper()):
+        return match.group(0)
+    if not _PROSE_STRONG.search(name) and not (re.search(r"[a-z]", value) and re.search(r"[A-Z]", value)
+                                                or re.search(r"[!@#$%^&*+~?]", value)):
+        return match.group(0)
+    start = match.start("value") - match.start()
+    return match.group(0)[:start] + REDACTED + match.group(0)[start + len(value):]
+
+
 # A pair whose name and value are apart (`{"key": "password", "value": "…"}`, `{name: "API_TOKEN", value: "…"}`):
 # a secret's name in the name's field makes the value field's literal a secret.
 _NAME_VALUE_PAIR = re.compile(
@@ -3370,6 +3454,8 @@ def _redact_line(line: str) -> str:
         line = _COMMAND_CRED.sub(_command_cred, line)
     if "'" in line and ("identified" in low or "password" in low and ("with" in low or "," in line)):
         line = _SQL_PASSWORD.sub(_sql_password, line)
+    if ("create" in low or "alter" in low) and ("password" in low or "identified" in low):
+        line = _SQL_ROLE_PASSWORD.sub(_sql_role_password, line)
     if "sp_" in low and "'" in line:
         line = _SQL_LOGIN_CALL.sub(_sql_login_call, line)
     # Cheap guards first: most code lines hold none of these.
@@ -3430,6 +3516,11 @@ def _redact_line(line: str) -> str:
         line = _LABELLED.sub(_labelled, line, count=1)
     if secret and ("=" in line or ": " in line) and _LABELLED_MID_HINT.search(line):
         line = _LABELLED_MID.sub(_labelled_mid, line)
+    if secret and ("%define" in low or "%global" in low or "set" in low) and _SET_WORD.match(line):
+        line = _SET_WORD.sub(_set_word, line)
+    if ("=" in line or ":" in line) and ("pw" in low or "pass" in low or "psw" in low or "pssw" in low or "pasw" in low
+                                         or secret) and _PROSE_HINT.search(line):
+        line = _PROSE_PAIR.sub(_prose_pair, line)
     if secret and ('value"' in low or "value'" in low or "value:" in low or "value=" in low) and (
             "key" in low or "name" in low) and ('"' in line or "'" in line):
         line = _NAME_VALUE_PAIR.sub(_name_value_pair, line)
@@ -3517,7 +3608,7 @@ def _redact_line(line: str) -> str:
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # `_pass`: an environment variable's (`SMTP_PASS`), in one scan with `_auth`
     # `auth` as a word (`string auth = "…"`)
-    "secret", "p(?:assw|wd?|assphrase)", "token", "c(?:onnect|red)", "key", "://", "_(?:auth|pass|bind)", "login",
+    "secret", "p(?:assw|wd?|assphrase|s{1,2}w|asw)", "token", "c(?:onnect|red)", "key", "://", "_(?:auth|pass|bind)", "login",
     r"auth\b"))
 # Secrets by form (see _FORM_HINT), searched in the text as it is (their case is
 # fixed), each from a literal that is rare in code (a scan from a common first
