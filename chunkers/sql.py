@@ -36,7 +36,7 @@ from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
 from .text import split_lines
 from .typescript import LineDoc, split_range
-from .units import NAME_CHARS
+from .units import HEADER_LINE_CHARS, NAME_CHARS
 
 _NAME_PART = r"(?:\[[^\]\n]+\]|\"[^\"\n]+\"|`[^`\n]+`|[\w@#$]+)"
 _OBJECT = re.compile(
@@ -87,7 +87,8 @@ def chunk_sql(path: str, text: str, options: ChunkOptions = DEFAULT_OPTIONS) -> 
         sym_end = _object_end(lines, go, obj.line, end)
         symbol = ChunkSymbol(obj.name, obj.kind, "", obj.line, sym_end)
         chunk_type = "sql_table" if obj.kind == "sql_table" else "sql_proc"
-        skeleton = lines[obj.line - 1].strip()
+        # (its first line, as each part repeats it: at most a header line's length, cut after redaction)
+        skeleton = cut_redacted(lines[obj.line - 1].strip(), HEADER_LINE_CHARS)
         if doc.size(start, end) <= options.type_max_chars:
             pieces.append(ChunkPiece(text=doc.body(start, end), chunk_type=chunk_type, start_line=start,
                                      end_line=end, symbols=[symbol], skeleton=skeleton))

@@ -345,6 +345,19 @@ def test_a_long_name_is_not_repeated_whole_in_every_part(name):
     assert not uncovered_lines(pieces, text.count("\n"))
 
 
+
+def test_a_long_first_line_is_not_repeated_whole_in_every_sql_part():
+    """Each part of a split procedure or table repeats its object's first line as its skeleton: a first line of
+    200 KB (a name, a one-line parameter list) stored 37 times the file over 48 parts. The skeleton is a header's line
+    now, at most 1,000 characters cut after redaction."""
+    head = "CREATE PROCEDURE dbo.p " + ", ".join(f"@a{i} INT" for i in range(20_000)) + " AS\n"
+    text = head + "BEGIN\n" + "".join(f"  SELECT {i};\n" for i in range(4_000)) + "END\n"
+    pieces = chunk_file("wide.sql", text.encode())
+    assert len(pieces) > 10
+    assert all(len(p.skeleton) <= 1_000 for p in pieces)
+    assert sum(len(p.text) + len(p.analysis_text) + len(p.skeleton) for p in pieces) < 4 * len(text)
+    assert not uncovered_lines(pieces, text.count("\n"))
+
 def test_comments_of_a_tree_with_errors_are_found_in_linear_time():
     """Scala's tree of `x /*` never closed is flat, 128,000 tokens under the root, and tree-sitter's query cursor took
     the square of them to find its comments (500 KB: 54 CPU s); a tree with errors is walked instead (0.2 s), and the
@@ -369,3 +382,4 @@ def test_comments_of_a_tree_with_errors_are_found_in_linear_time():
                       for n in ns)
     walked = sorted((n.start_byte, n.end_byte) for n in doc._trivia_nodes(query, table.comments | table.attributes))
     assert walked == by_query and len(walked) == 3
+
