@@ -101,6 +101,12 @@ FILES = {
     "unclosed_comments.vue": lambda: "x <!--" * 150_000,
     "unclosed_comments.json": lambda: "x /*" * 250_000,
     "escaped_quotes.json": lambda: '{"a": "' + '\\"' * 500_000,
+    # a run of `<` after a word that nothing closes: C#'s and Java's grammars took its square
+    "type_args.cs": lambda: "x is List<" * 200_000,
+    "type_args.java": lambda: "a<b<" * 500_000,
+    "type_args_78k.cs": lambda: "x is List<" * 8_000,
+    "type_args_31k.cs": lambda: "<T" * 16_000,
+    "type_args_62k.java": lambda: "a<b<" * 16_000,
     # PDF: content that inflates, a form drawn again and again, a page pypdf cannot read, many pages
     "inflating.pdf": lambda: _pdf([_TEXT_OPS * 160_000]),
     "forms.pdf": lambda: _pdf([b"/X1 Do\n" * 400], form=_TEXT_OPS * 2_000),

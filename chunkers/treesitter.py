@@ -273,7 +273,8 @@ class _Document:
         self.lines = split_lines(text)
         self.n = len(self.lines)
         self.src = text.encode("utf-8")
-        self.tree = parse_bounded(Parser(_language(table.grammar)), self.src)  # (past its budget: plain windows)
+        # (past its budget: plain windows)
+        self.tree = parse_bounded(Parser(_language(table.grammar)), self.src, generic_runs=table.grammar == "java")
         cum = [0]
         for line in self.lines:
             cum.append(cum[-1] + len(line) + 1)
