@@ -970,8 +970,8 @@ _COMMAND_CRED = re.compile(
 _SQL_PASSWORD = re.compile(
     r"(?i)(?:\bidentified[ \t]+by|(?:\bwith|,)[ \t]+(?:(?:un)?encrypted[ \t]+)?password[ \t]*=?)[ \t]*N?'(?P<value>[^'\n]+)'")
 # ... and a role's or a user's password where it is created or altered, in Postgres' and MySQL's and Oracle's words
-# (`CREATE ROLE app LOGIN PASSWORD '…'`, `ALTER ROLE postgres PASSWORD '…'`, `IDENTIFIED WITH caching_sha2_password BY
-# '…'`, Oracle's unquoted `IDENTIFIED BY Pa55w0rd`): quoted, or bare when it looks like a password (not `EXPIRE`,
+# (`CREATE ROLE app LOGIN PASSWORD '…'`, `ALTER ROLE postgres PASSWORD '…'`, `IDENTIFIED WITH caching_sha2_password
+# BY '…'`, Oracle's unquoted `IDENTIFIED BY Pa55w0rd`): quoted, or bare when it looks like a password (not `EXPIRE`,
 # `NULL`, a `:bind` or a `%s`). A hash given `AS '*…'` or `VALUES '…'` is no password.
 _SQL_ROLE_PASSWORD = re.compile(
     r"(?i)\b(?:create|alter)[ \t]+(?:role|user|login)[ \t]+[^;\n]{0,200}?"
@@ -1091,8 +1091,8 @@ def _masked_after(match: re.Match[str]) -> bool:
     return after in ("###", "***", "...", "xxx", "XXX") or after.startswith("…")
 
 
-# A token that says it is an example: ends so (`…tokenexample`, `…keyexample`) or says it (`…ThisIsAnExample…`); not a
-# hash's `user@EXAMPLE.TEST` realm.
+# A token that says it is an example: ends so (`…tokenexample`, `…keyexample`) or says it (`…ThisIsAnExample…`);
+# not a hash's `user@EXAMPLE.TEST` realm.
 _SAYS_EXAMPLE = re.compile(r"(?i)example(?:s|key|token|secret|only)?$|this_?is_?an?_?example|not_?a_?real")
 
 
@@ -1185,7 +1185,6 @@ def _sql_password(match: re.Match[str]) -> str:
     return match.group(0) if value == REDACTED or is_benign_value(value) else _replace(match, "value")
 
 
-
 def _sql_role_password(match: re.Match[str]) -> str:
     group = "value" if match.group("value") is not None else "bare"
     value = match.group(group)
@@ -1193,6 +1192,7 @@ def _sql_role_password(match: re.Match[str]) -> str:
             not _password_like(value) or value.startswith((":", "?", "@"))):
         return match.group(0)
     return _replace(match, group)
+
 
 # SQL Server's procedures that set a login's, a linked server's or an application role's password: the password by
 # position or by its parameter's name (`EXEC sp_addlogin 'app', 'Pa55…'`, `sp_password NULL, '…', 'sa'`,
@@ -2840,20 +2840,22 @@ def _labelled_mid(match: re.Match[str]) -> str:
 
 
 # A password written down in prose, a note, a ticket or a log, its name glued to it (`ID:master,PW:dipPr10Gg!`,
-# `user=master password=Zx9!pq`, `ssh host (pwd:IhqSb1Gg)`, `SECRET KEY:AIhq5Xyb1Gga9Q3`): a password's word, or `pw`,
-# `pass` or `token` as a word of their own, then `:`, `=` or `=>`, then an unquoted value up to a blank or a
-# bracket, a comma, a semicolon, a quote. Shorter than _LABELLED_MID's 16 and signs allowed; judged as a password by
-# position is (_password_like) and, under a short or a weak name, with a digit and mixed case or a sign as well.
+# `user=master password=Zx9!pq`, `ssh host (pwd:IhqSb1Gg)`, `SECRET KEY:AIhq5Xyb1Gga9Q3`, `PSWD:=…`): a password's
+# word (misspelt too), or `pw`, `pass` or `token` as a word of their own, then `:`, `=`, `:=` or `=>` glued to it,
+# then an unquoted value up to a blank, a bracket, a comma, a semicolon, a quote, `</` or an HTML entity. Shorter
+# than _LABELLED_MID's 16 and signs allowed; judged as a password by position is (_password_like), with a digit, and
+# under a short or a weak name with mixed case or a sign as well.
 _PROSE_PAIR = re.compile(
-    r"(?i)(?:(?<=[\s(\[{,;/|>-])|^)(?P<name>(?:[a-z0-9]{1,12}[ _-]?){0,3}(?:pa?s{1,2}w(?:o?r)?d|passphrase|secret(?:[ _-]?key)?)"
-    r"[a-z0-9]{0,8}|(?:[a-z0-9]{1,12}[ _-])?(?:pwd?|pass|token)|pwd?|pass|token)"
+    r"(?i)(?:(?<=[\s(\[{,;/|>-])|^)"
+    r"(?P<name>(?:[a-z0-9]{1,12}[ _-]?){0,3}(?:pa?s{1,2}w(?:o?r)?d|passphrase|secret(?:[ _-]?key)?)[a-z0-9]{0,8}"
+    r"|(?:[a-z0-9]{1,12}[ _-])?(?:pwd?|pass|token)|pwd?|pass|token)"
     # (an HTML attribute's text quotes with entities: `password: &quot;…&quot;`)
     r"(?P<op>(?::=|=>?|:)[ \t]*(?:&quot;)?)"
     r"(?P<value>[^\s\"'`,;()<>\[\]{}$%&|\\*=](?:(?!&(?:quot|amp|lt|gt);)[^\s\"'`,;()<>\[\]{}|\\]){5,63})"
     r"(?=$|[\s,;)>\]}|\"'`]|</|&(?:quot|amp|lt|gt);|/[A-Za-z ]{1,20}[:=])"
 )
-_PROSE_HINT = re.compile(r"(?i)(?:pa?s{1,2}w|passphrase|secret(?:[ _-]?key)?|pwd?|pass|token)[a-z0-9]{0,8}(?::=|=>?|:)[ \t]*"
-                         r"(?:&quot;)?[^\s\"'`,;()<>\[\]{}$%&|\\*=][^\s\"'`,;()<>\[\]{}|\\]{5}")
+_PROSE_HINT = re.compile(r"(?i)(?:pa?s{1,2}w|passphrase|secret(?:[ _-]?key)?|pwd?|pass|token)[a-z0-9]{0,8}"
+                         r"(?::=|=>?|:)[ \t]*(?:&quot;)?[^\s\"'`,;()<>\[\]{}$%&|\\*=][^\s\"'`,;()<>\[\]{}|\\]{5}")
 _PROSE_STRONG = re.compile(r"(?i)pa?s{1,2}w(?:o?r)?d|passphrase|secret")
 
 # A macro or a variable set by a word, not an operator: an RPM spec's `%define PASSWORD "…"` / `%global token …`, a
@@ -2884,8 +2886,8 @@ def _prose_pair(match: re.Match[str]) -> str:
             _TOKEN_PLACEHOLDER.search(value)):  # `glsa_YOUR_TOKEN_HERE_1234`
         return match.group(0)
     value = value.split("/")[0] if "/" in value and not _PROSE_STRONG.search(name) else value
-    if not (_password_like(value) or _odd_case_word(value)) or not re.search(r"[0-9]", value) or _IDENTIFIER.fullmatch(value) and (
-            value.islower() or value.isupper()):
+    if not (_password_like(value) or _odd_case_word(value)) or not re.search(r"[0-9]", value) or (
+            _IDENTIFIER.fullmatch(value) and (value.islower() or value.isupper())):
         return match.group(0)
     if not _PROSE_STRONG.search(name) and not (re.search(r"[a-z]", value) and re.search(r"[A-Z]", value)
                                                 or re.search(r"[!@#$%^&*+~?]", value)):
@@ -3608,8 +3610,8 @@ def _redact_line(line: str) -> str:
 _HOT_LINES = tuple(re.compile(pattern + r"[^\n]*") for pattern in (
     # `_pass`: an environment variable's (`SMTP_PASS`), in one scan with `_auth`
     # `auth` as a word (`string auth = "…"`)
-    "secret", "p(?:assw|wd?|assphrase|s{1,2}w|asw)", "token", "c(?:onnect|red)", "key", "://", "_(?:auth|pass|bind)", "login",
-    r"auth\b"))
+    "secret", "p(?:assw|wd?|assphrase|s{1,2}w|asw)", "token", "c(?:onnect|red)", "key", "://", "_(?:auth|pass|bind)",
+    "login", r"auth\b"))
 # Secrets by form (see _FORM_HINT), searched in the text as it is (their case is
 # fixed), each from a literal that is rare in code (a scan from a common first
 # letter is 2-3 times slower: `eyJ` 24 ms, `yJ` 12 ms over 8 MB of Python).

@@ -210,9 +210,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("stripe_prod", "k_prod_", _tok(r"[rs]k_prod_", r"[A-Za-z0-9]{20,}")),
     ("sourcegraph", "sgp_", _tok(r"sgp_(?:[a-fA-F0-9]{16}_)?(?:local_)?", r"[a-fA-F0-9]{40}")),
     # (not glued to `+` or `/`: a run of base64, an image's data, holds `EAA` and a hundred letters)
-    ("facebook_page_token", "eaa", r"(?<![A-Za-z0-9_+/])(?<!\[REDACTED\])EAA[A-Z][A-Za-z0-9]{100,}(?![A-Za-z0-9_+/=]|\[REDACTED\])"),
+    ("facebook_page_token", "eaa",
+     r"(?<![A-Za-z0-9_+/])(?<!\[REDACTED\])EAA[A-Z][A-Za-z0-9]{100,}(?![A-Za-z0-9_+/=]|\[REDACTED\])"),
     # ---- added after gitleaks' rule tests (the development corpus; benchmarks/secrets_recall.py)
-    ("onepassword_service_account", "ops_eyj", _tok(r"ops_eyJ", r"[A-Za-z0-9+/_-]{250,}={0,3}", r"(?![A-Za-z0-9+/=_-])")),
+    ("onepassword_service_account", "ops_eyj",
+     _tok(r"ops_eyJ", r"[A-Za-z0-9+/_-]{250,}={0,3}", r"(?![A-Za-z0-9+/=_-])")),
     ("onepassword_secret_key", "=A3-",
      _B + r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}" + _ED),
     ("adobe_client_secret", "p8e-", _tok(r"p8e-", r"(?=[A-Za-z0-9_-]{0,35}[0-9])[A-Za-z0-9_-]{32,36}", _ED)),
