@@ -107,6 +107,9 @@ FILES = {
     "type_args_78k.cs": lambda: "x is List<" * 8_000,
     "type_args_31k.cs": lambda: "<T" * 16_000,
     "type_args_62k.java": lambda: "a<b<" * 16_000,
+    # lines each ending in a backslash glued to a name: Python's grammar took their square
+    "continued.py": lambda: "x\\\n" * 600_000,
+    "continued_23k.py": lambda: "x\\\n" * 8_000,
     # PDF: content that inflates, a form drawn again and again, a page pypdf cannot read, many pages
     "inflating.pdf": lambda: _pdf([_TEXT_OPS * 160_000]),
     "forms.pdf": lambda: _pdf([b"/X1 Do\n" * 400], form=_TEXT_OPS * 2_000),
