@@ -3572,7 +3572,7 @@ def credsweeper_cases(root: Path, which: str = "all"):
     key or app id). A private key's finding names its BEGIN line (its END line another, not counted): it is found when
     the next non-blank line, the key's first body line, changed. Skipped: a finding past its file's end or in a file that is not UTF-8 text (archives, images,
     documents, UTF-16), or whose value is not on its line."""
-    names, read = repo_files(root, _CS_SAMPLES.rstrip("/"))
+    names, _ = repo_files(root, _CS_SAMPLES.rstrip("/"))
     kept, candidates = _cs_report(root, "output"), _cs_report(root, "no_filters_no_ml")
     ids = re.compile(r"(?i)client id|key id|app id")
     files, skipped = [], 0

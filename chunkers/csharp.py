@@ -1097,8 +1097,8 @@ def _emit_statements(f: _File, unit: _Unit, s: int, e: int, out: list[ChunkPiece
 
 def _parse(f: _File, data: bytes | None = None) -> None:
     try:
-        root = parse_bounded(_parser(), f.text.encode("utf-8") if data is None else data, generic_runs=True).root_node
-    except ParseBudgetExceeded:  # hostile input (units.PARSE_READS_PER_KB): the scanner segments it
+        root = parse_bounded(_parser(), f.text.encode("utf-8") if data is None else data, "csharp").root_node
+    except ParseBudgetExceeded:  # hostile input, past a budget of units.parse_bounded: the scanner segments it
         root = None
     if root is None or root.type == "ERROR":
         # The grammar gave up on the whole file: the scanner segments it.
@@ -1290,7 +1290,7 @@ def _parse_lazily(f: _File, data: bytes) -> bool:
     parser = _lazy_parser()
     parser.included_ranges = included
     try:
-        root = parse_bounded(parser, data, generic_runs=True).root_node
+        root = parse_bounded(parser, data, "csharp").root_node
     except ParseBudgetExceeded:
         return False
     if root.has_error:

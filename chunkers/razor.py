@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 
-from .csharp import _File, _pack, _parse, _add_cuts, _body_of, _doc_above, _first, match_brace
+from .csharp import _File, _pack, _parse, _add_cuts, _body_of, _doc_above, match_brace
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkSymbol
 from .redact import cut_redacted
 from .text import TagEnds

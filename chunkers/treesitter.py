@@ -273,9 +273,7 @@ class _Document:
         self.lines = split_lines(text)
         self.n = len(self.lines)
         self.src = text.encode("utf-8")
-        # (past its budget: plain windows)
-        self.tree = parse_bounded(Parser(_language(table.grammar)), self.src, generic_runs=table.grammar == "java",
-                                  continuation_runs=table.grammar == "python")
+        self.tree = parse_bounded(Parser(_language(table.grammar)), self.src, table.grammar)  # (past it: plain windows)
         cum = [0]
         for line in self.lines:
             cum.append(cum[-1] + len(line) + 1)

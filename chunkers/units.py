@@ -50,9 +50,10 @@ _GENERIC_SCAN = re.compile(
 
 def longest_generic_run(src: bytes) -> int:
     """The longest run of `<` after a word (a type argument list opened, or a comparison) with no `;`, brace,
-    `)`, `]` or `>` between them, outside strings and comments."""
-    if src.count(b"<") < GENERIC_RUN_MAX:
-        return src.count(b"<")
+    `)`, `]` or `>` between them, outside strings and comments; 0 where the file holds too few `<` for a run to
+    pass GENERIC_RUN_MAX (not read)."""
+    if src.count(b"<") <= GENERIC_RUN_MAX:
+        return 0
     run = longest = 0
     for m in _GENERIC_SCAN.finditer(src):
         if m.start(1) >= 0:
@@ -80,8 +81,9 @@ CONTINUATION_RUN_MAX = 256
 
 
 def longest_continuation_run(src: bytes) -> int:
-    """The most lines in a row that end in a backslash (a line continued)."""
-    if src.count(b"\\\n") + src.count(b"\\\r\n") < CONTINUATION_RUN_MAX:
+    """The most lines in a row that end in a backslash (a line continued); 0 where the file continues too few lines
+    for a run to pass CONTINUATION_RUN_MAX (not read)."""
+    if src.count(b"\\\n") + src.count(b"\\\r\n") <= CONTINUATION_RUN_MAX:
         return 0
     run = longest = 0
     for line in src.split(b"\n"):
@@ -93,14 +95,26 @@ def longest_continuation_run(src: bytes) -> int:
     return longest
 
 
-def parse_bounded(parser, src: bytes, generic_runs: bool = False, continuation_runs: bool = False):
+# The grammars that take the square of a run neither budget sees, each with its run's reader, bound and reason: the
+# source is read before the parse, which is not begun past the bound.
+_GENERIC = (longest_generic_run, GENERIC_RUN_MAX, "a run of {} `<` that nothing closes: the grammar's parse would take "
+            "its square")
+_RUN_SCREENS = {
+    "csharp": _GENERIC,
+    "java": _GENERIC,
+    "python": (longest_continuation_run, CONTINUATION_RUN_MAX,
+               "{} lines continued in a row: the grammar's parse would take their square"),
+}
+
+
+def parse_bounded(parser, src: bytes, grammar: str = ""):
     """`parser.parse(src)`, stopped past PARSE_CALLS_PER_KB progress calls or PARSE_READS_PER_KB reads of the
-    source a KB (ParseBudgetExceeded); with `generic_runs` (C#, Java), not begun on a run of `<` longer than
-    GENERIC_RUN_MAX; with `continuation_runs` (Python), on more than CONTINUATION_RUN_MAX lines continued in a row."""
-    if generic_runs and (run := longest_generic_run(src)) > GENERIC_RUN_MAX:
-        raise ParseBudgetExceeded(f"a run of {run} `<` that nothing closes: the grammar's parse would take its square")
-    if continuation_runs and (run := longest_continuation_run(src)) > CONTINUATION_RUN_MAX:
-        raise ParseBudgetExceeded(f"{run} lines continued in a row: the grammar's parse would take their square")
+    source a KB (ParseBudgetExceeded); for a grammar in _RUN_SCREENS (`grammar`: its name), not begun on a run
+    past its bound."""
+    if grammar in _RUN_SCREENS:
+        longest, bound, reason = _RUN_SCREENS[grammar]
+        if (run := longest(src)) > bound:
+            raise ParseBudgetExceeded(reason.format(run))
     budget = PARSE_CALLS_MIN + PARSE_CALLS_PER_KB * len(src) // 1024
     read_budget = PARSE_READS_MIN + PARSE_READS_PER_KB * len(src) // 1024
     calls = reads = 0
