@@ -1204,8 +1204,29 @@ def _doc_start(data: bytes, at: int) -> int:
 # the tree and the chunker's recovery are what the whole parse gives.
 _RISKY = (
     re.compile(rb'@\$?"""'),
-    re.compile(rb'\?(?:\.|\[)[^;\n]*?[^=!<>]=(?![=>])'),
 )
+_CONDITIONAL = re.compile(rb"\?[.\[]")
+_ASSIGN = re.compile(rb"[^=!<>]=(?![=>])")
+_STATEMENT_END = re.compile(rb"[;\n]")
+
+
+def _conditional_assignments(data: bytes) -> list[int]:
+    """Where `re.finditer(rb'\\?(?:\\.|\\[)[^;\\n]*?[^=!<>]=(?![=>])', data)` starts, in linear time: from every
+    `?.` the pattern looked to its line's end for an `=`, the square of a line of many (`x?.` × 8,000: 1.9 CPU s)."""
+    starts: list[int] = []
+    at, end = 0, -1
+    while (m := _CONDITIONAL.search(data, at)) is not None:
+        if m.end() > end:  # the statement's end (`;` or a newline), found once for all its `?.`
+            stop = _STATEMENT_END.search(data, m.end())
+            end = stop.start() if stop else len(data)
+        # the `=` may follow the `;` or newline itself, as `[^=!<>]` matched it
+        assign = _ASSIGN.search(data, m.end(), end + 3)
+        if assign is None or assign.start() > end:
+            at = end + 1  # no later `?.` of this statement finds one either
+            continue
+        starts.append(m.start())
+        at = assign.end()
+    return starts
 _DIRECTIVE = re.compile(rb'\n[ \t]*#[ \t]*(?:if|elif|else|endif)\b')
 _DOC_BLOCK = re.compile(rb"///[^\n]*(?:\n[ \t]*///[^\n]*)*")
 # An expression body on its own line(s), as the usual layout writes it:
@@ -1236,7 +1257,7 @@ def _parse_lazily(f: _File, data: bytes) -> bool:
     range is accepted only when the tree has no error and the walk folded
     exactly that `{`..`}` as a member or accessor body; an expression body
     when folded as a member's `=>` clause, or inside a member body folded whole."""
-    poison = [m.start() for p in _RISKY for m in p.finditer(data)]
+    poison = [m.start() for p in _RISKY for m in p.finditer(data)] + _conditional_assignments(data)
     if b"#if" in data:
         poison.extend(m.start() for m in _DIRECTIVE.finditer(data))
     poison.sort()

@@ -433,3 +433,23 @@ def test_a_run_of_continued_lines_is_not_given_to_the_grammar():
     real = "def f(a, b):\n    return a + \\\n        b + \\\n        1\n" * 300
     assert longest_continuation_run(real.encode()) == 2
     assert {p.chunk_type for p in chunk_file("real.py", real.encode())} == {"py_function"}
+
+
+def test_the_null_conditional_assignment_scan_finds_what_its_pattern_found_in_linear_time():
+    """The C# chunker looked from every `?.` to its line's end for an `=` (`x?.` × 8,000, 23 KB: 1.9 CPU s); one pass
+    now, at the offsets the pattern gave on random mixes of the characters it reads."""
+    import random
+    import re
+    import time
+
+    from chunkers.csharp import _conditional_assignments
+
+    pattern = re.compile(rb'\?(?:\.|\[)[^;\n]*?[^=!<>]=(?![=>])')
+    rnd = random.Random(7)
+    alphabet = [b"?", b".", b"[", b"=", b"!", b"<", b">", b";", b"\n", b"a", b" ", b"?.", b"=="]
+    for _ in range(20_000):
+        data = b"".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 30)))
+        assert _conditional_assignments(data) == [m.start() for m in pattern.finditer(data)], data
+    start = time.process_time()
+    pieces = chunk_file("g.cs", b"x?." * 8_000)
+    assert time.process_time() - start < 0.5 and not uncovered_lines(pieces, 1)
