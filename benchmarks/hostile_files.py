@@ -2,10 +2,12 @@
 seconds, peak memory, pieces and how many times the file's size the pieces' texts hold (issue 33's "no input takes
 a repo down"). Run on demand:
 
-    python benchmarks/hostile_files.py [--limit 60] [--only NAME ...] [--keep DIR]
+    python benchmarks/hostile_files.py [--limit 60] [--only NAME ...] [--keep DIR] [--guarded]
 
 Each file is about 1 MB or less (`max_file_bytes` is 2 MB). A row over the limit says TIMEOUT, one killed for
-memory KILLED; "x file" above a few means the pieces repeat the file.
+memory KILLED; "x file" above a few means the pieces repeat the file. `--guarded` chunks as the ingest does
+(`chunk_file_guarded`: a file of 4 KB or more in a worker process under a CPU limit); its CPU s then add the
+worker's.
 """
 
 from __future__ import annotations
@@ -110,6 +112,17 @@ FILES = {
     # lines each ending in a backslash glued to a name: Python's grammar took their square
     "continued.py": lambda: "x\\\n" * 600_000,
     "continued_23k.py": lambda: "x\\\n" * 8_000,
+    # error recovery that takes more than the square of a construct with nothing to resync on, inside one step of
+    # the parse neither budget sees (grammar_sweep.py): stopped by the worker's CPU limit only
+    "arrows.java": lambda: "x => " * 8_000,
+    "arrows_1m.java": lambda: "x => " * 200_000,
+    "arrows.c": lambda: "x => " * 8_000,
+    "annotations.kt": lambda: "@x " * 8_000,
+    "annotations_1m.kt": lambda: "@x " * 330_000,
+    "type_list.ts": lambda: "x<y," * 8_000,
+    "type_list_1m.ts": lambda: "x<y," * 250_000,
+    "safe_nav.cs": lambda: "x?." * 8_000,
+    "safe_nav_1m.cs": lambda: "x?." * 250_000,
     # PDF: content that inflates, a form drawn again and again, a page pypdf cannot read, many pages
     "inflating.pdf": lambda: _pdf([_TEXT_OPS * 160_000]),
     "forms.pdf": lambda: _pdf([b"/X1 Do\n" * 400], form=_TEXT_OPS * 2_000),
@@ -120,14 +133,18 @@ FILES = {
 _CHILD = """
 import json, resource, sys, threading, time
 from chunkers.registry import chunk_file_result
-path = sys.argv[1]
+from chunkers.sandbox import chunk_file_guarded, stop_worker
+path, guarded = sys.argv[1], sys.argv[2] == "1"
 data = open(path, "rb").read()
 t = time.process_time()
-result = chunk_file_result(path.rsplit("/", 1)[-1], data)
+result = (chunk_file_guarded if guarded else chunk_file_result)(path.rsplit("/", 1)[-1], data)
+stop_worker()  # the worker's CPU counts once it has ended
 for worker in threading.enumerate():  # a PDF's reader left running past its deadline costs what it costs
     if worker.name.startswith("pdf:"):
         worker.join()
-print(json.dumps({"cpu_s": time.process_time() - t, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"cpu_s": time.process_time() - t + children.ru_utime + children.ru_stime,
+                  "peak_mb": max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, children.ru_maxrss) / 1e3,
                   "pieces": len(result.pieces), "text": sum(len(p.text) for p in result.pieces),
                   "skip": result.skip_reason, "notes": list(result.notes)}))
 """
@@ -138,6 +155,7 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=60, help="seconds per file (default 60)")
     parser.add_argument("--only", nargs="*", help="these file names only")
     parser.add_argument("--keep", type=Path, help="write the files here and keep them")
+    parser.add_argument("--guarded", action="store_true", help="chunk as the ingest does, in the CPU-limited worker")
     args = parser.parse_args()
     root = Path(__file__).resolve().parents[1]
     folder = args.keep or Path(tempfile.mkdtemp(prefix="hostile-"))
@@ -151,8 +169,8 @@ def main() -> int:
         path.write_bytes(made if isinstance(made, bytes) else made.encode("utf-8"))
         size = path.stat().st_size
         try:
-            out = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True,
-                                 timeout=args.limit, cwd=root)
+            out = subprocess.run([sys.executable, "-c", _CHILD, str(path), "1" if args.guarded else "0"],
+                                 capture_output=True, text=True, timeout=args.limit, cwd=root)
         except subprocess.TimeoutExpired:
             print(f"{name:<22} {size / M:5.2f} TIMEOUT (over {args.limit:g} s)")
             continue

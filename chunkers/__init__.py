@@ -3,6 +3,7 @@
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol, TRANSFORMED_TYPES
 from .extensions import extension_of
 from .registry import chunk_file, chunk_file_result, chunker_name, options_key, options_read
+from .sandbox import chunk_file_guarded
 
 # Bumped whenever a chunker's output for the same input may change: stored
 # files chunked by an older version are re-chunked on the next ingest.
@@ -24,6 +25,7 @@ __all__ = [
     "ChunkResult",
     "ChunkSymbol",
     "chunk_file",
+    "chunk_file_guarded",
     "chunk_file_result",
     "chunker_name",
     "extension_of",

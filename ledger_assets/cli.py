@@ -174,7 +174,7 @@ def cmd_ingest(args) -> int:
 
 
 def cmd_chunk(args) -> int:
-    from chunkers import chunk_file_result
+    from chunkers import chunk_file_guarded
 
     from ledger_assets.encode.embedder import text_hash
     from ledger_assets.store.folders import folder_files
@@ -209,7 +209,7 @@ def cmd_chunk(args) -> int:
             else:
                 print(f"{printable(rel)[-60:]:<60} {0:>6} {'-':>8}  skipped: {withheld}")
             continue
-        result = chunk_file_result(rel, data, options)
+        result = chunk_file_guarded(rel, data, options)
         if args.format == "jsonl":
             for i, piece in enumerate(result.pieces):
                 d = piece.to_dict()

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from chunkers import DEFAULT_OPTIONS, ChunkOptions, chunk_file_result
+from chunkers import DEFAULT_OPTIONS, ChunkOptions, chunk_file_guarded
 
 from ledger_assets.encode.embedder import text_hash
 from ledger_assets.ingest.snapshot import read_blobs, stored_manifest
@@ -143,7 +143,7 @@ def check_idempotent(ledger: Ledger, repo_id: str, chunked_now: dict[str, list[t
     _, source, repo_path = snap
     for entry, data in read_blobs(repo_path, source, [entries[p] for p in targets if p in entries]):
         again = [(i, text_hash(p.text), p.start_line, p.end_line, p.chunk_type)
-                 for i, p in enumerate(chunk_file_result(entry.file_path, data, options).pieces)]
+                 for i, p in enumerate(chunk_file_guarded(entry.file_path, data, options).pieces)]
         if again != stored.get(entry.file_path, []):
             offenders.append(entry.file_path)
     offenders = sorted(set(offenders) | altered)

@@ -17,7 +17,7 @@ from itertools import groupby
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from chunkers import ChunkOptions, chunk_file_result, rechunk_key
+from chunkers import ChunkOptions, chunk_file_guarded, rechunk_key
 from chunkers.paths import is_test_path
 from chunkers.text import decode, line_count, BinaryContent
 
@@ -200,7 +200,7 @@ def _write_chunks(ledger: Ledger, repo_id: str, repo_path: str, source: str, cha
     pieces_by_file: dict[str, list[tuple]] = {}
     commit_times = last_commit_times(repo_path, [e.file_path for e in changed]) if source == "git" else {}
     for n, (entry, data) in enumerate(read_blobs(repo_path, source, changed), 1):
-        result = chunk_file_result(entry.file_path, data, options)
+        result = chunk_file_guarded(entry.file_path, data, options)
         rows = _piece_rows(repo_id, entry, result.pieces)
         if result.notes:
             notes[entry.file_path] = "; ".join(result.notes)

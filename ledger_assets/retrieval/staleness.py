@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkers import chunk_file
+from chunkers import chunk_file_guarded
 from chunkers.text import BinaryContent, decode, join_lines, split_lines
 
 from ledger_assets.encode.embedder import text_hash
@@ -66,7 +66,7 @@ class LiveFiles:
     def pieces(self, path: Path, rel: str) -> list:
         if path not in self._pieces:
             text = self.text(path)
-            self._pieces[path] = chunk_file(rel, text.encode("utf-8")) if text is not None else []
+            self._pieces[path] = chunk_file_guarded(rel, text.encode("utf-8")).pieces if text is not None else []
         return self._pieces[path]
 
 

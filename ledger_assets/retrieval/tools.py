@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkers import chunk_file
+from chunkers import chunk_file_guarded
 from chunkers.extensions import extension_of
 from chunkers.languages import SETTINGS_EXTENSIONS
 from chunkers.redact import redact_lines
@@ -223,7 +223,7 @@ def symbols_of_file(rel: str, data: bytes) -> list[SymbolAt]:
     except BinaryContent:
         return []
     seen: dict[tuple, SymbolAt] = {}
-    for piece in chunk_file(rel, data):
+    for piece in chunk_file_guarded(rel, data).pieces:
         for s in piece.symbols:
             qname = f"{s.parent}.{s.name}" if s.parent else s.name
             key = (s.kind, qname, s.start_line, s.end_line)

@@ -53,7 +53,7 @@ def _pausing(name, real):
 QdrantClient.upsert = _pausing("staging", QdrantClient.upsert)
 QdrantClient.batch_update_points = _pausing("promotion", QdrantClient.batch_update_points)
 
-_real = chunkers.chunk_file_result
+_real = chunkers.chunk_file_guarded
 
 
 def _lossy(path, data, options=None):
@@ -64,7 +64,7 @@ def _lossy(path, data, options=None):
     return result
 
 
-chunkers.chunk_file_result = _lossy
+chunkers.chunk_file_guarded = _lossy
 '''
 
 READER = r'''

@@ -346,7 +346,7 @@ def test_failing_blocking_check_stops_qdrant_points(tmp_path, git_repo, embedder
     h = Harness(tmp_path, git_repo)
     h.run()
     # A chunker that loses the guide's last section: line coverage fails, and re-chunking cannot heal it.
-    real = pipeline.chunk_file_result
+    real = pipeline.chunk_file_guarded
 
     def lossy(path, data, options):
         result = real(path, data, options)
@@ -354,7 +354,7 @@ def test_failing_blocking_check_stops_qdrant_points(tmp_path, git_repo, embedder
             result.pieces[:] = result.pieces[:-1]
         return result
 
-    monkeypatch.setattr(pipeline, "chunk_file_result", lossy)
+    monkeypatch.setattr(pipeline, "chunk_file_guarded", lossy)
     git_repo.write("docs/guide.md", GUIDE_MD + "\n## Refunds\n\nCall `refund` with the amount.\n")
     git_repo.commit("document refunds")
     result = materialize(ALL_ASSETS, partition_key=h.repo_id, instance=h.instance,

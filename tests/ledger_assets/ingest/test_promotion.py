@@ -162,7 +162,7 @@ def test_a_refused_run_changes_no_read_path(tmp_path, git_repo, embedder, monkey
     h = Harness(tmp_path, git_repo)
     v1 = git_repo.head()
     assert run(h).success
-    real = pipeline.chunk_file_result
+    real = pipeline.chunk_file_guarded
 
     def lossy(path, data, options):  # a chunker bug: the new file loses its last line, coverage fails
         result = real(path, data, options)
@@ -171,7 +171,7 @@ def test_a_refused_run_changes_no_read_path(tmp_path, git_repo, embedder, monkey
                                                            "end_line": result.pieces[-1].end_line - 1})
         return result
 
-    monkeypatch.setattr(pipeline, "chunk_file_result", lossy)
+    monkeypatch.setattr(pipeline, "chunk_file_guarded", lossy)
     git_repo.write("src/extra.py", EXTRA_PY)
     git_repo.write("src/service.py", RAISED_FEE)
     v2 = git_repo.commit("late checkout")
@@ -187,7 +187,7 @@ def test_a_refused_run_changes_no_read_path(tmp_path, git_repo, embedder, monkey
     row = status_json(h, capsys, monkeypatch)
     assert (row["promoted_sha"], row["head"]) == (v1, v2) and "line_coverage" in row["promotion_note"]
 
-    monkeypatch.setattr(pipeline, "chunk_file_result", real)  # the chunker fixed: the next run serves v2
+    monkeypatch.setattr(pipeline, "chunk_file_guarded", real)  # the chunker fixed: the next run serves v2
     assert run(h).success
     assert [m.file_path for m in symbol_lookup(h.ledger, "surcharge_for_late_checkout")] == ["src/extra.py"]
     assert read_span(h.ledger, "src/extra.py", 1, 1, repo=h.repo_id)["text"].startswith("def surcharge")

@@ -1,0 +1,165 @@
+"""A file's chunking in a process of its own, under CPU and memory limits.
+
+tree-sitter's error recovery can take the square or worse of a construct repeated with nothing to resync on (Java's
+`x =>` × 8,000, 39 KB: over 60 CPU s; benchmarks/hostile_files.md), inside one step of the parse that neither of
+`units.parse_bounded`'s budgets sees, and in C code that no Python signal or thread can stop. A process can be
+stopped: `chunk_file_guarded` sends a file of ISOLATE_MIN_BYTES or more to a worker process (started on first need,
+kept for the next file) whose CPU time is limited to `cpu_limit_s(size)` and memory to `memory_limit_mb(size)`
+(Kotlin's grammar took 1.75 GB for 24 KB), and a worker killed by a limit, or ended any other way (a grammar's
+allocation refused, a crash), leaves the file in plain windows with the reason as a note. Real files chunk 5x
+and more inside the limit (the slowest of 4,956 real files: 4 ms a KB, 0.27 s), so the limit changes nothing that
+parses; a smaller file is chunked here (its worst known shape: 0.6 s).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+import resource
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkResult
+from .plain import chunk_plain
+from .redact import redact_pieces, redact_text
+from .registry import BYTES_CHUNKERS, chunk_file_result
+from .extensions import extension_of
+from .text import BinaryContent, decode
+
+ISOLATE_MIN_BYTES = 4096
+# The CPU a file's chunking may take: CPU_MIN_S, plus CPU_S_PER_MB a MB (20 ms a KB; real files at most 4 ms a KB,
+# 50,000 one-line C# methods 6), rounded up to whole seconds (the kernel counts seconds). The memory (address space) the worker may hold: MEMORY_MIN_MB, plus MEMORY_MB_PER_MB a MB of the file
+# (the worker starts at 43 MB; those 50,000 methods peak at 161 MB; Kotlin's `@x` × 8,000, 24 KB, took 1.75 GB).
+CPU_MIN_S, CPU_S_PER_MB = 2.0, 20.0
+MEMORY_MIN_MB, MEMORY_MB_PER_MB = 1024, 512
+_HEADER = struct.Struct("<Q")
+
+
+def cpu_limit_s(size: int) -> int:
+    """The CPU seconds the chunking of a file of `size` bytes may take in the worker."""
+    return max(1, math.ceil(CPU_MIN_S + CPU_S_PER_MB * size / 2**20))
+
+
+def memory_limit_mb(size: int) -> int:
+    """The address space, in MB, the worker may hold while it chunks a file of `size` bytes."""
+    return MEMORY_MIN_MB + math.ceil(MEMORY_MB_PER_MB * size / 2**20)
+
+
+def _send(stream, obj) -> None:
+    blob = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEADER.pack(len(blob)) + blob)
+    stream.flush()
+
+
+def _receive(stream):
+    head = stream.read(_HEADER.size)
+    if len(head) < _HEADER.size:
+        raise EOFError
+    blob = stream.read(_HEADER.unpack(head)[0])
+    return pickle.loads(blob)
+
+
+class _Worker:
+    """One worker process: requests (path, data, options, cpu seconds) in, ChunkResults out, over its pipes."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [str(Path(__file__).resolve().parent.parent), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        self.proc = subprocess.Popen([sys.executable, "-c", "from chunkers.sandbox import serve; serve()"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
+
+    def chunk(self, path: str, data: bytes, options: ChunkOptions, cpu_s: int) -> ChunkResult | str:
+        """The worker's ChunkResult, or why there is none (the worker has then ended)."""
+        try:
+            _send(self.proc.stdin, (path, data, options, cpu_s))
+            # A worker stuck but not computing (it never should be) is bounded by wall time too.
+            ready, _, _ = select.select([self.proc.stdout], [], [], 4 * cpu_s + 30)
+            if ready:
+                return _receive(self.proc.stdout)
+        except (OSError, EOFError, pickle.UnpicklingError):
+            pass
+        self.stop()
+        code = self.proc.returncode
+        if code == -signal.SIGXCPU:
+            return f"chunking passed its CPU limit ({cpu_s} s for {len(data) / 1024:.0f} KB) in a process of its own"
+        how = f"signal {signal.Signals(-code).name}" if code and code < 0 else f"exit {code}"
+        return (f"the chunking process ended ({how}) on this file, under its limits of {cpu_s} CPU s and "
+                f"{memory_limit_mb(len(data))} MB")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+
+_lock = threading.Lock()
+_worker: _Worker | None = None
+
+
+def chunk_file_guarded(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS,
+                       cpu_s: int | None = None) -> ChunkResult:
+    """`chunk_file_result`, in the worker for a file of ISOLATE_MIN_BYTES or more: a file whose chunking passes its
+    CPU limit (`cpu_s`, else cpu_limit_s) or ends the worker is plain windows with the reason as a note."""
+    if len(data) < ISOLATE_MIN_BYTES and cpu_s is None:
+        return chunk_file_result(path, data, options)
+    global _worker
+    limit = cpu_s or cpu_limit_s(len(data))
+    with _lock:
+        if _worker is None or not _worker.alive():
+            _worker = _Worker()
+        outcome = _worker.chunk(path, data, options, limit)
+    if isinstance(outcome, ChunkResult):
+        return outcome
+    return _refused(path, data, options, outcome)
+
+
+def _refused(path: str, data: bytes, options: ChunkOptions, reason: str) -> ChunkResult:
+    if extension_of(path) in BYTES_CHUNKERS:
+        return ChunkResult([], skip_reason=reason)
+    try:
+        text = decode(data)
+    except BinaryContent as exc:
+        return ChunkResult([], skip_reason=str(exc))
+    pieces = chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars)
+    return ChunkResult(redact_pieces(pieces, text), notes=(redact_text(f"{reason}: plain windows"),))
+
+
+def stop_worker() -> None:
+    """End the worker (it ends by itself when this process's end closes its pipe)."""
+    global _worker
+    with _lock:
+        if _worker is not None:
+            _worker.stop()
+            _worker = None
+
+
+def serve() -> None:
+    """The worker's loop: each request's chunking under the CPU limit it names; the parent's pipe closed ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's Ctrl-C is the parent's; its pipe closing ends this
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # killed by the limit: no core file
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # a chunker's print must not corrupt the replies
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    _, memory_hard = resource.getrlimit(resource.RLIMIT_AS)
+    while True:
+        try:
+            path, data, options, cpu_s = _receive(stdin)
+        except EOFError:
+            return
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        soft = math.ceil(used.ru_utime + used.ru_stime) + cpu_s
+        resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
+        memory = memory_limit_mb(len(data)) * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (memory if memory_hard == resource.RLIM_INFINITY
+                                                else min(memory, memory_hard), memory_hard))
+        _send(stdout, chunk_file_result(path, data, options))
+
