@@ -34,8 +34,9 @@ from .text import BinaryContent, decode
 
 ISOLATE_MIN_BYTES = 4096
 # The CPU a file's chunking may take: CPU_MIN_S, plus CPU_S_PER_MB a MB (20 ms a KB; real files at most 4 ms a KB,
-# 50,000 one-line C# methods 6), rounded up to whole seconds (the kernel counts seconds). The memory (address space) the worker may hold: MEMORY_MIN_MB, plus MEMORY_MB_PER_MB a MB of the file
-# (the worker starts at 43 MB; those 50,000 methods peak at 161 MB; Kotlin's `@x` × 8,000, 24 KB, took 1.75 GB).
+# 50,000 one-line C# methods 6), rounded up to whole seconds (the kernel counts seconds). The memory (address
+# space) the worker may hold: MEMORY_MIN_MB, plus MEMORY_MB_PER_MB a MB of the file (the worker starts at 43 MB;
+# those 50,000 methods peak at 161 MB; Kotlin's `@x` × 8,000, 24 KB, took 1.75 GB).
 CPU_MIN_S, CPU_S_PER_MB = 2.0, 20.0
 MEMORY_MIN_MB, MEMORY_MB_PER_MB = 1024, 512
 _HEADER = struct.Struct("<Q")
@@ -66,7 +67,7 @@ def _receive(stream):
 
 
 class _Worker:
-    """One worker process: requests (path, data, options, cpu seconds) in, ChunkResults out, over its pipes."""
+    """One worker process: requests (path, data, options, limits, plain) in, ChunkResults out, over its pipes."""
 
     def __init__(self) -> None:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
@@ -74,10 +75,11 @@ class _Worker:
         self.proc = subprocess.Popen([sys.executable, "-c", "from chunkers.sandbox import serve; serve()"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
 
-    def chunk(self, path: str, data: bytes, options: ChunkOptions, cpu_s: int) -> ChunkResult | str:
+    def chunk(self, path: str, data: bytes, options: ChunkOptions, cpu_s: int, memory_mb: int,
+              plain: bool) -> ChunkResult | str:
         """The worker's ChunkResult, or why there is none (the worker has then ended)."""
         try:
-            _send(self.proc.stdin, (path, data, options, cpu_s))
+            _send(self.proc.stdin, (path, data, options, cpu_s, memory_mb, plain))
             # A worker stuck but not computing (it never should be) is bounded by wall time too.
             ready, _, _ = select.select([self.proc.stdout], [], [], 4 * cpu_s + 30)
             if ready:
@@ -89,8 +91,7 @@ class _Worker:
         if code == -signal.SIGXCPU:
             return f"chunking passed its CPU limit ({cpu_s} s for {len(data) / 1024:.0f} KB) in a process of its own"
         how = f"signal {signal.Signals(-code).name}" if code and code < 0 else f"exit {code}"
-        return (f"the chunking process ended ({how}) on this file, under its limits of {cpu_s} CPU s and "
-                f"{memory_limit_mb(len(data))} MB")
+        return f"the chunking process ended ({how}) on this file, under its limits of {cpu_s} CPU s and {memory_mb} MB"
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -107,30 +108,40 @@ _worker: _Worker | None = None
 
 def chunk_file_guarded(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS,
                        cpu_s: int | None = None) -> ChunkResult:
-    """`chunk_file_result`, in the worker for a file of ISOLATE_MIN_BYTES or more: a file whose chunking passes its
-    CPU limit (`cpu_s`, else cpu_limit_s) or ends the worker is plain windows with the reason as a note."""
+    """`chunk_file_result`, in the worker for a file of ISOLATE_MIN_BYTES or more (or given `cpu_s`). A file whose
+    chunking passes a limit or ends the worker is plain windows with the reason as a note, cut in a fresh worker
+    under the same limits; past them again, a skip with both reasons (the parent never does a file's work itself)."""
     if len(data) < ISOLATE_MIN_BYTES and cpu_s is None:
         return chunk_file_result(path, data, options)
+    limits = (cpu_s or cpu_limit_s(len(data)), memory_limit_mb(len(data)))
+    first = _in_worker(path, data, options, *limits, plain=False)
+    if isinstance(first, ChunkResult):
+        return first
+    if extension_of(path) in BYTES_CHUNKERS:  # a PDF has no plain windows
+        return ChunkResult([], skip_reason=first)
+    second = _in_worker(path, data, options, *limits, plain=True)
+    if isinstance(second, ChunkResult):
+        return ChunkResult(second.pieces, second.skip_reason, (redact_text(f"{first}: plain windows"),))
+    return ChunkResult([], skip_reason=redact_text(f"{first}; its plain windows too: {second}"))
+
+
+def _in_worker(path: str, data: bytes, options: ChunkOptions, cpu_s: int, memory_mb: int,
+               plain: bool) -> ChunkResult | str:
     global _worker
-    limit = cpu_s or cpu_limit_s(len(data))
     with _lock:
         if _worker is None or not _worker.alive():
             _worker = _Worker()
-        outcome = _worker.chunk(path, data, options, limit)
-    if isinstance(outcome, ChunkResult):
-        return outcome
-    return _refused(path, data, options, outcome)
+        return _worker.chunk(path, data, options, cpu_s, memory_mb, plain)
 
 
-def _refused(path: str, data: bytes, options: ChunkOptions, reason: str) -> ChunkResult:
-    if extension_of(path) in BYTES_CHUNKERS:
-        return ChunkResult([], skip_reason=reason)
+def _plain(path: str, data: bytes, options: ChunkOptions) -> ChunkResult:
+    """The file in plain windows, redacted: what is left of a file whose chunker passed a limit."""
     try:
         text = decode(data)
     except BinaryContent as exc:
         return ChunkResult([], skip_reason=str(exc))
-    pieces = chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars)
-    return ChunkResult(redact_pieces(pieces, text), notes=(redact_text(f"{reason}: plain windows"),))
+    return ChunkResult(redact_pieces(chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars),
+                                     text))
 
 
 def stop_worker() -> None:
@@ -143,7 +154,7 @@ def stop_worker() -> None:
 
 
 def serve() -> None:
-    """The worker's loop: each request's chunking under the CPU limit it names; the parent's pipe closed ends it."""
+    """The worker's loop: each request's chunking under the limits it names; the parent's pipe closed ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's Ctrl-C is the parent's; its pipe closing ends this
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # killed by the limit: no core file
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
@@ -152,14 +163,14 @@ def serve() -> None:
     _, memory_hard = resource.getrlimit(resource.RLIMIT_AS)
     while True:
         try:
-            path, data, options, cpu_s = _receive(stdin)
+            path, data, options, cpu_s, memory_mb, plain = _receive(stdin)
         except EOFError:
             return
         used = resource.getrusage(resource.RUSAGE_SELF)
         soft = math.ceil(used.ru_utime + used.ru_stime) + cpu_s
         resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
-        memory = memory_limit_mb(len(data)) * 2**20
+        memory = memory_mb * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (memory if memory_hard == resource.RLIM_INFINITY
                                                 else min(memory, memory_hard), memory_hard))
-        _send(stdout, chunk_file_result(path, data, options))
+        _send(stdout, (_plain if plain else chunk_file_result)(path, data, options))
 

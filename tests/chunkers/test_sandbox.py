@@ -73,3 +73,16 @@ def test_a_hostile_file_in_a_repo_is_chunked_in_plain_windows_and_passes_every_c
         kinds = dict(con.execute("SELECT file_path, list(DISTINCT chunk_type) FROM chunks WHERE repo_id = ? "
                                  "GROUP BY 1", [rid]).fetchall())
     assert kinds == {"src/Arrow.java": ["plain"], "src/Price.java": ["code_block"]}
+
+
+def test_a_file_whose_plain_windows_pass_the_limits_too_is_a_skip_with_both_reasons(monkeypatch):
+    """The plain windows are cut in a worker as well, so no file's work is ever done unbounded in the run's process:
+    under a memory limit below what the worker starts with, both tries end and the file is a recorded skip."""
+    monkeypatch.setattr(sandbox, "MEMORY_MIN_MB", 1)
+    monkeypatch.setattr(sandbox, "MEMORY_MB_PER_MB", 0)
+    data = b"class Price {}\n" * 70_000  # 1 MB: not even the request fits in what is left
+    result = chunk_file_guarded("src/Price.java", data)
+    assert not result.pieces and result.skip_reason.startswith("the chunking process ended"), result
+    assert "; its plain windows too: the chunking process ended" in result.skip_reason
+    monkeypatch.undo()
+    assert chunk_file_guarded("src/Price.java", data).pieces  # the next worker has room again
