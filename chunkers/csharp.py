@@ -693,6 +693,15 @@ def _damaged(node) -> bool:
 def _walk_scope(f: _File, children, namespace: str, ns_line: int, ns_style: str) -> None:
     children = list(children)
     skip = -1
+    recovered = 0  # the last line a region recovered: a region is whole lines, so one line is recovered once
+
+    def recover(first: int, last: int) -> None:
+        # Errors sharing a line (`x {}` × 8,000 on one: each region was the whole line, the square of it) are one.
+        nonlocal recovered
+        if max(first, recovered + 1) <= last:
+            _recover_region(f, max(first, recovered + 1), last, namespace, ns_line, ns_style)
+            recovered = last
+
     for i, ch in enumerate(children):
         if i == skip:
             continue
@@ -703,7 +712,7 @@ def _walk_scope(f: _File, children, namespace: str, ns_line: int, ns_style: str)
             end = _last(ch)
             if i + 1 < len(children) and children[i + 1].type == "ERROR":
                 end, skip = max(end, _last(children[i + 1])), i + 1
-            _recover_region(f, _first(ch), end, namespace, ns_line, ns_style)
+            recover(_first(ch), end)
         elif t in TYPE_KINDS:
             typ = _collect_type(f, ch, namespace, "")
             f.units.append(_Unit("type", typ.start, typ.end, namespace, ns_line, ns_style, typ, list(typ.symbols)))
@@ -727,7 +736,7 @@ def _walk_scope(f: _File, children, namespace: str, ns_line: int, ns_style: str)
         elif t in PREPROC_CONTAINERS:
             _walk_scope(f, ch.children, namespace, ns_line, ns_style)
         elif t == "ERROR":
-            _recover_region(f, _first(ch), _last(ch), namespace, ns_line, ns_style)
+            recover(_first(ch), _last(ch))
 
 
 # ---------------------------------------------------------------- splitting
