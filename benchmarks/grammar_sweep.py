@@ -2,7 +2,10 @@
 chunked (`chunk_file_result`, one extension at a time); a reading where 4x the input costs more than 8x the time
 (and over half a second) is flagged. The figures and what was done about them: benchmarks/hostile_files.md.
 
-    python benchmarks/grammar_sweep.py [--ext .cs .java ...] [--unit 'x <' ...] [--n 2000]
+    python benchmarks/grammar_sweep.py [--ext .cs .java ...] [--unit 'x <' ...] [--n 2000] [--guarded]
+
+`--guarded` chunks as the ingest does (`chunk_file_guarded`: a file of 4 KB or more in a worker process under CPU
+and memory limits) and times wall seconds, the worker's work included; a reading a limit stopped says which.
 
 A flagged reading is a lead, not a verdict: time a third size before calling it the square. The default units are
 the shapes the sweeps of 2026-12-05 used (ambiguous tokens, openings never closed, runs of operators).
@@ -16,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from chunkers.registry import chunk_file_result  # noqa: E402
+from chunkers.sandbox import chunk_file_guarded  # noqa: E402
 
 EXTS = [".cs", ".ts", ".tsx", ".js", ".java", ".kt", ".go", ".rs", ".swift", ".scala", ".py", ".rb", ".php", ".cpp",
         ".c"]
@@ -32,21 +36,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ext", nargs="*", default=EXTS, help="extensions to chunk as (default: every tree-sitter one)")
     ap.add_argument("--unit", nargs="*", default=UNITS, help="the constructs to repeat")
     ap.add_argument("--n", type=int, default=2000, help="repetitions of the first size (the second is 4x)")
+    ap.add_argument("--guarded", action="store_true", help="chunk in the ingest's worker process, timing wall seconds")
     args = ap.parse_args(argv)
-    print(f"{'ext':7} {'unit':18} {'n CPU s':>8} {'4n CPU s':>9}")
+    clock, chunk = (time.monotonic, chunk_file_guarded) if args.guarded else (time.process_time, chunk_file_result)
+    print(f"{'ext':7} {'unit':18} {'n s':>8} {'4n s':>9}  ({'wall' if args.guarded else 'CPU'})")
     for ext in args.ext:
         for unit in args.unit:
-            times = []
+            times, stopped = [], ""
             for n in (args.n, 4 * args.n):
                 data = (unit * n).encode()
-                start = time.process_time()
-                chunk_file_result("sweep" + ext, data)
-                times.append(time.process_time() - start)
+                start = clock()
+                result = chunk("sweep" + ext, data)
+                times.append(clock() - start)
+                stopped = stopped or next((f"  stopped at {n}: {x[:60]}" for x in (result.skip_reason, *result.notes)
+                                           if "limit" in x), "")
                 if times[-1] > 30:  # past this the second size is not waited for
                     times.append(float("inf"))
                     break
             flag = "  <-- more than linear" if times[1] > 8 * max(times[0], 0.02) and times[1] > 0.5 else ""
-            print(f"{ext:7} {unit!r:18} {times[0]:8.2f} {times[1]:9.2f}{flag}", flush=True)
+            print(f"{ext:7} {unit!r:18} {times[0]:8.2f} {times[1]:9.2f}{flag}{stopped}", flush=True)
     return 0
 
 
