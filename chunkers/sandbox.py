@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import os
 import pickle
-import resource
 import select
 import signal
 import struct
@@ -31,6 +30,11 @@ from .redact import redact_pieces, redact_text
 from .registry import BYTES_CHUNKERS, chunk_file_result
 from .extensions import extension_of
 from .text import BinaryContent, decode
+
+try:
+    import resource
+except ImportError:  # not a POSIX system: no limits to set, so files are chunked in this process
+    resource = None
 
 ISOLATE_MIN_BYTES = 4096
 # The CPU a file's chunking may take: CPU_MIN_S, plus CPU_S_PER_MB a MB (20 ms a KB; real files at most 4 ms a KB,
@@ -79,11 +83,15 @@ class _Worker:
               plain: bool) -> ChunkResult | str:
         """The worker's ChunkResult, or why there is none (the worker has then ended)."""
         try:
-            _send(self.proc.stdin, (path, data, options, cpu_s, memory_mb, plain))
+            # A worker past half the least limit retires after this file, so the next file's limit is not spent.
+            _send(self.proc.stdin, (path, data, options, cpu_s, memory_mb, plain, MEMORY_MIN_MB * 2**19))
             # A worker stuck but not computing (it never should be) is bounded by wall time too.
             ready, _, _ = select.select([self.proc.stdout], [], [], 4 * cpu_s + 30)
             if ready:
-                return _receive(self.proc.stdout)
+                result, retiring = _receive(self.proc.stdout)
+                if retiring:
+                    self.stop()
+                return result
         except (OSError, EOFError, pickle.UnpicklingError):
             pass
         self.stop()
@@ -111,7 +119,7 @@ def chunk_file_guarded(path: str, data: bytes, options: ChunkOptions = DEFAULT_O
     """`chunk_file_result`, in the worker for a file of ISOLATE_MIN_BYTES or more (or given `cpu_s`). A file whose
     chunking passes a limit or ends the worker is plain windows with the reason as a note, cut in a fresh worker
     under the same limits; past them again, a skip with both reasons (the parent never does a file's work itself)."""
-    if len(data) < ISOLATE_MIN_BYTES and cpu_s is None:
+    if len(data) < ISOLATE_MIN_BYTES and cpu_s is None or resource is None:
         return chunk_file_result(path, data, options)
     limits = (cpu_s or cpu_limit_s(len(data)), memory_limit_mb(len(data)))
     first = _in_worker(path, data, options, *limits, plain=False)
@@ -163,14 +171,27 @@ def serve() -> None:
     _, memory_hard = resource.getrlimit(resource.RLIMIT_AS)
     while True:
         try:
-            path, data, options, cpu_s, memory_mb, plain = _receive(stdin)
+            path, data, options, cpu_s, memory_mb, plain, retire_above = _receive(stdin)
         except EOFError:
             return
         used = resource.getrusage(resource.RUSAGE_SELF)
         soft = math.ceil(used.ru_utime + used.ru_stime) + cpu_s
         resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
         memory = memory_mb * 2**20
-        resource.setrlimit(resource.RLIMIT_AS, (memory if memory_hard == resource.RLIM_INFINITY
-                                                else min(memory, memory_hard), memory_hard))
-        _send(stdout, (_plain if plain else chunk_file_result)(path, data, options))
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (memory if memory_hard == resource.RLIM_INFINITY
+                                                    else min(memory, memory_hard), memory_hard))
+        except (ValueError, OSError):  # a kernel that will not bound the address space (macOS): the CPU limit holds
+            pass
+        result = (_plain if plain else chunk_file_result)(path, data, options)
+        _send(stdout, (result, _address_space() > retire_above))
+
+
+def _address_space() -> int:
+    """This process's address space in bytes (0 where /proc does not say)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 

@@ -86,3 +86,20 @@ def test_a_file_whose_plain_windows_pass_the_limits_too_is_a_skip_with_both_reas
     assert "; its plain windows too: the chunking process ended" in result.skip_reason
     monkeypatch.undo()
     assert chunk_file_guarded("src/Price.java", data).pieces  # the next worker has room again
+
+
+def test_a_worker_grown_past_half_the_least_memory_limit_is_replaced_before_the_next_file(monkeypatch):
+    """Memory a file's chunking took may stay mapped in the worker; the next file's limit must not be spent before it
+    starts, so a worker past half of MEMORY_MIN_MB retires after its reply (here: every file, at 64 MB)."""
+    data = (ROOT / "chunkers" / "units.py").read_bytes()
+    chunk_file_guarded("chunkers/units.py", data)
+    kept = sandbox._worker.proc.pid
+    assert chunk_file_guarded("chunkers/units.py", data) == chunk_file_result("chunkers/units.py", data)
+    assert sandbox._worker.proc.pid == kept  # under 512 MB: the same worker
+    monkeypatch.setattr(sandbox, "MEMORY_MIN_MB", 64)
+    pids = []
+    for _ in range(2):
+        assert chunk_file_guarded("chunkers/units.py", data) == chunk_file_result("chunkers/units.py", data)
+        assert not sandbox._worker.alive()  # retired once it had replied
+        pids.append(sandbox._worker.proc.pid)
+    assert pids[0] == kept and pids[1] != kept
