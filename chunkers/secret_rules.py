@@ -269,10 +269,10 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("cloudflare_token", "cfut_|cfat_|cfk_", _tok(r"cf(?:ut|at|k)_", r"[A-Za-z0-9]{40}" + _HEX + "{8}")),
     ("endor_labs", "endr+", _tok(r"endr\+", r"[A-Za-z0-9-]{16}", _ED)),
     ("figma_figp", "figp_", _tok(r"figp_", r"[A-Za-z0-9_=-]{40,54}", r"(?![A-Za-z0-9_=-])")),
-    ("fleetbase", "flb_live_", _tok(r"flb_live_", r"[A-Za-z0-9]{20}")),
+    ("fleetbase", "flb_live_|flb_test_", _tok(r"flb_(?:live|test)_", r"[A-Za-z0-9]{20}")),
     ("flexport", "shltm_", _tok(r"shltm_", r"[A-Za-z0-9_-]{40}", _ED)),
-    ("hubspot_pat", "pat-na1-|pat-eu1-",
-     _tok(r"pat-(?:na|eu)1-", r"[A-Za-z0-9]{8}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{12}", _ED)),
+    ("hubspot_pat", "pat-na|pat-eu|pat-ap",
+     _tok(r"pat-(?:na|eu|ap)[1-9]-", r"[A-Za-z0-9]{8}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{12}", _ED)),
     # LaunchDarkly's SDK keys and API access tokens: the prefix, then a version-4 uuid
     ("launchdarkly", "sdk-|api-", _tok(r"(?:sdk|api)-", r"[a-z0-9]{8}-[a-z0-9]{4}-4[a-z0-9]{3}-[a-z0-9]{4}-[a-z0-9]{12}", _ED)),
     ("lob", "live_|test_", _tok(r"(?:live|test)_", _HEX + "{35}")),
@@ -596,6 +596,29 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("jwk_private", ("\"d\"", "\"k\"", "\"p\"", "\"q\"", "\"dp\"", "\"dq\"", "\"qi\""),
      r"\"(?:d|k|p|q|dp|dq|qi)\"[ \t]*:[ \t]*\"(?P<s>(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[a-z])"
      r"(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{22,})\""),
+    # ---- added after praetorian-inc/titus' new cases (held out until the fiftieth round's figures, development since)
+    # Supabase's secret API key; Branch's live and test keys; CodeRabbit's, Friendli's, Zuplo's, Coze's and
+    # Mergify's tokens; Plaid's access tokens; WakaTime's `waka_` key
+    ("supabase_secret_key", "sb_secret_", _tok(r"sb_secret_", r"[A-Za-z0-9_-]{31}", _ED)),
+    ("branch_io_key", "key_live_|key_test_", _tok(r"key_(?:live|test)_", _MIX + r"[A-Za-z0-9]{32}")),
+    ("coderabbit_token", "cr-", _tok(r"cr-", _HEX + r"{58}", _ED)),
+    ("friendli_token", "flp_", _tok(r"flp_", _MIX + r"[A-Za-z0-9]{46}")),
+    ("zuplo_api_key", "zpka_", _tok(r"zpka_", _HEX + r"{32}_" + _HEX + r"{8}")),
+    ("coze_pat", "pat_", _tok(r"pat_", _MIX + r"[A-Za-z0-9]{64}")),
+    ("mergify_application_key", "mergify_application_key_",
+     _tok(r"mergify_application_key_", r"[A-Za-z0-9_-]{40,}", _ED)),
+    ("plaid_access_token", "access-production-|access-sandbox-|access-development-",
+     _tok(r"access-(?:production|sandbox|development)-", _HEX + r"{8}-(?:" + _HEX + r"{4}-){3}" + _HEX + r"{12}", _ED)),
+    ("wakatime_key", "waka_",
+     _tok(r"waka_", r"(?:" + _HEX + r"{8}-(?:" + _HEX + r"{4}-){3}" + _HEX + r"{12}|" + _HEX + r"{36})", _ED)),
+    # `key_` and hex of the lengths Cursor's (64), Retell's (28) and Runway's (128) keys have; Scale's `live_` keys
+    ("hex_key_token", "key_", _tok(r"key_", r"(?:" + _HEX + r"{128}|" + _HEX + r"{64}|" + _HEX + r"{28})")),
+    ("scale_api_key", "live_", _tok(r"live_(?:auth_)?", _HEX + r"{32}")),
+    # an Azure DevOps personal access token of the 84-character form (`JQQJ` at 52, `AZDO` at 76)
+    ("azure_devops_pat_84", "=AZDO",
+     _B + r"[A-Za-z0-9]{52}JQQJ[0-9]{2}[A-Za-z0-9]{18}AZDO[A-Za-z0-9]{4,5}" + _E),
+    # a Google API key (`AIzaSy…`) base64-encoded, as a CI variable or a Kubernetes Secret holds it
+    ("google_api_key_base64", "=QUl6YVN5", _B + r"QUl6YVN5[A-Za-z0-9+/]{44}(?:={0,2})(?![A-Za-z0-9+/=])"),
     # ---- credential files
     ("netrc", "password", r"(?im)^\s*machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(?P<s>\S+)"),
     ("netrc_password_line", "password", r"(?m)^\s*password\s+(?P<s>(?=\S*[0-9!@#%^&*+=~])\S{6,})\s*$"),
