@@ -92,13 +92,13 @@ class _Worker:
                 if retiring:
                     self.stop()
                 return result
-        except (OSError, EOFError, pickle.UnpicklingError):
+        except Exception:  # a pipe closed, a reply cut short: whatever it was, the worker is done
             pass
         self.stop()
         code = self.proc.returncode
         if code == -signal.SIGXCPU:
             return f"chunking passed its CPU limit ({cpu_s} s for {len(data) / 1024:.0f} KB) in a process of its own"
-        how = f"signal {signal.Signals(-code).name}" if code and code < 0 else f"exit {code}"
+        how = f"signal {_signal_name(-code)}" if code and code < 0 else f"exit {code}"
         return f"the chunking process ended ({how}) on this file, under its limits of {cpu_s} CPU s and {memory_mb} MB"
 
     def stop(self) -> None:
@@ -108,6 +108,13 @@ class _Worker:
 
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
 
 
 _lock = threading.Lock()
