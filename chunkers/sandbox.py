@@ -83,7 +83,6 @@ class _Worker:
               plain: bool) -> ChunkResult | str:
         """The worker's ChunkResult, or why there is none (the worker has then ended)."""
         try:
-            # A worker past half the least limit retires after this file, so the next file's limit is not spent.
             _send(self.proc.stdin, (path, data, options, cpu_s, memory_mb, plain, MEMORY_MIN_MB * 2**19))
             # A worker stuck but not computing (it never should be) is bounded by wall time too.
             ready, _, _ = select.select([self.proc.stdout], [], [], 4 * cpu_s + 30)
@@ -191,7 +190,9 @@ def serve() -> None:
         except (ValueError, OSError):  # a kernel that will not bound the address space (macOS): the CPU limit holds
             pass
         result = (_plain if plain else chunk_file_result)(path, data, options)
-        _send(stdout, (result, _address_space() > retire_above))
+        # Retiring after this reply: a worker grown past half the least limit, or one whose chunker left a thread
+        # running (a PDF's reader past its deadline), which would spend the next file's limits.
+        _send(stdout, (result, _address_space() > retire_above or threading.active_count() > 1))
 
 
 def _address_space() -> int:

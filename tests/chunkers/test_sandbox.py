@@ -103,3 +103,15 @@ def test_a_worker_grown_past_half_the_least_memory_limit_is_replaced_before_the_
         assert not sandbox._worker.alive()  # retired once it had replied
         pids.append(sandbox._worker.proc.pid)
     assert pids[0] == kept and pids[1] != kept
+
+
+def test_a_worker_whose_chunker_left_a_thread_running_is_replaced_before_the_next_file():
+    """A PDF's reader past its deadline runs on in its thread (up to its work budget); in the worker it would spend
+    the next file's CPU limit, so the worker retires once it has replied."""
+    from chunkers import ChunkOptions
+    from tests.chunkers.test_pdf import TEXT_OPS, make_pdf, page_text
+
+    data = make_pdf([page_text(1, 3), ("FORM", TEXT_OPS * 2000, 400), page_text(3, 3)])
+    result = chunk_file_guarded("forms.pdf", data, ChunkOptions(pdf_timeout_s=0.3), cpu_s=30)
+    assert [p.meta.get("placeholder") for p in result.pieces] == [None, "timeout"], result
+    assert not sandbox._worker.alive()
