@@ -1236,6 +1236,8 @@ def _conditional_assignments(data: bytes) -> list[int]:
         starts.append(m.start())
         at = assign.end()
     return starts
+
+
 _DIRECTIVE = re.compile(rb'\n[ \t]*#[ \t]*(?:if|elif|else|endif)\b')
 _DOC_BLOCK = re.compile(rb"///[^\n]*(?:\n[ \t]*///[^\n]*)*")
 # An expression body on its own line(s), as the usual layout writes it:

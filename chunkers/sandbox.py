@@ -125,7 +125,7 @@ def chunk_file_guarded(path: str, data: bytes, options: ChunkOptions = DEFAULT_O
     """`chunk_file_result`, in the worker for a file of ISOLATE_MIN_BYTES or more (or given `cpu_s`). A file whose
     chunking passes a limit or ends the worker is plain windows with the reason as a note, cut in a fresh worker
     under the same limits; past them again, a skip with both reasons (the parent never does a file's work itself)."""
-    if len(data) < ISOLATE_MIN_BYTES and cpu_s is None or resource is None:
+    if resource is None or (len(data) < ISOLATE_MIN_BYTES and cpu_s is None):
         return chunk_file_result(path, data, options)
     limits = (cpu_s or cpu_limit_s(len(data)), memory_limit_mb(len(data)))
     first = _in_worker(path, data, options, *limits, plain=False)
@@ -173,26 +173,27 @@ def serve() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # killed by the limit: no core file
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a chunker's print must not corrupt the replies
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    _, memory_hard = resource.getrlimit(resource.RLIMIT_AS)
     while True:
         try:
             path, data, options, cpu_s, memory_mb, plain, retire_above = _receive(stdin)
         except EOFError:
             return
         used = resource.getrusage(resource.RUSAGE_SELF)
-        soft = math.ceil(used.ru_utime + used.ru_stime) + cpu_s
-        resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
-        memory = memory_mb * 2**20
+        _set_soft_limit(resource.RLIMIT_CPU, math.ceil(used.ru_utime + used.ru_stime) + cpu_s)
         try:
-            resource.setrlimit(resource.RLIMIT_AS, (memory if memory_hard == resource.RLIM_INFINITY
-                                                    else min(memory, memory_hard), memory_hard))
+            _set_soft_limit(resource.RLIMIT_AS, memory_mb * 2**20)
         except (ValueError, OSError):  # a kernel that will not bound the address space (macOS): the CPU limit holds
             pass
         result = (_plain if plain else chunk_file_result)(path, data, options)
         # Retiring after this reply: a worker grown past half the least limit, or one whose chunker left a thread
         # running (a PDF's reader past its deadline), which would spend the next file's limits.
         _send(stdout, (result, _address_space() > retire_above or threading.active_count() > 1))
+
+
+def _set_soft_limit(kind: int, value: int) -> None:
+    """Set this process's soft limit of `kind` to `value`, or to its hard limit where that is lower."""
+    _, hard = resource.getrlimit(kind)
+    resource.setrlimit(kind, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
 
 
 def _address_space() -> int:
