@@ -46,6 +46,7 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
         --titus /work/.mirror/praetorian-inc+titus/repo --noseyparker-for /work/.mirror/praetorian-inc+noseyparker/repo \\
         --kingfisher-for /work/.mirror/mongodb+kingfisher/repo \\
         --betterleaks /work/.mirror/betterleaks+betterleaks/repo --gitleaks-for /work/.mirror/gitleaks+gitleaks/repo \\
+        --redact-secret DIR \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -173,6 +174,11 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
   `--noseyparker-for` and `--kingfisher-for`; see titus_cases) and betterleaks' rule cases that neither gitleaks'
   current nor its earlier rule files hold (`--betterleaks`, with `--gitleaks-for`; see betterleaks_cases). Scored
   like gitleaks.
+- redact-secret/redact-secret-benchmarks (held out in the fifty-first round until its figures were taken, then
+  development): its fixture corpora, each fixture a file's text with the byte spans of its secrets, twins one mutation
+  from a provider's form and negative controls (`--redact-secret DIR`, a folder of its `fixtures/**/*.json`: the
+  tracked ones, and any its own generators built; see redact_secret_cases). Scored like whispers, then again without
+  the cohorts the corpus itself calls malformed or unreviewed.
 - gitleaks' earlier cases (held out until the forty-sixth round's figures, development from its rule): every case an
   earlier version of its rule files held that the newest do not (`--gitleaks-history`; see gitleaks_history_cases).
 - sonar-text's retired specifications (held out in the forty-first and forty-second rounds, development from the
@@ -3544,6 +3550,37 @@ def betterleaks_cases(root: Path, gitleaks: Path):
     return [c for c in tps if c[1] not in seen], [c for c in fps if c[1] not in seen], skipped
 
 
+# ------------------------------------------------------- redact-secret-benchmarks ---
+def redact_secret_cases(root: Path):
+    """(files, skipped) from redact-secret/redact-secret-benchmarks' fixture corpora (`fixtures/**/*.json`, each
+    fixture a file's `content` and the byte spans of the secrets it holds, ground truth by construction): each span
+    is a positive on its line (a span over several lines, a PEM block: its longest line), every other non-blank line
+    a negative (a fixture with no span, a negative control or a twin, is all negatives). Generated corpora are local
+    build output there, not tracked: ROOT is a folder of the tracked ones, and of any built with its own generators,
+    under their repository paths. Skipped: a span whose bytes are not UTF-8 text."""
+    import json
+    files, skipped = [], 0
+    for path in sorted(root.glob("fixtures/**/*.json")):
+        for fx in json.loads(path.read_text(encoding="utf-8")).get("fixtures", []):
+            raw, text = fx["content"].encode(), fx["content"]
+            lines, pos, held = text.split("\n"), [], set()
+            for span in fx.get("expected", []):
+                try:
+                    value = raw[span["start"]:span["end"]].decode()
+                    first = raw[:span["start"]].decode().count("\n")
+                except UnicodeDecodeError:
+                    skipped += 1
+                    continue
+                parts = value.split("\n")
+                k = max(range(len(parts)), key=lambda j: len(parts[j].strip()))
+                pos.append((first + k, parts[k].strip()))
+                held.update(range(first, first + len(parts)))
+            neg = [i for i, line in enumerate(lines) if line.strip() and i not in held]
+            cohort = (fx.get("assessment") or {}).get("cohort", "")
+            files.append((f"{path.relative_to(root)}:{fx['id']}" + (f" [{cohort}]" if cohort else ""), text, pos, neg))
+    return files, skipped
+
+
 # ---------------------------------------------------------------- CredSweeper ---
 _CS_SAMPLES = "tests/samples/"
 _CS_NEGATIVE_FILES = re.compile(r"(?:_n(?:\.\w+)?|_fp|_FALSE|false_positive|pass_filtered)$")
@@ -3751,6 +3788,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kingfisher-for", dest="kingfisher_for", type=Path,
                     help="kingfisher's checkout, whose cases --titus leaves out")
     ap.add_argument("--betterleaks", type=Path, help="a betterleaks checkout or bare mirror (its new rule cases)")
+    ap.add_argument("--redact-secret", dest="redact_secret", type=Path,
+                    help="a folder of redact-secret/redact-secret-benchmarks' fixture corpora (fixtures/**/*.json)")
     ap.add_argument("--gitleaks-for", dest="gitleaks_for", type=Path,
                     help="gitleaks' clone (with its history), whose cases --betterleaks leaves out")
     ap.add_argument("--credsweeper", type=Path,
@@ -3905,6 +3944,15 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("--betterleaks needs --gitleaks-for (the cases it leaves out)")
         score("betterleaks, cases gitleaks' current and earlier rules do not hold (held out)",
               *betterleaks_cases(args.betterleaks, args.gitleaks_for), args.show)
+    if args.redact_secret:  # held out in the fifty-first round until its figures, development from its rules
+        files, skipped = redact_secret_cases(args.redact_secret)
+        whispers_score("redact-secret-benchmarks (development)", files, skipped, args.show,
+                       "a span whose bytes are not UTF-8 text")
+        # the same without the fixtures the corpus itself calls malformed (a prefix and a random body, short of the
+        # provider's form) or not yet reviewed against a provider's form: both figures recorded
+        whispers_score("redact-secret-benchmarks (development), without its malformed and unreviewed cohorts",
+                       [f for f in files if not f[0].endswith(("[malformed-example]", "[unreviewed]"))], skipped, 0,
+                       "as above")
     if args.credsweeper:  # held out until the forty-ninth round's figures, development from its rules
         for which, title in (("all", ""), ("secret", ", only the positives of severity low and up, no ids")):
             whispers_score("credsweeper (development)" + title, *credsweeper_cases(args.credsweeper, which), args.show,
