@@ -473,6 +473,9 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a bracketed phrase (`[Shared Access key goes here]`)
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
     r"(?:process\.env|import\.meta\.env|os\.environ|env|environ|secrets|vars|config|settings|configuration)[.\[:].*|"
+    # a config's reference to the environment or a file (LiteLLM's `os.environ/NAME`, opencode's `{env:NAME}` and
+    # `{file:path}`), a vals reference to a secret store (`ref+vault://path#/key`, `ref+awssecrets://…`)
+    r"os\.environ/[A-Za-z_]\w*|\{(?:env|file):[^{}\s]+\}|ref\+[a-z0-9]+://.*|"
     r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-]here|change[_-]?me|replace[_-]?me|"
     # a build's token to replace: an upper-case name between a pair of its delimiters (Maven's and Ant's `@DB_PASS@`,
     # `@@PASSWORD_PLACEHOLDER@@`, a template's `$SAFE_NAME$`, replace-token tasks' `#TOKEN#`, `__TOKEN__`,
@@ -745,7 +748,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
-            or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name)
+            or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
 
 
@@ -773,6 +776,15 @@ _STYLE_SPEC = re.compile(
     rf"(?:(?:#[0-9a-fA-F]{{3,6}}|ansi\w+)\s+)*(?:{_STYLE_WORD})(?:\s+(?:{_STYLE_WORD}|#[0-9a-fA-F]{{3,6}}|ansi\w+))*")
 # A docstring's field and type (`token: str:`, `password (str):`): a type's name and a colon.
 _DOC_TYPE = re.compile(r"\(?(?:str|string|bytes|int|bool|dict|list|optional\[str\])\)?:", re.I)
+
+
+def _provider_stub(value: str, name: str) -> bool:
+    """A provider's prefix and a body too short for any of its forms under a token's or a key's name
+    (`GITHUB_TOKEN=ghp_abc123`, `SENDGRID_KEY=SG.abc.def`, `SLACK_TOKEN=xoxb-123-456-abc`): the form's illustration,
+    no token (a provider's token holds twenty characters and more past its prefix). A password's or a secret's name
+    keeps even a short value (the twelfth round's policy)."""
+    m = _STUB_PREFIX.match(value)
+    return m is not None and len(re.findall(r"[A-Za-z0-9]", value[m.end():])) <= 10 and not _PASSWORD_WORD.search(name)
 
 
 def _few_word_chars(value: str, name: str) -> bool:
@@ -1094,6 +1106,17 @@ def _masked_after(match: re.Match[str]) -> bool:
 # A token that says it is an example: ends so (`…tokenexample`, `…keyexample`) or says it (`…ThisIsAnExample…`);
 # not a hash's `user@EXAMPLE.TEST` realm.
 _SAYS_EXAMPLE = re.compile(r"(?i)example(?:s|key|token|secret|only)?$|this_?is_?an?_?example|not_?a_?real")
+
+
+# The prefixes _provider_stub knows: the rule table's hints of four characters and more that end in `_`, `-` or `.`
+# (`glpat-`, `npm_`, `sk-proj-`), less the ones that are words (`api-`, `key_`, `test_`); _TOKEN's own (`ghp_`,
+# `xoxb-`, `sk_live_`); `SG.`, `hf_` and `sk-`, three characters each.
+_STUB_WORDS = {"api-", "key-", "key_", "live_", "test_", "pat_", "pat.", "secret_", "1000.", "curlopt_", "bundle_",
+               "sdk-", "ico-", "rgapi-"}
+_STUB_PREFIX = re.compile("(?i)(?:gh[pousr]_|github_pat_|xox[abeoprs]-|[rs]k_(?:live|test)_|sg\\.|hf_|sk-|" + "|".join(
+    re.escape(h) for h in sorted({h.lower() for _, hints, _ in _RULES for h in hints
+                                  if len(h) >= 4 and h[-1] in "_-." and h.lower() not in _STUB_WORDS},
+                                 key=len, reverse=True)) + ")")
 
 
 def _rule_value_kept(value: str) -> bool:
@@ -2237,7 +2260,8 @@ def _url_cred(m: re.Match[str]) -> str:
             password == "x-oauth-basic" and _URL_PASSWORD_HOLE.fullmatch(m.group(2))) or (
             m.group(2).count("{") > m.group(2).count("}") and _URL_USERINFO_HOLES.fullmatch(f"{m.group(2)}:{password}")
             or "|" in m.group(2) or m.group(2).startswith("[") and not m.group(2).startswith(REDACTED)) or (
-            m.group(2).lower() in _TEMPLATE_USERS and password.lower() in _TEMPLATE_PASSWORDS):
+            m.group(2).lower() in _TEMPLATE_USERS and password.lower() in _TEMPLATE_PASSWORDS) or (
+            _URL_PASSWORD_PLACEHOLDER.fullmatch(password)):
         return m.group(0)
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
 
@@ -2259,6 +2283,11 @@ def _url_cred_more(m: re.Match[str]) -> str:
 # (a composite format's numbered hole, `user:{0}@`, or a named one, `{pwd}`, `{self.POSTGRES_PASSWORD}`: the text holds
 # the variable's name, and the value, where the text has it, is judged where it is assigned; one character, `user:;@`:
 # no secret)
+# A password that says where one goes (`postgres://app:your_password_here@`, `:REPLACE_ME_PASSWORD@`,
+# `:TODO_SET_PASSWORD@`, `:insert-password-here@`): an instruction, no password. A dummy that could be one
+# (`:changeme@`, `:mysecretpassword@`) is not (the twelfth round's policy).
+_URL_PASSWORD_PLACEHOLDER = re.compile(
+    r"(?i)(?:your|enter|insert|put)[_-].*|.*[_-]here|replace[_-]?me(?:[_-].*)?|todo(?:[_-].*)?|tbd|placeholder")
 _URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{+[^{}]*\}\}+|%[A-Za-z_]\w*%|<[^<>]*>|"
                                 r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}|\{[ \t]*[A-Za-z_][\w.]*[ \t]*\}|"
                                 # a printf verb or an empty positional hole, filled by the call's arguments

@@ -99,6 +99,10 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # ---- registries and package hosts
     ("npm", "npm_", _tok(r"npm_", r"[A-Za-z0-9]{36}")),
     ("pypi", "pypi-AgE", _tok(r"pypi-AgE", r"[A-Za-z0-9_-]{50,}", _ED)),
+    # ... and any other `pypi-` token past 70 characters that mixes both cases and digits (one not encoded as PyPI's
+    # macaroons are: an upload token of another index, a serialisation of its own)
+    ("pypi_other", "pypi-", _tok(r"pypi-", r"(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])"
+                                          r"[A-Za-z0-9_-]{70,}", _ED)),
     ("docker_hub_pat", "dckr_pat_", _tok(r"dckr_pat_", r"[A-Za-z0-9_-]{20,}", _ED)),
     ("docker_hub_oat", "dckr_oat_", _tok(r"dckr_oat_", r"[A-Za-z0-9_-]{20,}", _ED)),
     ("nuget", "oy2", _tok(r"oy2", r"[a-z0-9]{43}")),
@@ -414,6 +418,10 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("voiceflow", "=VF.DM.|VF.WS.", _tok(r"VF\.(?:DM|WS)\.", _HEX + r"{24}\.[A-Za-z0-9]{16}")),
     # ---- chat, productivity, payments
     ("slack_app_level", "xapp-", _tok(r"xapp-\d-", r"[A-Z0-9]+-\d+-[a-z0-9]{32,}")),
+    # a Slack token of one random body past its prefix (no numeric parts): a bot's, a user's, a refresh or a
+    # configuration token's (`xoxe.xoxp-`), an app-level one's, a workflow's (`xwfp-`); both cases and a digit
+    ("slack_token_body", "xoxa-|xoxb-|xoxe-|xoxe.|xoxo-|xoxp-|xoxr-|xoxs-|xapp-|xwfp-",
+     _tok(r"(?:xox[abeoprs]|xoxe\.xox[bp]|xapp|xwfp)-", _MIX + r"[A-Za-z0-9]{32,}", _ED)),
     ("telegram_bot", "=:A", r"(?<![A-Za-z0-9])\d{5,16}:A[A-Za-z0-9_-]{33,34}" + _ED),
     ("figma", "figd_", _tok(r"figd_", r"[A-Za-z0-9_-]{40}", _ED)),
     ("notion", "ntn_", _tok(r"ntn_", r"[0-9]{11}[A-Za-z0-9]{35}")),
@@ -421,7 +429,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("airtable_pat", "pat", _tok(r"pat", r"[A-Za-z0-9]{14}\." + _HEX + "{64}")),
     ("clickup", "pk_", _tok(r"pk_\d{3,10}_", r"[A-Z0-9]{32}")),
     ("postman", "PMAK-", _tok(r"PMAK-", r"(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{59}", _ED)),
-    ("linear", "lin_api_", _tok(r"lin_api_", r"[A-Za-z0-9]{40}")),
+    ("linear", "lin_api_|lin_oauth_", _tok(r"lin_(?:api|oauth)_", r"[A-Za-z0-9]{40,64}")),
     # hex, and since 2024 any letters and digits, 32 to 64 of them (with a digit: not an identifier)
     ("shopify", "shp", _tok(r"shp(?:at|ca|pa|ss)_", r"(?=[A-Za-z0-9]{0,63}[0-9])[A-Za-z0-9]{32,64}")),
     # Maven's master password, settings-security.xml's `<master>{…}</master>`: encrypted with a fixed, public
@@ -599,7 +607,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # ---- added after praetorian-inc/titus' new cases (held out until the fiftieth round's figures, development since)
     # Supabase's secret API key; Branch's live and test keys; CodeRabbit's, Friendli's, Zuplo's, Coze's and
     # Mergify's tokens; Plaid's access tokens; WakaTime's `waka_` key
-    ("supabase_secret_key", "sb_secret_", _tok(r"sb_secret_", r"[A-Za-z0-9_-]{31}", _ED)),
+    ("supabase_secret_key", "sb_secret_", _tok(r"sb_secret_", r"[A-Za-z0-9_-]{31,64}", _ED)),
     ("branch_io_key", "key_live_|key_test_", _tok(r"key_(?:live|test)_", _MIX + r"[A-Za-z0-9]{32}")),
     ("coderabbit_token", "cr-", _tok(r"cr-", _HEX + r"{58}", _ED)),
     ("friendli_token", "flp_", _tok(r"flp_", _MIX + r"[A-Za-z0-9]{46}")),

@@ -183,7 +183,7 @@ def test_base64_data_in_a_resx_is_summarised_not_spread_over_parts():
 
 def test_an_element_named_like_a_secret_holds_a_secret():
     # .resx <data name=…> and app.config <setting name=…> name the key; the <value> inside is its value.
-    resx = (b'<root><data name="StripeApiKey" xml:space="preserve"><value>sk_live_51Habc</value></data>'
+    resx = (b'<root><data name="StripeApiKey" xml:space="preserve"><value>sk_live_51HabcQ2eL0ngS</value></data>'
             b'<data name="Greeting"><value>Hello</value></data></root>')
     body = chunk_file_result("Settings.resx", resx).pieces[0].body
     assert "sk_live" not in body

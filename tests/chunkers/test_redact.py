@@ -65,7 +65,8 @@ def test_secret_keys_follow_the_spec_pattern():
     ("Data Source=(localdb)\\X;Uid=bob;Pwd=pw1", "Data Source=(localdb)\\X;Uid=[REDACTED];Pwd=[REDACTED]"),
     ("postgres://admin:pa55@db:5432/x", "postgres://[REDACTED]:[REDACTED]@db:5432/x"),
     # a C# auto-property's initializer
-    ('public string ApiKey { get; init; } = "sk_live_51H";', 'public string ApiKey { get; init; } = "[REDACTED]";'),
+    # (a body of twelve characters and more: `sk_live_51H` alone is the form's stub, kept since the fifty-first round)
+    ('public string ApiKey { get; init; } = "sk_live_51HxQ2eL0ngS";', 'public string ApiKey { get; init; } = "[REDACTED]";'),
     ('internal static string SigningKey { get; private set; } = "k3y";',
      'internal static string SigningKey { get; private set; } = "[REDACTED]";'),
     # .NET app.config pairs, other attributes in between
@@ -80,7 +81,7 @@ def test_secret_keys_follow_the_spec_pattern():
     ("//registry.npmjs.org/:_authToken=npm_abc123", "//registry.npmjs.org/:_authToken=[REDACTED]"),
     # from the review: a name that only starts like a header's name, colon keys, value first,
     # a quote of the other kind inside, more key flags, PowerShell flags, spaces, line-start _auth
-    ('public const string ApiKeyHeaderValue = "sk_live_abc";', 'public const string ApiKeyHeaderValue = "[REDACTED]";'),
+    ('public const string ApiKeyHeaderValue = "sk_live_abcQ2eL0ngStr";', 'public const string ApiKeyHeaderValue = "[REDACTED]";'),
     ('<add key="AzureAd:ClientSecret" value="s3cr3t"/>', '<add key="AzureAd:ClientSecret" value="[REDACTED]"/>'),
     ('<add value="abc123" key="ApiKey"/>', '<add value="[REDACTED]" key="ApiKey"/>'),
     ('<add key="ApiKey" value="ab\'c123"/>', '<add key="ApiKey" value="[REDACTED]"/>'),
