@@ -739,6 +739,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _address_or_name(v)) or _ONE_ESCAPE.fullmatch(v) is not None or _TYPE_NAME.fullmatch(v) is not None or (
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
+        ";" in v and "=" in v and _template_conn(v)) or (
         bool(name) and (
             ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
              and not _PASSWORD_WORD.search(name)) or
@@ -2260,7 +2261,7 @@ def _url_cred(m: re.Match[str]) -> str:
             password == "x-oauth-basic" and _URL_PASSWORD_HOLE.fullmatch(m.group(2))) or (
             m.group(2).count("{") > m.group(2).count("}") and _URL_USERINFO_HOLES.fullmatch(f"{m.group(2)}:{password}")
             or "|" in m.group(2) or m.group(2).startswith("[") and not m.group(2).startswith(REDACTED)) or (
-            m.group(2).lower() in _TEMPLATE_USERS and password.lower() in _TEMPLATE_PASSWORDS) or (
+            m.group(2).rsplit(";", 1)[-1].lower() in _TEMPLATE_USERS and password.lower() in _TEMPLATE_PASSWORDS) or (
             _URL_PASSWORD_PLACEHOLDER.fullmatch(password)):
         return m.group(0)
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
@@ -2315,9 +2316,10 @@ _URL_USERINFO_HOLES = re.compile(r"(?:\$\{(?![^{}\n]*:[-=])[^{}\n]*\}|\{(?::[^{}
 # A URL's credentials that are a syntax's words, not a value (`user:password@host:port/dbname`, `username:pwd@`,
 # `myuser:mypassword@`): both the user and the password a placeholder word (a word that could be one, `secret`,
 # `tiger`, is judged as a password still). A user's `[` opens a syntax's optional part
-# (`scheme://[user:passwd@]proxy.server:port`).
-_TEMPLATE_USERS = frozenset("user username usr login myuser name".split())
-_TEMPLATE_PASSWORDS = frozenset("password passwd pass pwd pw mypassword".split())
+# (`scheme://[user:passwd@]proxy.server:port`). (Also a token's place, `gist://username:token@id/file`, SMB's user
+# after its workgroup, `smb://workgroup;user:password@host`, and fsspec's `github://org:repo@sha/path`.)
+_TEMPLATE_USERS = frozenset("user username usr login myuser name org".split())
+_TEMPLATE_PASSWORDS = frozenset("password passwd pass pwd pw mypassword token repo".split())
 _CONN_BIND_USER = re.compile(r"[:@?][A-Za-z_]\w*")
 
 
@@ -2339,7 +2341,26 @@ _OPEN_HOLE = re.compile(r"(?:[A-Za-z]+[ \t]+)?\{[A-Za-z0-9_]*")
 
 
 def _conn_string(match: re.Match[str]) -> str:
-    return _CONN_CRED.sub(_conn_part, match.group(0))
+    text = match.group(0)
+    if _template_conn(text):
+        return text
+    return _CONN_CRED.sub(_conn_part, text)
+
+
+def _template_conn(text: str) -> bool:
+    """A connection string's syntax in words (`…;UID=user;PWD=password`), as a URL's `user:password@`: a user and a
+    password, each a placeholder word (_TEMPLATE_USERS, _TEMPLATE_PASSWORDS), and no other credential."""
+    users, passwords = set(), set()
+    for m in _CONN_CRED.finditer(text):
+        key = re.sub(r"[ \t]+", "", m.group(2)).lower().rstrip("=")
+        value = m.group(3).strip().lower()
+        if key in ("password", "pwd"):
+            passwords.add(value)
+        elif key in ("userid", "uid", "user", "username"):
+            users.add(value)
+        else:
+            return False
+    return bool(users) and bool(passwords) and users <= _TEMPLATE_USERS and passwords <= _TEMPLATE_PASSWORDS
 
 
 # What follows a string that ends in a name and `=` or `: ` when it is a concatenation, not an assignment
