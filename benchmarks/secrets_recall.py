@@ -46,7 +46,8 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
         --titus /work/.mirror/praetorian-inc+titus/repo --noseyparker-for /work/.mirror/praetorian-inc+noseyparker/repo \\
         --kingfisher-for /work/.mirror/mongodb+kingfisher/repo \\
         --betterleaks /work/.mirror/betterleaks+betterleaks/repo --gitleaks-for /work/.mirror/gitleaks+gitleaks/repo \\
-        --redact-secret DIR \\
+        --redact-secret DIR --llm-secret-scanner DIR \\
+        --testpatterndev DIR \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -179,6 +180,15 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
   from a provider's form and negative controls (`--redact-secret DIR`, a folder of its `fixtures/**/*.json`: the
   tracked ones, and any its own generators built; see redact_secret_cases). Scored like whispers, then again without
   the cohorts the corpus itself calls malformed or unreviewed.
+- CyclingBits/llm-secret-scanner (held out until the fifty-third round's figures, development from its rules): the
+  code and config fixtures of its evaluation with the findings each should give (a line and a value), and its files
+  of look-alikes (`--llm-secret-scanner`; see llm_secret_scanner_cases). Its secrets are mostly values of words in
+  comments and under names that say nothing (`CONFIG_VALUE = "api-key-xyz-789-abc"`), which the name rule keeps by
+  design: read its recall with that in mind. Scored like whispers.
+- testpatterndev/patterns (held out from the fifty-third round: no rule written from it): the `should_match` and
+  `should_not_match` values of its credential patterns, a registry of data-loss-prevention patterns
+  (`--testpatterndev`, a folder of those pattern files; see testpatterndev_cases). Scored like whispers, a value found
+  when any of its lines changes.
 - gitleaks' earlier cases (held out until the forty-sixth round's figures, development from its rule): every case an
   earlier version of its rule files held that the newest do not (`--gitleaks-history`; see gitleaks_history_cases).
 - sonar-text's retired specifications (held out in the forty-first and forty-second rounds, development from the
@@ -3550,6 +3560,91 @@ def betterleaks_cases(root: Path, gitleaks: Path):
     return [c for c in tps if c[1] not in seen], [c for c in fps if c[1] not in seen], skipped
 
 
+# ------------------------------------------------------------------ testpatterndev ---
+def testpatterndev_cases(root: Path):
+    """(files, skipped) from testpatterndev/patterns, a registry of data-loss-prevention patterns: the `test_cases` of
+    its credential patterns (`data/patterns/*.yaml`: cloud keys and tokens, connection strings, private keys, password
+    and credential files, Snaffler's parity set), each `should_match` value a text holding a secret (found if any of
+    its lines changes: where in it the secret is, is not said), each `should_not_match` value a text whose non-blank
+    lines are negatives. ROOT is a checkout, or a folder of its credential patterns' files under their paths (its
+    other patterns are personal data: names, numbers, addresses). Skipped: an empty value."""
+    import yaml
+    files, skipped = [], 0
+    for path in sorted((root / "data/patterns").glob("*.yaml")):
+        cases = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("test_cases") or {}
+        for verdict in ("should_match", "should_not_match"):
+            for k, case in enumerate(cases.get(verdict) or []):
+                value = str(case.get("value") or "")
+                if not value.strip():
+                    skipped += 1
+                    continue
+                name = f"{path.stem}:{verdict}:{k}"
+                if verdict == "should_match":
+                    files.append((name, value, [(-1, None)], []))
+                else:
+                    files.append((name, value, [], [i for i, line in enumerate(value.split("\n")) if line.strip()]))
+    return files, skipped
+
+
+# ------------------------------------------------------------ llm-secret-scanner ---
+_LSS = "evaluator/src/main/resources/"
+
+
+def llm_secret_scanner_cases(root: Path, which: str = "listed"):
+    """(files, skipped) from CyclingBits/llm-secret-scanner's evaluation set: code and config fixtures
+    (`fixtures/example.*`, `test_cases/positive/*`) with the findings expected of each (`expected_results/`,
+    `positive/expected/`: a line and the secret's value, or a description ending in it), and files of look-alikes
+    (`test_cases/false_positive/`). `which`: "listed", each expected finding a positive on its line (a value over
+    several lines, a PEM block, on the line of its longest line; a value not written on its line as it is, a char
+    array or an escape, found if the line changes), every other line of those files, outside a PEM block, a negative
+    (the lists may miss a secret: read these with care); "false-positive", the look-alike files, every non-blank
+    line a negative. ROOT is a folder of those files under their paths: the fixtures and their expected files were
+    deleted from the repository after commit af11bcf, so a checkout of its newest commit holds only `test_cases/`.
+    Skipped: a fixture with no expected file, an entry whose line is past its file's end."""
+    import json
+    files, skipped = [], 0
+    if which == "false-positive":
+        for path in sorted((root / _LSS / "test_cases/false_positive").glob("*")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            files.append((path.name, text, [], [i for i, line in enumerate(text.split("\n")) if line.strip()]))
+        return files, skipped
+    pairs = [(f, root / _LSS / "expected_results" / (f.name + ".json" if f.suffix != ".json" else f.name))
+             for f in sorted((root / _LSS / "fixtures").glob("example.*"))]
+    pairs += [(f, f.parent / "expected" / (f.name + ".json")) for f in sorted((root / _LSS / "test_cases/positive").glob("*"))
+              if f.is_file()]
+    for fixture, expected in pairs:
+        if not expected.is_file():
+            skipped += 1
+            continue
+        text = fixture.read_bytes().decode("utf-8", errors="replace")
+        lines, pos, held = text.split("\n"), [], set()
+        for entry in json.loads(expected.read_text(encoding="utf-8")):
+            i = entry["lineNumber"] - 1
+            if not 0 <= i < len(lines):
+                skipped += 1
+                continue
+            value = entry.get("secretValue")
+            if value is None and ": " in entry.get("description", ""):
+                value = entry["description"].split(": ", 1)[1]
+            if value and "\n" in value.strip():
+                part = max(value.strip().split("\n"), key=lambda p: len(p.strip())).strip()
+                i = next((j for j in range(i, min(len(lines), i + 80)) if part in lines[j]), i)
+                value = part
+            pos.append((i, value if value and value in lines[i] else None))
+            held.add(i)
+        block = False
+        for j, line in enumerate(lines):
+            if "-----BEGIN" in line or "BEGIN CERTIFICATE" in line:
+                block = True
+            if block:
+                held.add(j)
+            if "-----END" in line:
+                block = False
+        neg = [j for j, line in enumerate(lines) if line.strip() and j not in held]
+        files.append((str(fixture.relative_to(root / _LSS)), text, pos, neg))
+    return files, skipped
+
+
 # ------------------------------------------------------- redact-secret-benchmarks ---
 def redact_secret_cases(root: Path):
     """(files, skipped) from redact-secret/redact-secret-benchmarks' fixture corpora (`fixtures/**/*.json`, each
@@ -3788,6 +3883,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kingfisher-for", dest="kingfisher_for", type=Path,
                     help="kingfisher's checkout, whose cases --titus leaves out")
     ap.add_argument("--betterleaks", type=Path, help="a betterleaks checkout or bare mirror (its new rule cases)")
+    ap.add_argument("--testpatterndev", type=Path,
+                    help="a testpatterndev/patterns checkout (its credential patterns' test cases)")
+    ap.add_argument("--llm-secret-scanner", dest="llm_secret_scanner", type=Path,
+                    help="a CyclingBits/llm-secret-scanner checkout (its evaluation fixtures and expected findings)")
     ap.add_argument("--redact-secret", dest="redact_secret", type=Path,
                     help="a folder of redact-secret/redact-secret-benchmarks' fixture corpora (fixtures/**/*.json)")
     ap.add_argument("--gitleaks-for", dest="gitleaks_for", type=Path,
@@ -3944,6 +4043,15 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("--betterleaks needs --gitleaks-for (the cases it leaves out)")
         score("betterleaks, cases gitleaks' current and earlier rules do not hold (held out)",
               *betterleaks_cases(args.betterleaks, args.gitleaks_for), args.show)
+    if args.testpatterndev:  # held out from the fifty-third round
+        whispers_score("testpatterndev (held out)", *testpatterndev_cases(args.testpatterndev), args.show,
+                       "an empty value")
+    if args.llm_secret_scanner:  # held out until the fifty-third round's figures, development from its rules
+        whispers_score("llm-secret-scanner, fixtures and their expected findings (development)",
+                       *llm_secret_scanner_cases(args.llm_secret_scanner), args.show,
+                       "a fixture with no expected file, an entry past its file's end")
+        whispers_score("llm-secret-scanner, its false-positive files (development)",
+                       *llm_secret_scanner_cases(args.llm_secret_scanner, "false-positive"), args.show, "none")
     if args.redact_secret:  # held out in the fifty-first round until its figures, development from its rules
         files, skipped = redact_secret_cases(args.redact_secret)
         whispers_score("redact-secret-benchmarks (development)", files, skipped, args.show,
