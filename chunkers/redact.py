@@ -360,6 +360,10 @@ _NOT_SECRET_NAME = re.compile(
     r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(url|uri|host|endpoint|server|file|path|dir)s?(?![a-z])|"
     # a setting about the password (Ansible's `password_expire: never`, `update_password: on_create`)
     r"passw(or)?d[_.-]?expir(e[sd]?|y|ation)(?![a-z])|(?<![a-z])update[_.-]?passw(or)?d(?![a-z])|"
+    # a setting about a key or a secret, not one (`SECRET_KEY_ALGORITHM = "AES"`, `api_key_format: "sk-[48 …]"`,
+    # `secret_rotation_days: 90`; `secret_rotation_key` is one)
+    r"(key|secrets?|tokens?|passw(or)?d)[_.-]?(algorithm|algo|format|rotation)s?(?![a-z])"
+    r"(?![\w.-]*?(key|token|secret|passw|pwd))|"
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|mgr|manager|"
     # the name of where a password is kept (`passwordName = "UserPasswordValue"`), as `secretName` is
     r"name(?![a-z]))|"
@@ -476,7 +480,9 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a config's reference to the environment or a file (LiteLLM's `os.environ/NAME`, opencode's `{env:NAME}` and
     # `{file:path}`), a vals reference to a secret store (`ref+vault://path#/key`, `ref+awssecrets://…`)
     r"os\.environ/[A-Za-z_]\w*|\{(?:env|file):[^{}\s]+\}|ref\+[a-z0-9]+://.*|"
-    r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-]here|change[_-]?me|replace[_-]?me|"
+    r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-](?:here|placeholder)|change[_-]?me|replace[_-]?me|"
+    # a YAML anchor or alias of words (`credentials: &default-credentials`, `password: *shared`): a mapping's name
+    r"(?-i:[&*][a-z]+(?:[-_][a-z]+)*)|"
     # a build's token to replace: an upper-case name between a pair of its delimiters (Maven's and Ant's `@DB_PASS@`,
     # `@@PASSWORD_PLACEHOLDER@@`, a template's `$SAFE_NAME$`, replace-token tasks' `#TOKEN#`, `__TOKEN__`,
     # `#{Db.Password}#`, `[%TOKEN%]`)

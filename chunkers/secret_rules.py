@@ -637,4 +637,16 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"(?:[\w.@*-]|\\[:\\])+:(?P<s>[^\s:]\S*)$"),
     ("putty_private_mac", "private-mac:|private-hash:", r"Private-(?:MAC|Hash):\s*(?P<s>[0-9a-f]{40,64})"),
     ("docker_config_auth", "\"auth\"", r"\"auth\"\s*:\s*\"(?P<s>[A-Za-z0-9+/]{12,}={0,2})\""),
+    # ---- added after CyclingBits/llm-secret-scanner's fixtures (held out until the fifty-third round's figures)
+    # Windows' `net use`: the argument after the share that is no option (`/user:…`, `/persistent:…`) and no `*` (a
+    # prompt) is the password, before or after the options
+    ("net_use_password", "net use",
+     r"(?i)\bnet[ \t]+use(?:[ \t]+(?:[a-z]:|\*))?[ \t]+(?:\\\\|//)[^\s\"']+(?:[ \t]+/[^\s]+)*[ \t]+"
+     r"(?P<s>[^\s/*\"'][^\s\"']*)"),
+    # Gradle's signing config and repository credentials in Groovy's command syntax, no `=` (`storePassword "…"`,
+    # `keyPassword '…'`, `password "…"`), alone on its line
+    ("gradle_password_command", "storepassword|keypassword|password \"|password '",
+     r"(?m)^[ \t]*(?:storePassword|keyPassword|password)[ \t]+(?P<q>[\"'])(?P<s>[^\"'\n]+)(?P=q)[ \t]*\r?$"),
+    # FTP's `PASS` command in a script (`quote PASS …`, a here-document's `USER app` then `PASS …`)
+    ("ftp_pass_command", "=PASS ", r"(?m)^[ \t]*(?:(?:quote|literal)[ \t]+)?PASS[ \t]+(?P<s>\S+)[ \t]*\r?$"),
 )
