@@ -3884,9 +3884,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="kingfisher's checkout, whose cases --titus leaves out")
     ap.add_argument("--betterleaks", type=Path, help="a betterleaks checkout or bare mirror (its new rule cases)")
     ap.add_argument("--testpatterndev", type=Path,
-                    help="a testpatterndev/patterns checkout (its credential patterns' test cases)")
+                    help="a testpatterndev/patterns checkout, or a folder of its credential patterns' files")
     ap.add_argument("--llm-secret-scanner", dest="llm_secret_scanner", type=Path,
-                    help="a CyclingBits/llm-secret-scanner checkout (its evaluation fixtures and expected findings)")
+                    help="a folder of CyclingBits/llm-secret-scanner's evaluation fixtures and expected findings "
+                         "(deleted from its newest commit: read them from its history)")
     ap.add_argument("--redact-secret", dest="redact_secret", type=Path,
                     help="a folder of redact-secret/redact-secret-benchmarks' fixture corpora (fixtures/**/*.json)")
     ap.add_argument("--gitleaks-for", dest="gitleaks_for", type=Path,
