@@ -2287,14 +2287,14 @@ def _url_cred_more(m: re.Match[str]) -> str:
     return f"{m.group(1)},{REDACTED}:{REDACTED}@"
 
 
-# (a composite format's numbered hole, `user:{0}@`, or a named one, `{pwd}`, `{self.POSTGRES_PASSWORD}`: the text holds
-# the variable's name, and the value, where the text has it, is judged where it is assigned; one character, `user:;@`:
-# no secret)
 # A password that says where one goes (`postgres://app:your_password_here@`, `:REPLACE_ME_PASSWORD@`,
 # `:TODO_SET_PASSWORD@`, `:insert-password-here@`): an instruction, no password. A dummy that could be one
 # (`:changeme@`, `:mysecretpassword@`) is not (the twelfth round's policy).
 _URL_PASSWORD_PLACEHOLDER = re.compile(
     r"(?i)(?:your|enter|insert|put)[_-].*|.*[_-]here|replace[_-]?me(?:[_-].*)?|todo(?:[_-].*)?|tbd|placeholder")
+# (a composite format's numbered hole, `user:{0}@`, or a named one, `{pwd}`, `{self.POSTGRES_PASSWORD}`: the text holds
+# the variable's name, and the value, where the text has it, is judged where it is assigned; one character, `user:;@`:
+# no secret)
 _URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{+[^{}]*\}\}+|%[A-Za-z_]\w*%|<[^<>]*>|"
                                 r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}|\{[ \t]*[A-Za-z_][\w.]*[ \t]*\}|"
                                 # a printf verb or an empty positional hole, filled by the call's arguments
