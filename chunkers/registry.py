@@ -39,11 +39,14 @@ def chunker_name(path: str) -> str:
     return (TEXT_CHUNKERS.get(ext) or BYTES_CHUNKERS.get(ext) or "plain:chunk_plain").split(":")[0]
 
 
-def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS) -> ChunkResult:
-    """Chunk one file; never raises for bad input. Empty and binary files are skipped with a reason."""
+def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OPTIONS,
+                      plain_only: bool = False) -> ChunkResult:
+    """Chunk one file; never raises for bad input. Empty and binary files are skipped with a reason. `plain_only`:
+    the plain windows a failed chunker falls back to, without the chunker (sandbox's for a file that passed its
+    limits; never a byte-level format's, which has none)."""
     ext = extension_of(path)
     notes: list[str] = []
-    if ext in BYTES_CHUNKERS:
+    if ext in BYTES_CHUNKERS and not plain_only:
         try:
             result = _resolve(BYTES_CHUNKERS[ext])(path, data, options)
         except Exception as exc:  # a chunker bug must not lose the file
@@ -59,7 +62,7 @@ def chunk_file_result(path: str, data: bytes, options: ChunkOptions = DEFAULT_OP
     if not text.strip():
         return ChunkResult([], skip_reason="empty (no non-blank text)")
     pieces: list[ChunkPiece] = []
-    target = TEXT_CHUNKERS.get(ext)
+    target = None if plain_only else TEXT_CHUNKERS.get(ext)
     if target:
         try:
             result = _resolve(target)(path, text, options)

@@ -25,11 +25,9 @@ import threading
 from pathlib import Path
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkResult
-from .plain import chunk_plain
-from .redact import redact_pieces, redact_text
+from .redact import redact_text
 from .registry import BYTES_CHUNKERS, chunk_file_result
 from .extensions import extension_of
-from .text import BinaryContent, decode
 
 try:
     import resource
@@ -148,16 +146,6 @@ def _in_worker(path: str, data: bytes, options: ChunkOptions, cpu_s: int, memory
         return _worker.chunk(path, data, options, cpu_s, memory_mb, plain)
 
 
-def _plain(path: str, data: bytes, options: ChunkOptions) -> ChunkResult:
-    """The file in plain windows, redacted: what is left of a file whose chunker passed a limit."""
-    try:
-        text = decode(data)
-    except BinaryContent as exc:
-        return ChunkResult([], skip_reason=str(exc))
-    return ChunkResult(redact_pieces(chunk_plain(path, text, options.plain_max_chars, options.plain_overlap_chars),
-                                     text))
-
-
 def stop_worker() -> None:
     """End the worker (it ends by itself when this process's end closes its pipe)."""
     global _worker
@@ -184,7 +172,7 @@ def serve() -> None:
             _set_soft_limit(resource.RLIMIT_AS, memory_mb * 2**20)
         except (ValueError, OSError):  # a kernel that will not bound the address space (macOS): the CPU limit holds
             pass
-        result = (_plain if plain else chunk_file_result)(path, data, options)
+        result = chunk_file_result(path, data, options, plain_only=plain)
         # Retiring after this reply: a worker grown past half the least limit, or one whose chunker left a thread
         # running (a PDF's reader past its deadline), which would spend the next file's limits.
         _send(stdout, (result, _address_space() > retire_above or threading.active_count() > 1))
