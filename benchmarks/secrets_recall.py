@@ -443,6 +443,11 @@ def all_files(root: Path) -> tuple[list[str], object]:
     return names, lambda n: show_file(root, "HEAD", n)
 
 
+def _longest_line(parts: list[str]) -> int:
+    """The index of a value's longest line (blanks aside): where a secret over several lines, a PEM block, is counted."""
+    return max(range(len(parts)), key=lambda j: len(parts[j].strip()))
+
+
 def file_versions(root: Path, under: str, *options: str) -> list[tuple[str, str]]:
     """(commit, path) of every file version `git log` lists under a folder of a clone or bare mirror, newest first
     (options narrow it: `--diff-filter=D`, the commits that deleted a file)."""
@@ -1829,7 +1834,7 @@ def ggshield_cases(root: Path):
                 if not secret_policy or m.get("type") in _GG_NOT_SECRET:
                     continue
                 if len(parts) > 1:  # a multi-line match: its longest line
-                    k = max(range(len(parts)), key=lambda j: len(parts[j].strip()))
+                    k = _longest_line(parts)
                     i, value = first + k, parts[k].strip().lstrip("+")
                 else:
                     i = first
@@ -3627,7 +3632,8 @@ def llm_secret_scanner_cases(root: Path, which: str = "listed"):
             if value is None and ": " in entry.get("description", ""):
                 value = entry["description"].split(": ", 1)[1]
             if value and "\n" in value.strip():
-                part = max(value.strip().split("\n"), key=lambda p: len(p.strip())).strip()
+                parts = value.strip().split("\n")
+                part = parts[_longest_line(parts)].strip()
                 i = next((j for j in range(i, min(len(lines), i + 80)) if part in lines[j]), i)
                 value = part
             pos.append((i, value if value and value in lines[i] else None))
@@ -3667,7 +3673,7 @@ def redact_secret_cases(root: Path):
                     skipped += 1
                     continue
                 parts = value.split("\n")
-                k = max(range(len(parts)), key=lambda j: len(parts[j].strip()))
+                k = _longest_line(parts)
                 pos.append((first + k, parts[k].strip()))
                 held.update(range(first, first + len(parts)))
             neg = [i for i, line in enumerate(lines) if line.strip() and i not in held]
