@@ -1221,7 +1221,7 @@ _STATEMENT_END = re.compile(rb"[;\n]")
 
 def _conditional_assignments(data: bytes) -> list[int]:
     """Where `re.finditer(rb'\\?(?:\\.|\\[)[^;\\n]*?[^=!<>]=(?![=>])', data)` starts, in linear time: from every
-    `?.` the pattern looked to its line's end for an `=`, the square of a line of many (`x?.` × 8,000: 1.9 CPU s)."""
+    `?.` the pattern looked to its line's end for an `=`, the square of a line of many `?.` (docs/decisions.md)."""
     starts: list[int] = []
     at, end = 0, -1
     while (m := _CONDITIONAL.search(data, at)) is not None:

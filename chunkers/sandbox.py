@@ -1,14 +1,14 @@
 """A file's chunking in a process of its own, under CPU and memory limits.
 
-tree-sitter's error recovery can take the square or worse of a construct repeated with nothing to resync on (Java's
-`x =>` × 8,000, 39 KB: over 60 CPU s; benchmarks/hostile_files.md), inside one step of the parse that neither of
-`units.parse_bounded`'s budgets sees, and in C code that no Python signal or thread can stop. A process can be
-stopped: `chunk_file_guarded` sends a file of ISOLATE_MIN_BYTES or more to a worker process (started on first need,
-kept for the next file) whose CPU time is limited to `cpu_limit_s(size)` and memory to `memory_limit_mb(size)`
-(Kotlin's grammar took 1.75 GB for 24 KB), and a worker killed by a limit, or ended any other way (a grammar's
-allocation refused, a crash), leaves the file in plain windows with the reason as a note. Real files chunk 5x
-and more inside the limit (the slowest of 4,956 real files: 4 ms a KB, 0.27 s), so the limit changes nothing that
-parses; a smaller file is chunked here (the worst known shape under 4 KB, Java's `x =>`: 0.7 s).
+tree-sitter's error recovery can take the square or worse of a construct repeated with nothing to resync on, and
+a GB and more of memory, inside one step of the parse that neither of `units.parse_bounded`'s budgets sees, and in
+C code that no Python signal or thread can stop. A process can be stopped: `chunk_file_guarded` sends a file of
+ISOLATE_MIN_BYTES or more to a worker process (started on first need, kept for the next file) whose CPU time is
+limited to `cpu_limit_s(size)` and memory to `memory_limit_mb(size)`, and a worker killed by a limit, or ended any
+other way (a grammar's allocation refused, a crash), leaves the file in plain windows with the reason as a note.
+Real files chunk well inside the limits, so they change nothing that parses; a smaller file is chunked here. The
+limits' reasons and figures: docs/decisions.md ("a file of 4 KB or more is chunked in a worker process") and
+benchmarks/hostile_files.md.
 """
 
 from __future__ import annotations
@@ -35,10 +35,9 @@ except ImportError:  # not a POSIX system: no limits to set, so files are chunke
     resource = None
 
 ISOLATE_MIN_BYTES = 4096
-# The CPU a file's chunking may take: CPU_MIN_S, plus CPU_S_PER_MB a MB (20 ms a KB; real files at most 4 ms a KB,
-# 50,000 one-line C# methods 6), rounded up to whole seconds (the kernel counts seconds). The memory (address
-# space) the worker may hold: MEMORY_MIN_MB, plus MEMORY_MB_PER_MB a MB of the file (the worker starts at 43 MB;
-# those 50,000 methods peak at 161 MB; Kotlin's `@x` × 8,000, 24 KB, took 1.75 GB).
+# The CPU a file's chunking may take: CPU_MIN_S, plus CPU_S_PER_MB a MB (20 ms a KB, several times what real code
+# takes), rounded up to whole seconds (the kernel counts seconds). The memory (address space) the worker may hold:
+# MEMORY_MIN_MB, plus MEMORY_MB_PER_MB a MB of the file.
 CPU_MIN_S, CPU_S_PER_MB = 2.0, 20.0
 MEMORY_MIN_MB, MEMORY_MB_PER_MB = 1024, 512
 _HEADER = struct.Struct("<Q")
