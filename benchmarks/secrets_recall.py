@@ -47,7 +47,7 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
         --kingfisher-for /work/.mirror/mongodb+kingfisher/repo \\
         --betterleaks /work/.mirror/betterleaks+betterleaks/repo --gitleaks-for /work/.mirror/gitleaks+gitleaks/repo \\
         --redact-secret DIR --llm-secret-scanner DIR \\
-        --testpatterndev DIR \\
+        --testpatterndev DIR --smart-secrets DIR \\
         [--show N] [--time DIR ...]
 
 - gitleaks (the development corpus: rules were written from its misses): the `tps`
@@ -189,6 +189,10 @@ with its role), read from their checkouts at run time (nothing of theirs is stor
   `should_not_match` values of its credential patterns, a registry of data-loss-prevention patterns
   (`--testpatterndev`, a folder of those pattern files; see testpatterndev_cases). Scored like whispers, a value found
   when any of its lines changes.
+- bcgov/Smart-Secrets-Scanner (held out in the fifty-fifth round until its figures were taken, then development): the
+  code snippets its fine-tuning data labels with a verdict, ALERT or clean (`--smart-secrets`, a folder of its
+  `data/processed/*.jsonl`; see smart_secrets_cases). Scored like whispers, a snippet found when the line its verdict
+  names changes.
 - gitleaks' earlier cases (held out until the forty-sixth round's figures, development from its rule): every case an
   earlier version of its rule files held that the newest do not (`--gitleaks-history`; see gitleaks_history_cases).
 - sonar-text's retired specifications (held out in the forty-first and forty-second rounds, development from the
@@ -3682,6 +3686,50 @@ def redact_secret_cases(root: Path):
     return files, skipped
 
 
+# ------------------------------------------------------------- Smart-Secrets-Scanner ---
+_BLANKS = re.compile(r"\s*")
+_SSS_LINE = re.compile(r"\bon line (\d+)\b")
+
+
+def smart_secrets_cases(root: Path):
+    """(files, skipped) from bcgov/Smart-Secrets-Scanner's fine-tuning data (`data/processed/*.jsonl`: each record a
+    code snippet, its `input`, and the verdict a model is taught, its `output`: "ALERT: …" when the snippet holds a
+    secret, "No secrets detected." when it does not). A snippet is one case, the same snippet in several files read
+    once: an ALERT snippet is found when the line its verdict names changes (`on line N`; any of its lines where the
+    verdict names none: it never names the value), every non-blank line of a clean snippet a negative. ROOT is a checkout, or a folder of those files under
+    their paths. Skipped: a record with no input or cut off, a snippet given both verdicts."""
+    import json
+    verdicts, skipped, decoder = {}, 0, json.JSONDecoder()
+    for path in sorted((root / "data/processed").glob("*.jsonl")):
+        raw, at, records = path.read_text(encoding="utf-8"), 0, []
+        while (at := _BLANKS.match(raw, at).end()) < len(raw):  # records one after another: two share a line
+            try:
+                record, at = decoder.raw_decode(raw, at)
+            except json.JSONDecodeError:  # a file cut off in the middle of its last record
+                skipped += 1
+                break
+            records.append(record)
+        for record in records:
+            text = str(record.get("input") or "")
+            if not text.strip():
+                skipped += 1
+                continue
+            output = str(record.get("output", ""))
+            line = _SSS_LINE.search(output) if output.startswith("ALERT") else None
+            verdicts.setdefault(text, {})[output.startswith("ALERT")] = int(line[1]) - 1 if line else -1
+    files = []
+    for k, (text, seen) in enumerate(verdicts.items()):
+        lines = text.split("\n")
+        if len(seen) > 1:
+            skipped += 1
+        elif True in seen:
+            i = seen[True] if 0 <= seen[True] < len(lines) and lines[seen[True]].strip() else -1
+            files.append((f"alert:{k}" + (f" {lines[0][:100]}" if i < 0 else ""), text, [(i, None)], []))
+        else:
+            files.append((f"clean:{k}", text, [], [i for i, line in enumerate(text.split("\n")) if line.strip()]))
+    return files, skipped
+
+
 # ---------------------------------------------------------------- CredSweeper ---
 _CS_SAMPLES = "tests/samples/"
 _CS_NEGATIVE_FILES = re.compile(r"(?:_n(?:\.\w+)?|_fp|_FALSE|false_positive|pass_filtered)$")
@@ -3896,6 +3944,8 @@ def main(argv: list[str] | None = None) -> int:
                          "(deleted from its newest commit: read them from its history)")
     ap.add_argument("--redact-secret", dest="redact_secret", type=Path,
                     help="a folder of redact-secret/redact-secret-benchmarks' fixture corpora (fixtures/**/*.json)")
+    ap.add_argument("--smart-secrets", dest="smart_secrets", type=Path,
+                    help="a bcgov/Smart-Secrets-Scanner checkout, or a folder of its data/processed/*.jsonl files")
     ap.add_argument("--gitleaks-for", dest="gitleaks_for", type=Path,
                     help="gitleaks' clone (with its history), whose cases --betterleaks leaves out")
     ap.add_argument("--credsweeper", type=Path,
@@ -4068,6 +4118,9 @@ def main(argv: list[str] | None = None) -> int:
         whispers_score("redact-secret-benchmarks (development), without its malformed and unreviewed cohorts",
                        [f for f in files if not f[0].endswith(("[malformed-example]", "[unreviewed]"))], skipped, 0,
                        "as above")
+    if args.smart_secrets:  # held out in the fifty-fifth round until its figures, development from its rules
+        whispers_score("smart-secrets-scanner (development)", *smart_secrets_cases(args.smart_secrets), args.show,
+                       "a record with no input or cut off, a snippet given both verdicts")
     if args.credsweeper:  # held out until the forty-ninth round's figures, development from its rules
         for which, title in (("all", ""), ("secret", ", only the positives of severity low and up, no ids")):
             whispers_score("credsweeper (development)" + title, *credsweeper_cases(args.credsweeper, which), args.show,
