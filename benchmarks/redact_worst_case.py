@@ -133,6 +133,11 @@ def inputs(size: int) -> dict[str, str]:
         "typed_array_digits": rep("1", '] = "x"', "password["),
         "cred_ctor_calls": rep("a()", '"x")', "new NetworkCredential("),
         "cred_ctor_many": rep("New NetworkCredential(a() ", '"x")'),
+        # the fifty-fifth round's decoded literal (a call found, then a name looked for before it) and `db_pass`
+        "decode_calls_many": rep('password = atob("QUJDREVGR0g=") '),
+        "decode_after_name_run": rep("apassword.", 'atob("QUJDREVGR0g=")', "x = "),
+        "decode_wrapped_many": rep("f(", 'b64decode("QUJDREVGR0g=")', "password = "),
+        "holder_pass_many": rep('db_pass = "abcdefgh" '),
     }
 
 

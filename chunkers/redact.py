@@ -318,10 +318,11 @@ _SHORT_NAMED = re.compile(
 # alone is a keyword, a test's verdict or a step (`bypass`, `compass`, `first_pass`, `pass_through` never end so or
 # are glued), so the value is a password only when it looks generated, or like a password (letters with digits or
 # signs inside, not a plain word: `sup1rstr0ngpass2ForTT`), eight characters or more; so also `pass` numbered
-# (`pass2`, `PASS1`: a form's password and its confirmation).
+# (`pass2`, `PASS1`: a form's password and its confirmation). After an account's word (`db_pass`: _PASS_HOLDERS) four
+# characters are enough.
 _PASS_NAMED = re.compile(
     r"(?P<name>\b[A-Za-z_$][\w$]*?(?:[A-Za-z0-9]_(?i:pass)|[a-z0-9]Pass|[A-Z0-9]PASS)|\b(?i:pass)[0-9]{1,2}\b)"
-    r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{8,200})(?P=q)"
+    r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{4,200})(?P=q)"
 )
 # A literal under a name that ends in the word "key" or "token" without saying which
 # (`HEROKU_KEY`, `hubspotKey`, `sort_key`): a secret only when the value looks generated.
@@ -644,11 +645,11 @@ def _mixed_hex(value: str) -> bool:
 
 
 # A documentation's or a test's sample written into a token's form, in capitals: a sample word at its end
-# (AWS's `AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`, `…SAMPLEKEY`, `…FAKEKEY`, `…TESTKEY`: "TEST" only with a
+# (AWS's `AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`, `…SAMPLEKEY`, `…FAKEKEY`, `…TESTKEY`, `AKIATESTID`: "TEST" only with a
 # name's word after it, a test-mode key is live), or EXAMPLE/SAMPLE at its start before more capitals or digits
 # (`SAMPLEUtnFEMI/…`; not FAKE there: a test's own fake value is written `FAKE…` and stands for a real one). A
 # random token holds such a word by chance once in millions.
-_DOC_SAMPLE_RE = (r"(?:EXAMPLE|SAMPLE|FAKE|DUMMY)(?:KEY|TOKEN|SECRET)?$|TEST(?:KEY|TOKEN|SECRET)$"
+_DOC_SAMPLE_RE = (r"(?:EXAMPLE|SAMPLE|FAKE|DUMMY)(?:KEY|TOKEN|SECRET)?$|TEST(?:KEY|TOKEN|SECRET|ID)$"
                   r"|^(?:EXAMPLE|SAMPLE)(?=[A-Z0-9+/_-])")
 # A public key (an authorized_keys line), a hash with its algorithm (`sha512-…`, `sha256:…`), a
 # documented sample (see _DOC_SAMPLE_RE), an environment variable's name (`OPENAI_API_KEY`).
@@ -756,6 +757,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
+            or _sample_words(v, name)
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
 
 
@@ -792,6 +794,22 @@ def _provider_stub(value: str, name: str) -> bool:
     keeps even a short value (the twelfth round's policy)."""
     m = _STUB_PREFIX.match(value)
     return m is not None and len(re.findall(r"[A-Za-z0-9]", value[m.end():])) <= 10 and not _PASSWORD_WORD.search(name)
+
+
+# Two plain words or more in one case, maybe a short number last, the first saying it is a test's, a default's or a
+# sample's (`test-key-001`, `TEST-KEY-123`, `default-public-key-123`, `public-key-for-test`), under a key's or a
+# token's name: what a test or a fallback writes where a key goes. A password's or a secret's name keeps it (the
+# twelfth round's policy), and so does a value calling itself a secret (`default_constructor_secret_kotlin`), one
+# word alone (`API_KEY=test`: scanners' corpora disagree on it), such a word later (`ruby-default-tok-9`) and words
+# with no such word (`api-key-xyz-789-abc`).
+_SAMPLE_WORDS_VALUE = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+(?:[-_][0-9]{1,4})?|[A-Z]{2,}(?:[-_][A-Z]{2,})+"
+                                 r"(?:[-_][0-9]{1,4})?")
+_SAMPLE_WORDS = frozenset("test testing default public sample example demo dummy fake mock".split())
+
+
+def _sample_words(value: str, name: str) -> bool:
+    return _SAMPLE_WORDS_VALUE.fullmatch(value) is not None and re.match(r"[a-z]+", value.lower())[0] in _SAMPLE_WORDS and (
+        not _PASSWORD_WORD.search(name)) and not _PASSWORD_WORD.search(value)
 
 
 def _few_word_chars(value: str, name: str) -> bool:
@@ -2592,9 +2610,51 @@ def _short_named(match: re.Match[str]) -> str:
     return _replace(match, "value")
 
 
+# A literal decoded where a secret's name is given it (`const DB_PASS = Buffer.from('cGFz…', 'base64')`, `password =
+# base64.b64decode("…")`, `atob('…')`, C#'s `Convert.FromBase64String("…")`, `bytes.fromhex("…")`): the secret
+# written encoded, judged as the literal would be under that name. The call is found first, the name in the 160
+# characters before it (a name pattern tried at every letter of a long line costs more than a call's word).
+_DECODE_CALL = re.compile(
+    r"(?:\bBuffer\.from|\batob|\b(?:urlsafe_|standard_)?b64decode|\bdecodebytes|\b(?:strict_|urlsafe_)?decode64"
+    r"|\bFromBase64String|\bbase64_decode|\bDecodeString|\bgetDecoder\(\)\.decode|\bfromhex|\bunhexlify|\bhex2bin)"
+    r"\(\s*b?(?P<q>[\"'`])(?P<value>[A-Za-z0-9+/=_-]{8,400})(?P=q)")
+_DECODE_HINTS = ("buffer.from(", "atob(", "b64decode(", "decodebytes(", "decode64(", "frombase64string(",
+                 "base64_decode(", "decodestring(", "getdecoder().decode(", "fromhex(", "unhexlify(", "hex2bin(")
+_NAME_BEFORE_CALL = re.compile(
+    r"(?P<name>[A-Za-z_$][\w$.-]*)[\"'\]]?\s*(?::=|=>|=|:)\s*(?:await\s+|new\s+)?"
+    # (inside another call or two: `Encoding.UTF8.GetString(Convert.FromBase64String("…"))`)
+    r"(?:[A-Za-z_$][\w$.]*\(\s*){0,2}(?:[A-Za-z_$][\w$]*\.)*$")
+
+
+def _decoded_literal(match: re.Match[str]) -> str:
+    line = match.string
+    name = _NAME_BEFORE_CALL.search(line, max(0, match.start() - 160), match.start())
+    value = match.group("value")
+    if name is None or REDACTED in value or not (_name_tier(name["name"]) == 2 or _holder_pass(name["name"])) or (
+            is_benign_value(value, name["name"]) or _hash_name(name["name"])):
+        return match.group(0)
+    return _replace(match, "value")
+
+
 # a pass as a step of a process, not a password (`first_pass`, `render_pass`, `boarding_pass`)
 _PASS_STEP = frozenset("first second third last next prev previous final single double multi render shader boarding "
                        "one two each every".split())
+
+
+# ... and the word before `pass` that names an account or a service whose password it is (`db_pass`, `USER_PASS`,
+# `$smtp_pass`, `keyPass`): a password's name, its value judged as under `password` (a weak one is a password still,
+# the twelfth round's policy), where `test_pass`, `shadow_pass` or `x_pass` keep needing a password's look.
+_PASS_HOLDERS = frozenset(
+    "db database user usr username admin root sa sys system mysql mariadb pg postgres postgresql psql redis mongo "
+    "mongodb smtp mail email imap ftp sftp ldap bind login account acct proxy ssh sudo vnc wifi wlan rabbit rabbitmq "
+    "amqp mq mssql sql oracle keystore truststore store key master app api service svc auth basic http web jdbc kafka "
+    "elastic cert pfx jks".split())
+
+
+def _holder_pass(name: str) -> bool:
+    """A name whose last word is `pass` after an account's or a service's word (_PASS_HOLDERS)."""
+    words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    return len(words) >= 2 and words[-1] == "pass" and words[-2] in _PASS_HOLDERS
 
 
 def _pass_named(match: re.Match[str]) -> str:
@@ -2603,10 +2663,14 @@ def _pass_named(match: re.Match[str]) -> str:
     if re.fullmatch(r"(?i)pass[0-9]{1,2}", name):  # a numbered password (`pass2`: a form's confirmation field)
         words = ["numbered", "pass"]
     if len(words) < 2 or words[-1] != "pass" or words[-2] in _PASS_STEP or REDACTED in value or _NOT_SECRET_NAME.search(name) or (
-            _hash_name(name) or is_benign_value(value, name) or not (
-                looks_random(value) or _password_like(value) or _mixed_password(value))):
+            _hash_name(name)):
         return match.group(0)
-    return _replace(match, "value")
+    if words[-2] in _PASS_HOLDERS:
+        kept = value.lower() in _VERDICT_WORDS or is_benign_value(value, "password")
+    else:
+        kept = len(value) < 8 or is_benign_value(value, name) or not (
+            looks_random(value) or _password_like(value) or _mixed_password(value))
+    return match.group(0) if kept else _replace(match, "value")
 
 
 def _mixed_password(value: str) -> bool:
@@ -3600,6 +3664,9 @@ def _redact_line(line: str) -> str:
         line = _SHORT_NAMED.sub(_short_named, line)
     if "pass" in low and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
         line = _PASS_NAMED.sub(_pass_named, line)
+    if (secret or "pass" in low) and "(" in line and ("=" in line or ":" in line) and (
+            '"' in line or "'" in line or "`" in line) and any(h in low for h in _DECODE_HINTS):
+        line = _DECODE_CALL.sub(_decoded_literal, line)
     if secret and "=>" in line and ("(" in line) and ('"' in line or "'" in line or "`" in line) and (
             _ARROW_OPEN.search(line) and _found_at(_ARROW_HINT, line, _named_starts(line))):
         line = _ARROW_RETURN.sub(_arrow_return, line)

@@ -24,7 +24,8 @@ from chunkers.redact import (
     _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _SPACED_PAIR, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call,
     _quoted_env, _spaced_pair,
     _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line, _LABELLED, _labelled, _WEAK_START, _WEAK_UNQUOTED,
-    _weak_unquoted, _DOCKER_ENV_SPACE, _url_cred, _url_cred_more,
+    _weak_unquoted, _DOCKER_ENV_SPACE, _url_cred, _url_cred_more, _PASS_NAMED, _pass_named, _DECODE_CALL,
+    _decoded_literal,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"
@@ -156,6 +157,8 @@ def _redact_line_without_hints(line: str) -> str:
         line = _C_DEFINE.sub(_quoted_call, _CALL_PAIR.sub(_quoted_call, line))
         # (a secret among a string's blank-separated pairs: after _QUOTED_ENV, as in _redact_line)
         line = _INI_LINE.sub(_ini_line, _SPACED_PAIR.sub(_spaced_pair, _QUOTED_ENV.sub(_quoted_env, line)))
+    # a name ending in `pass` (an account's: `SMTP_PASS='…'`), a literal decoded under a secret's name
+    line = _DECODE_CALL.sub(_decoded_literal, _PASS_NAMED.sub(_pass_named, line))
     line = _CLI_FLAG.sub(_cli_flag, line)
     return _NPMRC_CRED.sub(_npmrc, line)
 

@@ -52,8 +52,9 @@ KEPT = [
     "    char[] HEX = { '0', '1', '2', 'a', 'b' };",
     # a list of names or words stays
     '    String[] SECRETS = {"secret", "admin"};',
-    # a path-like value under a `_pass` name, a phrase under a numbered pass
-    '    db_pass = "Some.Path/File12"',
+    # a path-like value under a `_pass` name, a phrase under a numbered pass (an account's pass name, `db_pass`, is a
+    # password's since the fifty-fifth round, where such a value is redacted as under `password`)
+    '    build_pass = "Some.Path/File12"',
     '    PASS1 = "compile all"',
 ]
 
