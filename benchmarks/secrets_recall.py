@@ -205,7 +205,8 @@ wrong character set) with secrets of a neighbouring form or a secret-named line
 holding a value the scanner's own rule rejects: a redaction there is counted,
 listed with --show, and sorted by hand in benchmarks/secrets_recall.md.
 `--time DIR` also times redact_text over every .py file under DIR (CPU time, best
-of 5, the line cache cleared each round).
+of 5, the line cache cleared each round); `--changed-lines DIR ...` lists every line
+it changes in DIR's text files (real code, where no secret was planted).
 """
 from __future__ import annotations
 
@@ -3856,6 +3857,38 @@ def timing(dirs: list[str]) -> None:
           f"{changed} files changed")
 
 
+_TEXT_SUFFIXES = (".py", ".md", ".rst", ".txt", ".json", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".js", ".ts",
+                  ".cs", ".razor", ".cshtml", ".xml", ".sh", ".html", ".sql", ".go", ".java", ".properties", ".env",
+                  ".conf")
+
+
+def changed_lines(dirs: list[str], show: int) -> None:
+    """Real code's look-alikes: redact_text over every text file under DIRs (by suffix, UTF-8, under 2 MB), each
+    line it changes listed: no planted secret there, so a changed line is a look-alike destroyed or a dummy that
+    policy redacts, sorted by hand (benchmarks/secrets_recall.md, the rounds' "real code" rows)."""
+    files, rows = 0, []
+    for root in dirs:
+        for dp, dn, fn in os.walk(root):
+            dn[:] = sorted(d for d in dn if d != ".git")
+            for f in sorted(fn):
+                if not f.endswith(_TEXT_SUFFIXES):
+                    continue
+                try:
+                    text = Path(dp, f).read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError):
+                    continue
+                if len(text) > 2_000_000:
+                    continue
+                files += 1
+                out = redact_text(text)
+                if out != text:
+                    where = os.path.join(Path(root).name, os.path.relpath(Path(dp, f), root))
+                    rows += [(where, a.strip()) for a, b in zip(text.split("\n"), out.split("\n")) if a != b]
+    print(f"real code: {files} files, {len(rows)} lines changed")
+    for path, line in rows[:show]:
+        print("    ", path, "|", line[:180])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gitleaks", type=Path, help="a gitleaks checkout or bare mirror")
@@ -3952,6 +3985,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a Samsung/CredSweeper checkout or bare mirror (its samples and expected report)")
     ap.add_argument("--show", type=int, default=0, help="list up to N misses and changed negatives")
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
+    ap.add_argument("--changed-lines", dest="changed_lines", nargs="*", default=[], metavar="DIR",
+                    help="list the lines redact_text changes in DIR's text files (real code: look-alikes)")
     args = ap.parse_args(argv)
     if args.gitleaks:
         score("gitleaks (development)", *gitleaks_cases(args.gitleaks), args.show)
@@ -4127,6 +4162,8 @@ def main(argv: list[str] | None = None) -> int:
                            "a finding past its file's end, in a file not UTF-8 text, or whose value is not on its line")
     if args.time:
         timing(args.time)
+    if args.changed_lines:
+        changed_lines(args.changed_lines, args.show)
     return 0
 
 
