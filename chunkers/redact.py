@@ -358,6 +358,8 @@ _NOT_SECRET_NAME = re.compile(
     # a credential object's member that is no secret (`networkCredential.Domain`, `credentials.UserName`)
     # (and its type's name: CodeBuild's `ImagePullCredentialsType`)
     r"(credentials?|creds)[_.-]?(domain|realm|user(name)?|login|type|kind)s?(?![a-z])|"
+    # where a credential comes from or how it is got (`credential_source == "token_provider"`, `credentials_mode`)
+    r"(credentials?|creds)[_.-]?(source|provider|mode|method|strategy)s?(?![a-z])|"
     r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(url|uri|host|endpoint|server|file|path|dir)s?(?![a-z])|"
     # a setting about the password (Ansible's `password_expire: never`, `update_password: on_create`)
     r"passw(or)?d[_.-]?expir(e[sd]?|y|ation)(?![a-z])|(?<![a-z])update[_.-]?passw(or)?d(?![a-z])|"
@@ -380,6 +382,13 @@ _NOT_SECRET_NAME = re.compile(
     # "key" inside another word (`okapi-keyboard`: `api-key` read across two words), the name's only secret word
     r"^(?!.*(secret|passw|pwd|token|cred|auth|key(?!(board|stroke|frame|pad)s?)))[^\n]*?key(board|stroke|frame|pad)|"
     r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z])|"
+    # a name whose last word says its value is an address or holds a secret's place (`TOKEN_EXCHANGE_URL`,
+    # `tokenEndpoint`, `API_KEY_PLACEHOLDER`): credentials inside an address are found by their form (`user:pw@`, a
+    # query's `token=`, a webhook's URL), never by this name
+    r"(?:[_.-](?:url|uri|endpoint|placeholder)|(?-i:(?<=[a-z0-9])(?:Url|Uri|URL|URI|Endpoint|Placeholder)))s?"
+    r"[\"'\]]?$|"
+    # a request's idempotency key (`idempotency_key="KG5LxwFBepaKHyUD"`): random, and no credential
+    r"idempotency[_.-]?key|"
     # a name whose last word says it points at the secret (`SECRET_VAULT_REF`, `db_password_reference`)
     r"[_.-]ref(erence)?s?(?![a-z0-9_])[\"'\]]?$|"
     # a name that negates its secret word (`'not-secret'`, `non_secret`, `no-password`, `not_a_token`)
@@ -443,6 +452,10 @@ _CLI_FLAG = re.compile(
     r"(?P<op>[ \t]+|=)"
     r"(?:(?P<q>[\"'])(?P<qv>(?![$%{])[^\"'\n]+)(?P=q)|(?P<v>[\w./:@!][^\s\"'`<>;|&]*))"
 )
+# A build secret's mount, which names the secret and where it is read from (`docker build --secret
+# id=npm_token,src=.npmrc`, `--secret id=aws,env=AWS_TOKEN`), not its value.
+_MOUNT_SPEC = re.compile(r"(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^\s,]*"
+                         r"(?:,(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^\s,]*)*")
 # A help text's placeholder for the value (`--token TEXT`, `--password PASSWORD`).
 _METAVAR = re.compile(r"[A-Z][A-Z_]*")
 # Words that follow a flag in prose or help text, not its value.
@@ -746,6 +759,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _address_or_name(v)) or _ONE_ESCAPE.fullmatch(v) is not None or _TYPE_NAME.fullmatch(v) is not None or (
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
+        _REQUIREMENT_PIN.fullmatch(v) is not None) or (
         ";" in v and "=" in v and _template_conn(v)) or (
         bool(name) and (
             ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
@@ -761,6 +775,12 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
 
 
+# A package pinned to a version (a test matrix's `py3.9-langchain-notiktoken-v0.1.20: langchain==0.1.20`, tox's
+# factor names holding `tiktoken`; `requests>=2.31,<3`, `numpy~=1.26`): a requirement, never a secret.
+# (a dotted version: `pass==1234` may be a password)
+_REQUIREMENT_PIN = re.compile(
+    r"[A-Za-z][\w.-]*(?:\[[\w,-]+\])?[ \t]*(?:==|>=|<=|~=|!=|===)[ \t]*[0-9]+(?:\.(?:[0-9]+|\*))+[\w.*+!-]*"
+    r"(?:[ \t]*,[ \t]*(?:==|>=|<=|~=|!=|<|>)[ \t]*[0-9]+(?:\.(?:[0-9]+|\*))+[\w.*+!-]*)*")
 # CloudFormation's custom resource property `ServiceToken`: the ARN of the function or topic that serves the resource
 # (`ServiceToken: !GetAtt Fn.Arn`, `ServiceToken: anArn`), no token; a generated value under it is still one.
 _CFN_SERVICE_TOKEN = re.compile(r"[\"']?ServiceToken[\"']?")
@@ -788,12 +808,17 @@ _DOC_TYPE = re.compile(r"\(?(?:str|string|bytes|int|bool|dict|list|optional\[str
 
 
 def _provider_stub(value: str, name: str) -> bool:
-    """A provider's prefix and a body too short for any of its forms under a token's or a key's name
+    """A provider's prefix and a body too short for any of its forms, or words, under a token's or a key's name
     (`GITHUB_TOKEN=ghp_abc123`, `SENDGRID_KEY=SG.abc.def`, `SLACK_TOKEN=xoxb-123-456-abc`): the form's illustration,
     no token (a provider's token holds twenty characters and more past its prefix). A password's or a secret's name
     keeps even a short value (the twelfth round's policy)."""
     m = _STUB_PREFIX.match(value)
-    return m is not None and len(re.findall(r"[A-Za-z0-9]", value[m.end():])) <= 10 and not _PASSWORD_WORD.search(name)
+    return m is not None and (len(re.findall(r"[A-Za-z0-9]", value[m.end():])) <= 10 or _STUB_WORDS_REST.fullmatch(
+        value, m.end()) is not None) and not _PASSWORD_WORD.search(name)
+
+
+# ... or lower-case words after the prefix (`api_key="sk_test_iter_forwards_options"`): a test's name for the key
+_STUB_WORDS_REST = re.compile(r"[a-z]{2,}(?:_[a-z]{2,})+")
 
 
 # Two plain words or more in one case, maybe a short number last, the first saying it is a test's, a default's or a
@@ -828,7 +853,10 @@ _ONE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2})
 # ` | `), not its value.
 _TYPE_NAME = re.compile(
     r"(?:string|boolean|number|integer|object|array|bool|int|str|float|double)(?:\?|\[\])?"
-    r"|[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?: \| [A-Za-z_][\w.]*(?:\[[\w., ]*\])?)+")
+    r"|[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?: \| [A-Za-z_][\w.]*(?:\[[\w., ]*\])?)+"
+    # Python's annotation as a string, a forward reference (`secret_key: "Optional[str]" = None`, `token: "Any"`)
+    r"|(?:typing\.)?(?:Any|(?:Optional|Union|List|Dict|Tuple|Set|FrozenSet|Sequence|Mapping|Iterable|Iterator|Callable"
+    r"|Type|Literal|Annotated|ClassVar|Final|list|dict|tuple|set|type)\[[\w., \[\]|]*\])")
 # The name's own words in its value (`"tiktoken": "tiktoken"`, `"pooling_mode_lasttoken": "lasttoken"`,
 # `"refresh_token": "hf_oauth__refresh_token"`, `"TokenClassificationPipeline": "….token_classification"`): the
 # word holding "key" or "token" with its neighbour (or glued in a longer word), eight letters or more, found in a
@@ -885,7 +913,8 @@ _PASSWORD_WORD = re.compile(r"(?i)passw|passphrase|pwd|pword|secret|credential|c
 # A storage's or a session's key named in lower-case words (`storage_key = "session_storage"`, Django's `SESSION_KEY =
 # "_auth_user_id"`): the slot a value is kept under, not an Azure storage account's key (base64) or a session's secret.
 _SLOT_KEY_NAME = re.compile(r"(?i)(?:storage|session|cache)[_.-]?key[\"'\]]?$")
-_SLOT_NAME = re.compile(r"_*[a-z]{2,}(?:[_.:-][a-z]{2,})+")
+# (a separator last: a prefix the code completes, `localStorageKey:"asset-graph-open-nodes-".concat(…)`)
+_SLOT_NAME = re.compile(r"_*[a-z]{2,}(?:[_.:-][a-z]{2,})+[_.:-]?")
 
 
 def _hash_name(name: str) -> bool:
@@ -1190,9 +1219,21 @@ def _auth_header(match: re.Match[str]) -> str:
             scheme is None and "AuthenticationHeaderValue" not in match.group(0) and is_benign_value(value)):
         return match.group(0)
     if (_METAVAR.fullmatch(value) or re.fullmatch(r"[A-Z]?[a-z]+", value) or _TOKEN_PLACEHOLDER.search(value)
-            or _REFERENCE_OR_PLACEHOLDER.match(value)):
+            or _REFERENCE_OR_PLACEHOLDER.match(value)) or (
+            scheme is not None and scheme.lower() == "basic" and _template_basic(value)):
         return match.group(0)
     return _replace(match, "value")
+
+
+def _template_basic(value: str) -> bool:
+    """A Basic scheme's base64 of a syntax's words, its password maybe none (`dXNlcjpwYXNz`, "user:pass"; `dXNlcjo=`,
+    "user:"): a test's or a document's header, as `user:password@` is a URL's (_TEMPLATE_USERS, _TEMPLATE_PASSWORDS).
+    Any other user with no password stays redacted: the user may be the key (`sk_test_…:`, gitleaks' `browser:`)."""
+    try:
+        user, sep, password = base64.b64decode(value, validate=True).decode("ascii").partition(":")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return bool(sep) and user.lower() in _TEMPLATE_USERS and (not password or password.lower() in _TEMPLATE_PASSWORDS)
 
 
 # Passwords of a documentation's example (`curl -u user:pass`, `test:test`, `<user:password>`).
@@ -2758,7 +2799,7 @@ def _auth_bare(match: re.Match[str]) -> str:
     except (ValueError, UnicodeDecodeError):
         return match.group(0)
     user, colon, password = pair.partition(":")
-    if not (colon and user and password and pair.isprintable()):
+    if not (colon and user and password and pair.isprintable()) or _template_basic(value):
         return match.group(0)
     return _replace(match, "value")
 
@@ -3314,7 +3355,7 @@ def _cli_flag(match: re.Match[str]) -> str:
             # a flag that asks for the secret takes none (`wget --ask-password URL`)
             _ASK_FLAG.search(match.group("flag"))) or (
             group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
-            "onnection" in match.group("flag") and "=" in value) or (
+            "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
             _PLACEHOLDER_RUN.search(value) or _TOKEN_PLACEHOLDER.search(value)) or (
             # a prefix before a placeholder (`--token=sha256~<token>`, `--key=ak_${KEY}`)
             group == "v" and match.string[match.end():match.end() + 1] in ("<", "{", "$")):
