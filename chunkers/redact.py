@@ -359,7 +359,7 @@ _NOT_SECRET_NAME = re.compile(
     # (and its type's name: CodeBuild's `ImagePullCredentialsType`)
     r"(credentials?|creds)[_.-]?(domain|realm|user(name)?|login|type|kind)s?(?![a-z])|"
     # where a credential comes from or how it is got (`credential_source == "token_provider"`, `credentials_mode`)
-    r"(credentials?|creds)[_.-]?(source|provider|mode|method|strategy)s?(?![a-z])|"
+    r"(credentials?|creds)[_.-]?(source|provider|mode|method|strategy|store|helper|count)s?(?![a-z])|"
     r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(url|uri|host|endpoint|server|file|path|dir)s?(?![a-z])|"
     # a setting about the password (Ansible's `password_expire: never`, `update_password: on_create`)
     r"passw(or)?d[_.-]?expir(e[sd]?|y|ation)(?![a-z])|(?<![a-z])update[_.-]?passw(or)?d(?![a-z])|"
@@ -387,6 +387,9 @@ _NOT_SECRET_NAME = re.compile(
     # query's `token=`, a webhook's URL), never by this name
     r"(?:[_.-](?:url|uri|endpoint|placeholder)|(?-i:(?<=[a-z0-9])(?:Url|Uri|URL|URI|Endpoint|Placeholder)))s?"
     r"[\"'\]]?$|"
+    # ... or a hash, a salt or a digest of one (`MasterPasswordAuthenticationHash = "authHash"`, `passwordSalt`): a
+    # password's hash is found by its form (crypt, bcrypt: the rule table), a hex or base64 one by _hash_name
+    r"(?:[_.-](?:hash|salt|digest)|(?-i:(?<=[a-z0-9])(?:Hash|Salt|Digest|HASH|SALT|DIGEST)))(?:e?s)?[\"'\]]?$|"
     # a request's idempotency key (`idempotency_key="KG5LxwFBepaKHyUD"`): random, and no credential
     r"idempotency[_.-]?key|"
     # a name whose last word says it points at the secret (`SECRET_VAULT_REF`, `db_password_reference`)
@@ -526,7 +529,7 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
     r"(?:example|sample)[_-]?[a-z_-]*(?:key|token|password|passwd|secret)\d*|"
     # truncated or masked (`hf_...`, `sk-…`, `hf_***`), a sample's name (`my_secret_key`, `secret_value`)
-    r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-])?"
+    r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-]){0,3}"
     r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-]value)?|"
     # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
     # (.NET's composite format's hole with an alignment or a format: `{0,-8}`, `{0:#,0.00}`)
@@ -759,7 +762,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _address_or_name(v)) or _ONE_ESCAPE.fullmatch(v) is not None or _TYPE_NAME.fullmatch(v) is not None or (
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
-        _REQUIREMENT_PIN.fullmatch(v) is not None) or (
+        _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
+        v in _WELL_KNOWN_DEV_VALUES) or (
         ";" in v and "=" in v and _template_conn(v)) or (
         bool(name) and (
             ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
@@ -775,6 +779,13 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
 
 
+# A resource's location (Spring's `classpath:test-key.pem`, `file:./keys/app.p12`): where a key is read from.
+_RESOURCE_PATH = re.compile(r"(?:classpath\*?|file|resource):(?:\.{0,2}/)*(?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,5}")
+# Values published as no secret: Azure Storage's emulator (`UseDevelopmentStorage=true`, and Azurite's documented
+# account key for `devstoreaccount1`, the same on every machine).
+_WELL_KNOWN_DEV_VALUES = frozenset((
+    "UseDevelopmentStorage=true",
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="))
 # A package pinned to a version (a test matrix's `py3.9-langchain-notiktoken-v0.1.20: langchain==0.1.20`, tox's
 # factor names holding `tiktoken`; `requests>=2.31,<3`, `numpy~=1.26`): a requirement, never a secret.
 # (a dotted version: `pass==1234` may be a password)
@@ -2395,7 +2406,8 @@ def _conn_part(m: re.Match[str]) -> str:
         return m.group(0)
     # a template's part (`Password=your_password`, `Pwd=${DB_PASS}`, `Password=xxxxxxxx`) says where one goes
     if not value or _REFERENCE_OR_PLACEHOLDER.match(value) or _PLACEHOLDER_RUN.search(value) or (
-            _REFERENCE_OR_PLACEHOLDER.match(value.split()[0])) or _OPEN_HOLE.fullmatch(value):
+            _REFERENCE_OR_PLACEHOLDER.match(value.split()[0])) or _OPEN_HOLE.fullmatch(value) or (
+            value in _WELL_KNOWN_DEV_VALUES):  # Azurite's published account key
         return m.group(0)
     return f"{m.group(1)}{m.group(2)}{REDACTED}"
 
@@ -2528,6 +2540,7 @@ def _quoted(match: re.Match[str]) -> str:
     return f"{match.group('name')}{match.group('op')}{match.group('pre') or ''}{q}{REDACTED}{q}"
 
 
+_PASCAL_WORDS = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
 _TYPE_ALIAS_HEAD = re.compile(r"(?:^|[\s;{(])(?:export[ \t]+|declare[ \t]+)*type[ \t]+$")
 _ENCODINGS = frozenset("base64 base64url hex utf8 utf-8 utf16le utf-16le ucs2 ascii latin1 binary".split())
 
@@ -2543,6 +2556,9 @@ def _name_among_names(value: str, name: str) -> bool:
     # a C macro's name after a function's (`("set_secret_data_policy", "METH_NOARGS")`); a value in the name's own
     # notation, letters around one `$` (pygments' `_shortened_many('pwd$', 're$read')`: a command's shortest form)
     if _UPPER_ID.fullmatch(value) or ("$" in name and re.fullmatch(r"[a-z]+\$[a-z]*", value)):
+        return True
+    # two PascalCase names (EF Core's `b.HasIndex("AccessToken", "DateLastActivity")`: columns), no password's word
+    if _PASCAL_WORDS.fullmatch(value) and _PASCAL_WORDS.fullmatch(name.strip("\"'`")) and not _PASSWORD_WORD.search(name):
         return True
     words = set(w.lower() for w in _IDENT_WORDS.findall(name))
     if re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+", value):  # (a dotted path of them: `"embeddings.cls_register_token"`)
@@ -3212,10 +3228,16 @@ def _xml_env_text(match: re.Match[str]) -> str:
     return match.string[match.start():match.start("inner")] + new + match.string[match.end("inner"):match.end()]
 
 
+_DOC_TAGS = frozenset(("param", "typeparam", "exception"))
+_DOC_COMMENT = re.compile(r"[ \t]*(?:///|\*|//!)")
+
+
 def _xml_element(match: re.Match[str]) -> str:
     """Read as a parsed value is: any value under a secret's name (`password`), a random one under a name with
     "key" or "token" in it; never a placeholder, a reference, a type's name (`<Password>string</Password>`)."""
     named = "name" in match.re.groupindex
+    if named and match.group("tag") in _DOC_TAGS and _DOC_COMMENT.match(match.string):
+        return match.group(0)  # a doc comment's parameter (`/// <param name="token">Token.</param>`): its description
     name, value = (match.group("name") if named else match.group("tag")).rsplit(":", 1)[-1], match.group("value")
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
     # a bare `<key>` is a dictionary's key (a plist's `<key>username</key>`); an id names a secret (`UserSecretsId`)
