@@ -3697,8 +3697,9 @@ def smart_secrets_cases(root: Path):
     code snippet, its `input`, and the verdict a model is taught, its `output`: "ALERT: …" when the snippet holds a
     secret, "No secrets detected." when it does not). A snippet is one case, the same snippet in several files read
     once: an ALERT snippet is found when the line its verdict names changes (`on line N`; any of its lines where the
-    verdict names none: it never names the value), every non-blank line of a clean snippet a negative. ROOT is a checkout, or a folder of those files under
-    their paths. Skipped: a record with no input or cut off, a snippet given both verdicts."""
+    verdict names none: it never names the value), every non-blank line of a clean snippet a negative. ROOT is a
+    checkout, or a folder of those files under their paths. Skipped: a record with no input or cut off, a snippet
+    given both verdicts."""
     import json
     verdicts, skipped, decoder = {}, 0, json.JSONDecoder()
     for path in sorted((root / "data/processed").glob("*.jsonl")):

@@ -661,9 +661,9 @@ def _mixed_hex(value: str) -> bool:
 
 
 # A documentation's or a test's sample written into a token's form, in capitals: a sample word at its end
-# (AWS's `AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`, `…SAMPLEKEY`, `…FAKEKEY`, `…TESTKEY`, `AKIATESTID`: "TEST" only with a
-# name's word after it, a test-mode key is live), or EXAMPLE/SAMPLE at its start before more capitals or digits
-# (`SAMPLEUtnFEMI/…`; not FAKE there: a test's own fake value is written `FAKE…` and stands for a real one). A
+# (AWS's `AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`, `…SAMPLEKEY`, `…FAKEKEY`, `…TESTKEY`, `AKIATESTID`: "TEST"
+# only with a name's word after it, a test-mode key is live), or EXAMPLE/SAMPLE at its start before more capitals or
+# digits (`SAMPLEUtnFEMI/…`; not FAKE there: a test's own fake value is written `FAKE…` and stands for a real one). A
 # random token holds such a word by chance once in millions.
 _DOC_SAMPLE_RE = (r"(?:EXAMPLE|SAMPLE|FAKE|DUMMY)(?:KEY|TOKEN|SECRET)?$|TEST(?:KEY|TOKEN|SECRET|ID)$"
                   r"|^(?:EXAMPLE|SAMPLE)(?=[A-Z0-9+/_-])")
@@ -844,8 +844,9 @@ _SAMPLE_WORDS = frozenset("test testing default public sample example demo dummy
 
 
 def _sample_words(value: str, name: str) -> bool:
-    return _SAMPLE_WORDS_VALUE.fullmatch(value) is not None and re.match(r"[a-z]+", value.lower())[0] in _SAMPLE_WORDS and (
-        not _PASSWORD_WORD.search(name)) and not _PASSWORD_WORD.search(value)
+    return _SAMPLE_WORDS_VALUE.fullmatch(value) is not None and (
+        re.match(r"[a-z]+", value.lower())[0] in _SAMPLE_WORDS) and not _PASSWORD_WORD.search(name) and (
+        not _PASSWORD_WORD.search(value))
 
 
 def _few_word_chars(value: str, name: str) -> bool:
@@ -2222,6 +2223,11 @@ def _name_tier(name: str) -> int:
     if not name or _NOT_SECRET_NAME.search(name):
         return 0
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    # `pass` as a name's last word after another (a parsed `.env`'s `SMTP_PASS`, YAML's `db_pass`): an account's
+    # password (_PASS_HOLDERS) as `password` is, any other's when its value looks generated (`test_pass`), never a
+    # step's (`first_pass`, `render_pass`: _PASS_STEP), as free text's _PASS_NAMED reads them
+    if len(words) >= 2 and words[-1] == "pass" and words[-2] not in _PASS_STEP:
+        return 2 if words[-2] in _PASS_HOLDERS else 1
     compact = "".join(words)
     if _STRONG_NAME.search(compact) or compact in ("key", "keys", "token", "tokens", "apikey", "pass"):
         return 2
@@ -2558,7 +2564,8 @@ def _name_among_names(value: str, name: str) -> bool:
     if _UPPER_ID.fullmatch(value) or ("$" in name and re.fullmatch(r"[a-z]+\$[a-z]*", value)):
         return True
     # two PascalCase names (EF Core's `b.HasIndex("AccessToken", "DateLastActivity")`: columns), no password's word
-    if _PASCAL_WORDS.fullmatch(value) and _PASCAL_WORDS.fullmatch(name.strip("\"'`")) and not _PASSWORD_WORD.search(name):
+    if _PASCAL_WORDS.fullmatch(value) and _PASCAL_WORDS.fullmatch(name.strip("\"'`")) and (
+            not _PASSWORD_WORD.search(name)):
         return True
     words = set(w.lower() for w in _IDENT_WORDS.findall(name))
     if re.fullmatch(r"[a-z]+(?:[_.][a-z]+)+", value):  # (a dotted path of them: `"embeddings.cls_register_token"`)
