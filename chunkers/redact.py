@@ -1245,7 +1245,12 @@ def _template_basic(value: str) -> bool:
         user, sep, password = base64.b64decode(value, validate=True).decode("ascii").partition(":")
     except (ValueError, UnicodeDecodeError):
         return False
-    return bool(sep) and user.lower() in _TEMPLATE_USERS and (not password or password.lower() in _TEMPLATE_PASSWORDS)
+    return bool(sep) and _template_pair(user, password)
+
+
+def _template_pair(user: str, password: str) -> bool:
+    """A decoded Basic pair of a syntax's words, the password maybe none (_template_basic)."""
+    return user.lower() in _TEMPLATE_USERS and (not password or password.lower() in _TEMPLATE_PASSWORDS)
 
 
 # Passwords of a documentation's example (`curl -u user:pass`, `test:test`, `<user:password>`).
@@ -2226,8 +2231,8 @@ def _name_tier(name: str) -> int:
     # `pass` as a name's last word after another (a parsed `.env`'s `SMTP_PASS`, YAML's `db_pass`): an account's
     # password (_PASS_HOLDERS) as `password` is, any other's when its value looks generated (`test_pass`), never a
     # step's (`first_pass`, `render_pass`: _PASS_STEP), as free text's _PASS_NAMED reads them
-    if len(words) >= 2 and words[-1] == "pass" and words[-2] not in _PASS_STEP:
-        return 2 if words[-2] in _PASS_HOLDERS else 1
+    if tier := _pass_tier(words):  # (a step's pass is judged as any name: `secret_first_pass` holds `secret`)
+        return tier
     compact = "".join(words)
     if _STRONG_NAME.search(compact) or compact in ("key", "keys", "token", "tokens", "apikey", "pass"):
         return 2
@@ -2694,7 +2699,7 @@ def _decoded_literal(match: re.Match[str]) -> str:
     line = match.string
     name = _NAME_BEFORE_CALL.search(line, max(0, match.start() - 160), match.start())
     value = match.group("value")
-    if name is None or REDACTED in value or not (_name_tier(name["name"]) == 2 or _holder_pass(name["name"])) or (
+    if name is None or REDACTED in value or _name_tier(name["name"]) != 2 or (
             is_benign_value(value, name["name"]) or _hash_name(name["name"])):
         return match.group(0)
     return _replace(match, "value")
@@ -2715,10 +2720,12 @@ _PASS_HOLDERS = frozenset(
     "elastic cert pfx jks".split())
 
 
-def _holder_pass(name: str) -> bool:
-    """A name whose last word is `pass` after an account's or a service's word (_PASS_HOLDERS)."""
-    words = [w.lower() for w in _IDENT_WORDS.findall(name)]
-    return len(words) >= 2 and words[-1] == "pass" and words[-2] in _PASS_HOLDERS
+def _pass_tier(words: list[str]) -> int | None:
+    """A name's words ending in `pass` after another: 2 after an account's word (_PASS_HOLDERS), 0 after a step's
+    (_PASS_STEP), else 1; None for any other name. Free text's _pass_named and parsed settings' _name_tier read it."""
+    if len(words) < 2 or words[-1] != "pass":
+        return None
+    return 0 if words[-2] in _PASS_STEP else 2 if words[-2] in _PASS_HOLDERS else 1
 
 
 def _pass_named(match: re.Match[str]) -> str:
@@ -2726,10 +2733,10 @@ def _pass_named(match: re.Match[str]) -> str:
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
     if re.fullmatch(r"(?i)pass[0-9]{1,2}", name):  # a numbered password (`pass2`: a form's confirmation field)
         words = ["numbered", "pass"]
-    if len(words) < 2 or words[-1] != "pass" or words[-2] in _PASS_STEP or REDACTED in value or _NOT_SECRET_NAME.search(name) or (
-            _hash_name(name)):
+    tier = _pass_tier(words)
+    if not tier or REDACTED in value or _NOT_SECRET_NAME.search(name) or _hash_name(name):
         return match.group(0)
-    if words[-2] in _PASS_HOLDERS:
+    if tier == 2:
         kept = value.lower() in _VERDICT_WORDS or is_benign_value(value, "password")
     else:
         kept = len(value) < 8 or is_benign_value(value, name) or not (
@@ -2822,7 +2829,7 @@ def _auth_bare(match: re.Match[str]) -> str:
     except (ValueError, UnicodeDecodeError):
         return match.group(0)
     user, colon, password = pair.partition(":")
-    if not (colon and user and password and pair.isprintable()) or _template_basic(value):
+    if not (colon and user and password and pair.isprintable()) or _template_pair(user, password):
         return match.group(0)
     return _replace(match, "value")
 
