@@ -94,6 +94,8 @@ FILES = {
     "go_batches.sql": lambda: "GO\n" * 300_000,
     "sections.ini": lambda: "".join(f"[s{i}]\nk=v\n" for i in range(100_000)),
     "continued.properties": lambda: "a = " + "x \\\n" * 300_000 + "end\n",
+    "continued.ini": lambda: "[testenv]\ndeps =\n" + "".join(f"    lib{i}=={i}.0.1\n" for i in range(60_000)),
+    "unclosed_quote.env": lambda: 'A="' + "".join(f"line {i}\n" for i in range(100_000)),
     "documents.yaml": lambda: "---\na: 1\n" * 100_000,
     "attributes.xml": lambda: "<a " + " ".join(f'x{i}="1"' for i in range(100_000)) + "/>\n",
     "keys.json": lambda: "{" + ",".join(f'"k{i}": {i}' for i in range(60_000)) + "}\n",

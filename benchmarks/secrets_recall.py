@@ -206,7 +206,10 @@ holding a value the scanner's own rule rejects: a redaction there is counted,
 listed with --show, and sorted by hand in benchmarks/secrets_recall.md.
 `--time DIR` also times redact_text over every .py file under DIR (CPU time, best
 of 5, the line cache cleared each round); `--changed-lines DIR ...` lists every line
-it changes in DIR's text files (real code, where no secret was planted).
+it changes in DIR's text files (real code, where no secret was planted); `--settings DIR ...` lists every
+value the chunkers' parsed-settings path redacts in DIR's settings files (`.env`, YAML, JSON, XML, …: the
+path a repository's settings take, which judges a value by its key path, not redact_text's free text);
+`--kics-settings DIR` scores kics' settings test files through that path.
 """
 from __future__ import annotations
 
@@ -3890,6 +3893,79 @@ def changed_lines(dirs: list[str], show: int) -> None:
         print("    ", path, "|", line[:180])
 
 
+def settings_score(title: str, files, skipped: int, show: int) -> None:
+    """A whole-file corpus's settings files (`files` as kics_cases gives them) chunked as a run chunks them, the
+    parsed-settings path: a positive line is found when an entry of that line holds a redaction, a negative changed
+    when one does; a flagged line no entry reads (a map's header, `env:`) is counted apart, as the free-text reading
+    counts it read."""
+    from chunkers.registry import chunk_file_result, chunker_name
+    found, missed, headers, changed, negatives = 0, [], 0, [], 0
+    for name, text, pos, neg in files:
+        if chunker_name(name) not in ("config", "openapi"):
+            continue
+        by_line: dict[int, list[str]] = {}
+        for piece in chunk_file_result(name, text.encode("utf-8")).pieces:
+            for entry in piece.body.split("\n"):
+                if m := re.match(r"L(\d+) ", entry):
+                    by_line.setdefault(int(m.group(1)) - 1, []).append(entry)
+        lines = text.split("\n")
+        for i, _ in pos:
+            entries = by_line.get(i, [])
+            if not entries:
+                headers += 1
+            elif any(redact.REDACTED in e for e in entries):
+                found += 1
+            else:
+                missed.append((name, lines[i].strip()))
+        for i in neg:
+            negatives += 1
+            if any(redact.REDACTED in e for e in by_line.get(i, [])):
+                changed.append((name, lines[i].strip()))
+    n = found + len(missed)
+    print(f"{title}: positives skipped: {skipped}; flagged lines no entry reads: {headers}")
+    print(f"  recall, entries of a flagged line: {found}/{n} = {found / max(1, n):.1%}")
+    print(f"  negative lines changed: {len(changed)}/{negatives} = {len(changed) / max(1, negatives):.1%}")
+    if show:
+        for label, rows in (("missed", missed), ("negatives changed", changed)):
+            print(f"  -- {title}, {label}: {len(rows)}")
+            for name, line in rows[:show]:
+                print("     ", name, "|", line[:160])
+
+
+def settings_values(dirs: list[str], show: int) -> None:
+    """Real code's settings files as a repository's run chunks them (chunk_file_result, the files the registry gives
+    the config or the OpenAPI chunker, UTF-8, under 2 MB): every entry whose value it redacted, listed with the source
+    line. No secret was planted there: each is a look-alike destroyed or a value policy redacts, sorted by hand."""
+    from chunkers.registry import chunk_file_result, chunker_name
+    files, rows = 0, []
+    for root in dirs:
+        for dp, dn, fn in os.walk(root):
+            dn[:] = sorted(d for d in dn if d not in (".git", "node_modules"))
+            for f in sorted(fn):
+                if chunker_name(f) not in ("config", "openapi"):
+                    continue
+                try:
+                    data = Path(dp, f).read_bytes()
+                    source = data.decode("utf-8").split("\n")
+                except (OSError, UnicodeDecodeError):
+                    continue
+                if len(data) > 2_000_000:
+                    continue
+                files += 1
+                where = os.path.join(Path(root).name, os.path.relpath(Path(dp, f), root))
+                for piece in chunk_file_result(f, data).pieces:
+                    for entry in piece.body.split("\n"):
+                        m = re.match(r"L(\d+) ", entry)
+                        if redact.REDACTED not in entry or not m:
+                            continue
+                        line = source[int(m.group(1)) - 1] if int(m.group(1)) <= len(source) else ""
+                        if redact.REDACTED not in line:  # (a recorded cassette's own "[REDACTED]")
+                            rows.append((where, entry.strip(), line.strip()))
+    print(f"settings: {files} files, {len(rows)} values redacted")
+    for path, entry, line in rows[:show]:
+        print("    ", path, "|", entry[:150], "|", line[:150])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gitleaks", type=Path, help="a gitleaks checkout or bare mirror")
@@ -3988,6 +4064,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     ap.add_argument("--changed-lines", dest="changed_lines", nargs="*", default=[], metavar="DIR",
                     help="list the lines redact_text changes in DIR's text files (real code: look-alikes)")
+    ap.add_argument("--kics-settings", dest="kics_settings", type=Path,
+                    help="kics' YAML, JSON and other settings files through the parsed-settings path")
+    ap.add_argument("--settings", nargs="*", default=[], metavar="DIR",
+                    help="list the values the parsed-settings path redacts in DIR's settings files (real code)")
     args = ap.parse_args(argv)
     if args.gitleaks:
         score("gitleaks (development)", *gitleaks_cases(args.gitleaks), args.show)
@@ -4165,6 +4245,10 @@ def main(argv: list[str] | None = None) -> int:
         timing(args.time)
     if args.changed_lines:
         changed_lines(args.changed_lines, args.show)
+    if args.kics_settings:
+        settings_score("kics, settings files parsed (development)", *kics_cases(args.kics_settings), args.show)
+    if args.settings:
+        settings_values(args.settings, args.show)
     return 0
 
 

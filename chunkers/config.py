@@ -70,18 +70,35 @@ def render_scalar(value: Any) -> str:
     return text
 
 
+def _pair_name(payload: list[tuple[Any, int, Node]]) -> str:
+    """A name/value pair's name (`{name: DB_PASSWORD, value: …}` in a Kubernetes env, `{"Key": "Name", "Value": …}`
+    in tags, `{"key": "Bundle-DocURL", "value": …}` in an SBOM): the key a map's `value` is judged under, and itself
+    a name, not a value; "" where the map is no such pair."""
+    keys = {str(k).lower(): child for k, _, child in payload}
+    if "value" not in keys:
+        return ""
+    for k in ("key", "name"):
+        child = keys.get(k)
+        if child is not None and child[0] == "scalar" and isinstance(child[3], str) and child[3].strip():
+            return child[3].strip()
+    return ""
+
+
 def flatten_tree(node: Node, prefix: tuple[str, ...] = ()) -> list[ConfigEntry]:
     """Leaf entries of a tree; a value is redacted by its key path before it is rendered."""
     out: list[ConfigEntry] = []
     seen: set[int] = set()  # YAML aliases share nodes: a shared subtree is listed once
 
-    def walk(n: Node, path: tuple[str, ...], line: int, depth: int) -> None:
+    def walk(n: Node, path: tuple[str, ...], line: int, depth: int, rpath: tuple[str, ...] | None = None) -> None:
+        # rpath: the key path the value is judged by (path itself, unless a pair renames it); () for a pair's name
         kind, start, _end, payload = n
         key = ":".join(path)
         top = path[0] if path else ""
+        rpath = path if rpath is None else rpath
         if kind == "scalar" or depth >= MAX_DEPTH:
             shown = render_scalar(payload) if kind == "scalar" else f"<{kind} nested deeper than {MAX_DEPTH}>"
-            out.append(ConfigEntry(start or line, key, redact_value(path, shown), top))
+            value = redact_value(rpath, shown) if rpath else redact_text(shown)
+            out.append(ConfigEntry(start or line, key, value, top))
             return
         if id(payload) in seen and payload:
             out.append(ConfigEntry(start or line, key, f"<same as line {start}>", top))
@@ -91,11 +108,17 @@ def flatten_tree(node: Node, prefix: tuple[str, ...] = ()) -> list[ConfigEntry]:
             out.append(ConfigEntry(start or line, key, "{}" if kind == "map" else "[]", top))
             return
         if kind == "map":
+            named = _pair_name(payload)
             for k, kline, child in payload:
-                walk(child, path + (str(k),), kline, depth + 1)
+                if named and str(k).lower() in ("key", "name"):
+                    walk(child, path + (str(k),), kline, depth + 1, ())
+                elif named and str(k).lower() == "value":
+                    walk(child, path + (str(k),), kline, depth + 1, rpath + (named,))
+                else:
+                    walk(child, path + (str(k),), kline, depth + 1, rpath + (str(k),))
         else:
             for i, child in enumerate(payload):
-                walk(child, path + (str(i),), child[1] or start, depth + 1)
+                walk(child, path + (str(i),), child[1] or start, depth + 1, rpath + (str(i),))
 
     walk(node, prefix, node[1], 0)
     return out
@@ -364,17 +387,17 @@ _INI_PAIR = re.compile(r"^\s*([^=:#;\s][^=:]*?)\s*[=:]\s*(.*?)\s*$")
 
 
 def _ini_entries(lines: list[str]) -> list[ConfigEntry]:
-    out: list[ConfigEntry] = []
+    # (line, key path, the value's lines): a continuation line extends the value before it, which is redacted once,
+    # whole, at the end (redacting the value so far again at each line was the square of the run: sentry-python's
+    # tox.ini, 827 KB of which 18,000 lines continue one value, had not finished after ten minutes)
+    found: list[tuple[int, tuple[str, ...], list[str]]] = []
     section = ""
     for no, raw in enumerate(lines, 1):
         s = raw.strip()
         if not s or s[0] in "#;":
             continue
-        if raw[:1] in " \t" and out and out[-1].line >= 1 and not _INI_SECTION.match(raw):
-            # A continuation line extends the previous value.
-            last = out.pop()
-            path = tuple(last.key.split(":"))
-            out.append(ConfigEntry(last.line, last.key, redact_value(path, f"{last.value}\\n{s}"), last.top))
+        if raw[:1] in " \t" and found and not _INI_SECTION.match(raw):
+            found[-1][2].append(s)
             continue
         m = _INI_SECTION.match(raw)
         if m:
@@ -382,9 +405,9 @@ def _ini_entries(lines: list[str]) -> list[ConfigEntry]:
             continue
         m = _INI_PAIR.match(raw)
         key, value = (m.group(1), m.group(2)) if m else (s, "")
-        path = (section, key) if section else (key,)
-        out.append(ConfigEntry(no, ":".join(path), redact_value(path, value), path[0]))
-    return out
+        found.append((no, (section, key) if section else (key,), [value]))
+    return [ConfigEntry(no, ":".join(path), redact_value(path, "\\n".join(value)), path[0])
+            for no, path, value in found]
 
 
 _ENV_PAIR = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*=\s*(.*)$")
@@ -406,11 +429,13 @@ def _env_entries(lines: list[str]) -> list[ConfigEntry]:
         key, value, first = m.group(1), m.group(2).strip(), no
         quote = value[:1] if value[:1] in "\"'`" else ""
         if quote:
-            # A quoted value may run over several lines.
-            body = value[1:]
-            while quote not in body and no < len(lines):
-                body += "\n" + lines[no]
+            # A quoted value may run over several lines, each looked at once for the closing quote (the value so far
+            # searched again at each line was the square of an unclosed quote's run)
+            parts = [value[1:]]
+            while quote not in parts[-1] and no < len(lines):
+                parts.append(lines[no])
                 no += 1
+            body = "\n".join(parts)
             value = body[:body.find(quote)] if quote in body else body
         else:
             value = re.sub(r"\s+#.*$", "", value)
@@ -531,8 +556,9 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
         for a, v in attrs.items():
             apath = path + (f"@{a}",)
             hidden = secret and v and a != naming and not is_benign_value(v, path[-1])
-            out.append(ConfigEntry(line, ":".join(apath), REDACTED if hidden else redact_value(rpath + (f"@{a}",), v),
-                                   apath[0]))
+            # (the attribute that names the element is a name: `<packageSource key="nuget">`, `<data name="…">`)
+            shown = redact_text(v) if a == naming else redact_value(rpath + (f"@{a}",), v)
+            out.append(ConfigEntry(line, ":".join(apath), REDACTED if hidden else shown, apath[0]))
         stack.append(_Open(path, line, [], rpath, secret, binary))
 
     def end(_tag: str) -> None:

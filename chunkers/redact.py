@@ -394,6 +394,13 @@ _NOT_SECRET_NAME = re.compile(
     r"idempotency[_.-]?key|"
     # a name whose last word says it points at the secret (`SECRET_VAULT_REF`, `db_password_reference`)
     r"[_.-]ref(erence)?s?(?![a-z0-9_])[\"'\]]?$|"
+    # .NET's user-secrets store id (`<UserSecretsId>` in a project file: a GUID naming a folder), an OpenID provider's
+    # list of what it supports (`id_token_signing_alg_values_supported`), a switch that hides or shows passwords
+    # (`hidePasswords: 0.04`), how long a credential lives (Cassandra's `credentials_validity_in_ms: 2000`)
+    r"user[_.-]?secrets[_.-]?id(?![a-z])|(?:alg|algs|values|methods|types)[_.-]?supported(?![a-z])|"
+    r"(?<![a-z])(?:hide|show|mask|reveal|toggle)[_.-]?(?:passw|secret|token)|"
+    r"(?:validity|timeout|ttl)(?:[_.-]?in)?(?:[_.-]?(?:ms|millis|seconds?|secs?|minutes?|mins?|hours?|days?))?"
+    r"[\"'\]]?$|"
     # a name that negates its secret word (`'not-secret'`, `non_secret`, `no-password`, `not_a_token`)
     r"(?<![a-z])(not?|non)[_.-](an?[_.-])?(secret|passw|pwd|token|key|cred|api[_.-]?key)|(?<![a-z])n(ot|on)secret)"
 )
@@ -763,7 +770,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
-        v in _WELL_KNOWN_DEV_VALUES) or (
+        v in _WELL_KNOWN_DEV_VALUES) or _PUBLIC_FORM.fullmatch(v) is not None or _file_name(v) or (
         ";" in v and "=" in v and _template_conn(v)) or (
         bool(name) and (
             ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
@@ -777,6 +784,25 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
             or _sample_words(v, name)
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
+
+
+# Forms published as identifiers, never secrets: an SBOM's SPDX ids (`SPDXRef-Package-…-2c7953c2c68ec3bc`,
+# `LicenseRef-<sha256>`), Cloudflare's ray id (`CF-RAY: 93f47072dde6f88d-IAD`), a JSON pointer (`$ref:
+# "#/$defs/passwordHistory"`), the local host (`ConnectionStrings: {Redis: localhost}`).
+_PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*|"
+                          r"localhost(?::[0-9]{1,5})?")
+# A file's name or path by a known extension (`setup_secrets.ps1`, Compose's `file: ca.crt`, `/Media/MyVideo-720p.mp4`):
+# where something is, not what (a key file's name is no key).
+_FILE_NAME = re.compile(
+    r"(?:~/|\.{0,2}/)?(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:ps1|psm1|sh|bash|bat|cmd|py|rb|js|ts|json|ya?ml|toml|ini|"
+    r"cfg|conf|env|txt|md|xml|csv|log|sql|html?|crt|cer|pem|key|p12|pfx|jks|der|csr|pub|keystore|truststore|"
+    r"mp4|m4a|m4v|mkv|webm|avi|mov|mp3|aac|flac|ogg|wav|srt|vtt|png|jpe?g|gif|svg|pdf|zip|gz|tgz|tar|jar|war|dll|"
+    r"exe|so|dylib)")
+def _file_name(value: str) -> bool:
+    """A file's name or path by its extension, no piece of it generated (`/x/Zq8vN3xL0pR7tY2w.js` under a password's
+    name is a secret in a path, as the sixteenth round decided)."""
+    return _FILE_NAME.fullmatch(value) is not None and not any(
+        looks_random(piece, 8) for piece in re.split(r"[/._-]+", value))
 
 
 # A resource's location (Spring's `classpath:test-key.pem`, `file:./keys/app.p12`): where a key is read from.
@@ -2242,8 +2268,29 @@ def _name_tier(name: str) -> int:
 
 @functools.lru_cache(maxsize=4096)
 def _secret_name(name: str) -> tuple[bool, bool]:
-    """(is a secret key, is a section of secrets) for one key name."""
-    return _name_tier(name) == 2, bool(SECRET_SECTION.search(name)) and not _NOT_SECRET_NAME.search(name)
+    """(is a secret key, is a section of secrets) for one key name. A section's last word is the secret's
+    (`ConnectionStrings`, `Secrets`, `db_credentials`), and it is a plain name: `check-secret-access` (a job),
+    `passwordHistory`, `changePasswordUriSettings` say what their keys are about, and a dotted name is a package's or a
+    host's (`Microsoft.Extensions.Configuration.UserSecrets` in a lock file), none of them a place for secrets."""
+    if not SECRET_SECTION.search(name) or _NOT_SECRET_NAME.search(name) or "." in name or "/" in name:
+        return _name_tier(name) == 2, False
+    words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    section = bool(words) and (words[-1] in _SECTION_WORDS or words[-2:] in (["connection", "string"],
+                                                                              ["connection", "strings"]))
+    return _name_tier(name) == 2, section
+
+
+def _last_word(name: str) -> str:
+    words = _IDENT_WORDS.findall(name)
+    return words[-1].lower() if words else ""
+
+
+_SECTION_WORDS = frozenset("secret secrets password passwords credential credentials creds".split())
+# What a key's value is, said by its name: a location (`secrets: {ssl-ca: {file: ca.crt}}`, Compose's), never a
+# secret because its section holds them.
+_LOCATION_WORDS = frozenset("file path dir directory url uri location".split())
+# Python's logging configuration (`[loggers] keys = root,sqlalchemy`, alembic.ini's): the names of its sections.
+_LOGGING_SECTIONS = frozenset("loggers handlers formatters".split())
 
 
 def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
@@ -2257,8 +2304,14 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
     """
     parts = [path] if isinstance(path, str) else [str(p) for p in path]
     named = [p for p in parts if not p.isdigit()]
+    if len(named) >= 2 and (named[-1] == "keys" and named[-2].lower() in _LOGGING_SECTIONS or (
+            # the key a reference reads (Kubernetes' `secretKeyRef: {name: db, key: username}`): a name
+            named[-1].lower() in ("key", "name") and _last_word(named[-2]) == "ref")):
+        return False
     if named and _secret_name(named[-1])[0]:
         return True
+    if named and _last_word(named[-1]) in _LOCATION_WORDS:
+        return False
     return any(_secret_name(p)[1] for p in named[:-1])
 
 
@@ -2307,10 +2360,15 @@ def _ordinary_but_random(path: tuple[str, ...] | list[str] | str, value: str) ->
     if len(v) < 20 or _HEX_ONLY.fullmatch(v) or not looks_random(v, 20) or is_benign_value(v, name):
         return False
     parts = [path] if isinstance(path, str) else [str(p) for p in path]
-    words = {w.lower() for p in parts for w in _IDENT_WORDS.findall(p)}
-    if words & _ID_WORDS or words & _HASH_WORDS:
+    # (a name's words, and the name whole: `md5` is read as `md`, `5`)
+    words = {w.lower() for p in parts for w in _IDENT_WORDS.findall(p)} | {p.lower() for p in parts}
+    if words & _ID_WORDS or words & _HASH_WORDS or _ABSOLUTE_WORD_PATH.fullmatch(v):
         return False
     return all(c.search(v) for c in _CHAR_CLASSES) and _entropy(v) >= 4.0
+
+
+# An absolute path with a word of its own among its pieces (`/20141201/lineups/USA-CA00053-DEFAULT`): a location.
+_ABSOLUTE_WORD_PATH = re.compile(r"/(?:[^/\s]+/)*[a-z]{4,}(?:/[^/\s]*)*")
 
 
 def _last_name(path: tuple[str, ...] | list[str] | str) -> str:
@@ -2320,6 +2378,12 @@ def _last_name(path: tuple[str, ...] | list[str] | str) -> str:
     return named[-1] if named else ""
 
 
+_LIST_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
+# Identifiers with a separator, one or more (`ssl-ca`, `LD-ACCESS-TOKEN`, `BW-GHAPP-ID,BW-GHAPP-KEY`): secrets' names.
+_SECRET_NAME_ONE = r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+"
+_SECRET_NAMES = re.compile(rf"{_SECRET_NAME_ONE}(?:[ \t]*,[ \t]*{_SECRET_NAME_ONE})*")
+
+
 def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
     """A parsed config value, redacted by its key path, then by its content: under a
     secret's name whatever it is (placeholders and references aside), under a name with
@@ -2327,6 +2391,12 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
     generated secret."""
     if value != "":
         name = _last_name(path)
+        parts = [path] if isinstance(path, str) else [str(p) for p in path]
+        if parts and parts[-1].isdigit() and (m := _LIST_ASSIGNMENT.fullmatch(value)):
+            # a list's `NAME=value` (Compose's `environment:`, Docker's `Env`): the value judged under its name
+            return f"{m.group(1)}={redact_value(tuple(parts[:-1]) + (m.group(1),), m.group(2))}"
+        if name.lower() == "secrets" and _SECRET_NAMES.fullmatch(value.strip()):
+            return redact_text(value)  # the names of secrets (Compose's `secrets: [ssl-ca]`, an Action's input)
         if is_secret_key(path):
             if not is_benign_value(value, name):
                 return REDACTED
