@@ -76,6 +76,10 @@ def _pair_name(payload: list[tuple[Any, int, Node]]) -> str:
     a name, not a value; "" where the map is no such pair."""
     keys = {str(k).lower(): child for k, _, child in payload}
     if "value" not in keys:
+        # a label's key in a selector or a toleration (`{key: app, operator: In, values: […]}`): a name, no value
+        key = keys.get("key")
+        if key is not None and key[0] == "scalar" and ("operator" in keys or "values" in keys or "effect" in keys):
+            return str(key[3])
         return ""
     for k in ("key", "name"):
         child = keys.get(k)

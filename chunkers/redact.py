@@ -372,7 +372,7 @@ _NOT_SECRET_NAME = re.compile(
     r"name(?![a-z]))|"
     # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path), or says which kind it
     # is (a scanner's `"secret_type": "adafruit_io_key"`)
-    r"secrets?[_.-]?(name|ref|key[_.-]?ref|store|provider|arn|path|version|manager|type|kind)s?(?![a-z])|"
+    r"secrets?[_.-]?(name|namespace|ref|key[_.-]?ref|store|provider|arn|path|version|manager|type|kind)s?(?![a-z])|"
     # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
     # `secretary_password` are secrets' names)
     r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
@@ -492,7 +492,9 @@ _NPMRC_CRED = re.compile(
 # Sonar's own checks disagree on it (the password check calls `password=:param` a finding)
 _BIND_PARAM = r"[:@][A-Za-z_]*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)[A-Za-z_]*"
 _REFERENCE_OR_PLACEHOLDER = re.compile(
-    r"(?i)^(?:\s*|.|[▁Ġ]?<[^<>]*>|&lt;.*&gt;|\$\$?\{.*\}|\$\(.*\)|\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
+    # (a command's output, `$(cat /run/secrets/db)`, `$` doubled for Compose too)
+    r"(?i)^(?:\s*|.|[▁Ġ]?<[^<>]*>|&lt;.*&gt;|\$\$?\{.*\}|\$\$?\(.*\)|"
+    r"\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
     # a variable escaped for a shell or doubled for Compose (`"\$PASSWORD"`, `"$${DB_PASSWORD}"`: the `$$` above), a
     # secret store's reference (Azure App Service's `@Microsoft.KeyVault(SecretUri=…)`), a prompt for the value
     # (PowerShell's `Read-Host "…" -AsSecureString`, `Get-Credential`)
@@ -771,7 +773,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
         v in _WELL_KNOWN_DEV_VALUES) or _PUBLIC_FORM.fullmatch(v) is not None or _file_name(v) or (
-        ";" in v and "=" in v and _template_conn(v)) or (
+        ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
+        _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
         bool(name) and (
             ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
              and not _PASSWORD_WORD.search(name)) or
@@ -2272,6 +2275,8 @@ def _secret_name(name: str) -> tuple[bool, bool]:
     (`ConnectionStrings`, `Secrets`, `db_credentials`), and it is a plain name: `check-secret-access` (a job),
     `passwordHistory`, `changePasswordUriSettings` say what their keys are about, and a dotted name is a package's or a
     host's (`Microsoft.Extensions.Configuration.UserSecrets` in a lock file), none of them a place for secrets."""
+    if "/" in name and not name.endswith("/"):
+        return False, False  # a package's name (`@inquirer/password`, `node_modules/@inquirer/password`)
     if not SECRET_SECTION.search(name) or _NOT_SECRET_NAME.search(name) or "." in name or "/" in name:
         return _name_tier(name) == 2, False
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
@@ -2310,7 +2315,9 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
         return False
     if named and _secret_name(named[-1])[0]:
         return True
-    if named and _last_word(named[-1]) in _LOCATION_WORDS:
+    # (a location's name, `file: ca.crt`; a name that says it names a secret, Kubernetes' `secret: {secretName: …}`;
+    # a package's, `"@inquirer/password": "^4.0.21"`: judged by what they say, not by their section)
+    if named and (_last_word(named[-1]) in _LOCATION_WORDS or _NOT_SECRET_NAME.search(named[-1])):
         return False
     return any(_secret_name(p)[1] for p in named[:-1])
 
@@ -2503,6 +2510,38 @@ def _conn_string(match: re.Match[str]) -> str:
     if _template_conn(text):
         return text
     return _CONN_CRED.sub(_conn_part, text)
+
+
+# A connection string's parts that may hold a credential by their name (`Password`, `Pwd`, `AccountKey`,
+# `SharedAccessSignature`, `Token`, `Secret`, `Auth…`, a certificate's): a string with none of them names a server.
+_CONN_CREDENTIAL_PART = re.compile(r"(?i)pass|pwd|secret|key|token|sig|auth|cert|cred")
+_CONN_PART_NAME = re.compile(r"[A-Za-z][A-Za-z _-]*")
+
+
+def _credential_free_conn(text: str) -> bool:
+    """A connection string with no credential (`Server=(localdb)\\mssqllocaldb;Database=app;Trusted_Connection=True`,
+    `Host=localhost;Database=catalog`): every part a name and a value, no part's name a credential's, no value
+    generated or holding a URL's `user:password@`."""
+    parts = [p.strip() for p in text.split(";") if p.strip()]
+    if len(parts) < 2:
+        return False
+    for part in parts:
+        name, eq, value = part.partition("=")
+        value = value.strip()
+        if value.lower() in ("true", "false", "yes", "no") and not _PASSWORD_WORD.search(name):
+            continue  # a switch (`TrustServerCertificate=True`) holds no credential
+        if not eq or not _CONN_PART_NAME.fullmatch(name.strip()) or _CONN_CREDENTIAL_PART.search(name) or (
+                "@" in value or looks_random(_UUID.sub("", value), 16)):
+            return False
+    return True
+
+
+# Format holes and separators only (`{cache.bindings.tcp.host}:{cache.bindings.tcp.port}`): no literal to hide.
+# (each hole a dotted name of words: `{Zq5kVrX1n8tA}` is a brace-wrapped password)
+_HOLE = r"\{[a-z_][a-z0-9_-]*(?:\.[a-z_][a-z0-9_-]*)+\}"
+_HOLES_ONLY = re.compile(rf"{_HOLE}(?:[:/;,@ ]*{_HOLE})*")
+# A dependency's version range (`^4.0.21`, `~1.2`): package.json's value under a package's name.
+_VERSION_RANGE = re.compile(r"[\^~][0-9]+(?:\.(?:[0-9]+|x|\*)){1,2}(?:-[\w.]+)?")
 
 
 def _template_conn(text: str) -> bool:
