@@ -3893,21 +3893,30 @@ def changed_lines(dirs: list[str], show: int) -> None:
         print("    ", path, "|", line[:180])
 
 
+def _settings_entries(name: str, data: bytes) -> dict[int, list[str]] | None:
+    """A settings file's entries (`L12 key = value`) by their 0-based line, chunked as a run chunks it; None for a
+    file the registry gives no config or OpenAPI chunker."""
+    from chunkers.registry import chunk_file_result, chunker_name
+    if chunker_name(name) not in ("config", "openapi"):
+        return None
+    by_line: dict[int, list[str]] = {}
+    for piece in chunk_file_result(name, data).pieces:
+        for entry in piece.body.split("\n"):
+            if m := re.match(r"L(\d+) ", entry):
+                by_line.setdefault(int(m.group(1)) - 1, []).append(entry)
+    return by_line
+
+
 def settings_score(title: str, files, skipped: int, show: int) -> None:
     """A whole-file corpus's settings files (`files` as kics_cases gives them) chunked as a run chunks them, the
     parsed-settings path: a positive line is found when an entry of that line holds a redaction, a negative changed
     when one does; a flagged line no entry reads (a map's header, `env:`) is counted apart, as the free-text reading
     counts it read."""
-    from chunkers.registry import chunk_file_result, chunker_name
     found, missed, headers, changed, negatives = 0, [], 0, [], 0
     for name, text, pos, neg in files:
-        if chunker_name(name) not in ("config", "openapi"):
+        by_line = _settings_entries(name, text.encode("utf-8"))
+        if by_line is None:
             continue
-        by_line: dict[int, list[str]] = {}
-        for piece in chunk_file_result(name, text.encode("utf-8")).pieces:
-            for entry in piece.body.split("\n"):
-                if m := re.match(r"L(\d+) ", entry):
-                    by_line.setdefault(int(m.group(1)) - 1, []).append(entry)
         lines = text.split("\n")
         for i, _ in pos:
             entries = by_line.get(i, [])
@@ -3936,7 +3945,7 @@ def settings_values(dirs: list[str], show: int) -> None:
     """Real code's settings files as a repository's run chunks them (chunk_file_result, the files the registry gives
     the config or the OpenAPI chunker, UTF-8, under 2 MB): every entry whose value it redacted, listed with the source
     line. No secret was planted there: each is a look-alike destroyed or a value policy redacts, sorted by hand."""
-    from chunkers.registry import chunk_file_result, chunker_name
+    from chunkers.registry import chunker_name
     files, rows = 0, []
     for root in dirs:
         for dp, dn, fn in os.walk(root):
@@ -3953,14 +3962,10 @@ def settings_values(dirs: list[str], show: int) -> None:
                     continue
                 files += 1
                 where = os.path.join(Path(root).name, os.path.relpath(Path(dp, f), root))
-                for piece in chunk_file_result(f, data).pieces:
-                    for entry in piece.body.split("\n"):
-                        m = re.match(r"L(\d+) ", entry)
-                        if redact.REDACTED not in entry or not m:
-                            continue
-                        line = source[int(m.group(1)) - 1] if int(m.group(1)) <= len(source) else ""
-                        if redact.REDACTED not in line:  # (a recorded cassette's own "[REDACTED]")
-                            rows.append((where, entry.strip(), line.strip()))
+                for i, entries in (_settings_entries(f, data) or {}).items():
+                    line = source[i] if i < len(source) else ""
+                    if redact.REDACTED not in line:  # (a recorded cassette's own "[REDACTED]")
+                        rows += [(where, e.strip(), line.strip()) for e in entries if redact.REDACTED in e]
     print(f"settings: {files} files, {len(rows)} values redacted")
     for path, entry, line in rows[:show]:
         print("    ", path, "|", entry[:150], "|", line[:150])

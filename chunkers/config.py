@@ -392,8 +392,8 @@ _INI_PAIR = re.compile(r"^\s*([^=:#;\s][^=:]*?)\s*[=:]\s*(.*?)\s*$")
 
 def _ini_entries(lines: list[str]) -> list[ConfigEntry]:
     # (line, key path, the value's lines): a continuation line extends the value before it, which is redacted once,
-    # whole, at the end (redacting the value so far again at each line was the square of the run: sentry-python's
-    # tox.ini, 827 KB of which 18,000 lines continue one value, had not finished after ten minutes)
+    # whole, at the end (redacting the value so far again at each line was the square of the run: a test matrix's
+    # long `deps`; benchmarks/hostile_files.md, `continued.ini`)
     found: list[tuple[int, tuple[str, ...], list[str]]] = []
     section = ""
     for no, raw in enumerate(lines, 1):

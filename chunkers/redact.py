@@ -728,9 +728,6 @@ _DOTTED_WORDS = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+){3,}")
 # a property's key of lower-case dotted words, a digit or two after one (`'e2.api.client.secret.key'`), that names a
 # secret's word: the key a value is looked up by
 _DOTTED_KEY = re.compile(r"[a-z]+[0-9]{0,2}(?:\.[a-z]+[0-9]{0,2}){3,}")
-# a file's path, its last piece a file name with an extension (`api.auth.Password: /foo/bar/Password.js`): where a
-# value is read from, not the value
-_FILE_PATH = re.compile(r"(?:\.{0,2}/|~/)(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[A-Za-z]{1,5}")
 # the Fetch API's credentials modes (`credentials: 'include'`, `"omit"`, `same-origin`): an enumerated value
 _FETCH_MODES = frozenset(("include", "omit", "same-origin"))
 
@@ -740,9 +737,12 @@ def _address_or_name(value: str) -> bool:
         return value.count("::") <= 1 and (value.count(":") >= 7 or "::" in value)
     if _DOTTED_KEY.fullmatch(value) and any(re.sub(r"[0-9]+$", "", w) in _KEY_WORDS for w in value.split(".")):
         return True
-    if _FILE_PATH.fullmatch(value):
-        return not any(looks_random(p, 8) for p in re.split(r"[/.]", value) if p)
-    return bool(_DOTTED_NUMBER.fullmatch(value) or _DOTTED_WORDS.fullmatch(value))
+    # (a file's path or name, and the local host: what names a place is no secret)
+    return bool(_file_name(value) or _LOCAL_HOST.fullmatch(value) or _DOTTED_NUMBER.fullmatch(value) or (
+        _DOTTED_WORDS.fullmatch(value)))
+
+
+_LOCAL_HOST = re.compile(r"localhost(?::[0-9]{1,5})?")  # (`ConnectionStrings: {Redis: localhost}`)
 
 
 def _fetch_mode(value: str, name: str) -> bool:
@@ -772,7 +772,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
-        v in _WELL_KNOWN_DEV_VALUES) or _PUBLIC_FORM.fullmatch(v) is not None or _file_name(v) or (
+        v in _WELL_KNOWN_DEV_VALUES) or _PUBLIC_FORM.fullmatch(v) is not None or (
         ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
         bool(name) and (
@@ -791,19 +791,24 @@ def is_benign_value(value: str, name: str = "") -> bool:
 
 # Forms published as identifiers, never secrets: an SBOM's SPDX ids (`SPDXRef-Package-…-2c7953c2c68ec3bc`,
 # `LicenseRef-<sha256>`), Cloudflare's ray id (`CF-RAY: 93f47072dde6f88d-IAD`), a JSON pointer (`$ref:
-# "#/$defs/passwordHistory"`), the local host (`ConnectionStrings: {Redis: localhost}`).
-_PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*|"
-                          r"localhost(?::[0-9]{1,5})?")
-# A file's name or path by a known extension (`setup_secrets.ps1`, Compose's `file: ca.crt`, `/Media/MyVideo-720p.mp4`):
-# where something is, not what (a key file's name is no key).
+# "#/$defs/passwordHistory"`).
+_PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*")
+# A file's path from a root, any extension of letters (`api.auth.Password: /foo/bar/Password.js`), and a file's name
+# or path by a known extension (`setup_secrets.ps1`, Compose's `file: ca.crt`, `/Media/MyVideo-720p.mp4`): where a
+# value is read from, not the value (a key file's name is no key).
+_FILE_PATH = re.compile(r"(?:\.{0,2}/|~/)(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[A-Za-z]{1,5}")
 _FILE_NAME = re.compile(
     r"(?:~/|\.{0,2}/)?(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:ps1|psm1|sh|bash|bat|cmd|py|rb|js|ts|json|ya?ml|toml|ini|"
     r"cfg|conf|env|txt|md|xml|csv|log|sql|html?|crt|cer|pem|key|p12|pfx|jks|der|csr|pub|keystore|truststore|"
     r"mp4|m4a|m4v|mkv|webm|avi|mov|mp3|aac|flac|ogg|wav|srt|vtt|png|jpe?g|gif|svg|pdf|zip|gz|tgz|tar|jar|war|dll|"
     r"exe|so|dylib)")
+
+
 def _file_name(value: str) -> bool:
-    """A file's name or path by its extension, no piece of it generated (`/x/Zq8vN3xL0pR7tY2w.js` under a password's
-    name is a secret in a path, as the sixteenth round decided)."""
+    """A file's path or name (_FILE_PATH, _FILE_NAME), no piece of it generated (`/x/Zq8vN3xL0pR7tY2w.js` under a
+    password's name is a secret in a path, as the sixteenth round decided)."""
+    if _FILE_PATH.fullmatch(value) and not any(looks_random(p, 8) for p in re.split(r"[/.]", value) if p):
+        return True
     return _FILE_NAME.fullmatch(value) is not None and not any(
         looks_random(piece, 8) for piece in re.split(r"[/._-]+", value))
 
@@ -2307,7 +2312,7 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
     `Secrets`). A key with "key" or "token" as one word of a longer name
     (`sort_key`) is not: `redact_value` looks at its value.
     """
-    parts = [path] if isinstance(path, str) else [str(p) for p in path]
+    parts = _path_parts(path)
     named = [p for p in parts if not p.isdigit()]
     if len(named) >= 2 and (named[-1] == "keys" and named[-2].lower() in _LOGGING_SECTIONS or (
             # the key a reference reads (Kubernetes' `secretKeyRef: {name: db, key: username}`): a name
@@ -2366,7 +2371,7 @@ def _ordinary_but_random(path: tuple[str, ...] | list[str] | str, value: str) ->
     name = _last_name(path)
     if len(v) < 20 or _HEX_ONLY.fullmatch(v) or not looks_random(v, 20) or is_benign_value(v, name):
         return False
-    parts = [path] if isinstance(path, str) else [str(p) for p in path]
+    parts = _path_parts(path)
     # (a name's words, and the name whole: `md5` is read as `md`, `5`)
     words = {w.lower() for p in parts for w in _IDENT_WORDS.findall(p)} | {p.lower() for p in parts}
     if words & _ID_WORDS or words & _HASH_WORDS or _ABSOLUTE_WORD_PATH.fullmatch(v):
@@ -2376,6 +2381,12 @@ def _ordinary_but_random(path: tuple[str, ...] | list[str] | str, value: str) ->
 
 # An absolute path with a word of its own among its pieces (`/20141201/lineups/USA-CA00053-DEFAULT`): a location.
 _ABSOLUTE_WORD_PATH = re.compile(r"/(?:[^/\s]+/)*[a-z]{4,}(?:/[^/\s]*)*")
+
+
+def _path_parts(path: tuple[str, ...] | list[str] | str) -> list[str]:
+    """A key path's parts as strings (one part for a bare name): what is_secret_key, _ordinary_but_random and
+    redact_value read."""
+    return [path] if isinstance(path, str) else [str(p) for p in path]
 
 
 def _last_name(path: tuple[str, ...] | list[str] | str) -> str:
@@ -2398,7 +2409,7 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
     generated secret."""
     if value != "":
         name = _last_name(path)
-        parts = [path] if isinstance(path, str) else [str(p) for p in path]
+        parts = _path_parts(path)
         if parts and parts[-1].isdigit() and (m := _LIST_ASSIGNMENT.fullmatch(value)):
             # a list's `NAME=value` (Compose's `environment:`, Docker's `Env`): the value judged under its name
             return f"{m.group(1)}={redact_value(tuple(parts[:-1]) + (m.group(1),), m.group(2))}"

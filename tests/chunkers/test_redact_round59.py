@@ -1,8 +1,8 @@
 """Fifty-ninth round: the parsed-settings path on real code. `secrets_recall.py --settings` chunks sixteen public
-repositories' settings files as a run does (1,872 files, held out: no round had read them this way) and lists every
-value it redacts: 980 at main, most of them no secret. The shapes below are theirs (values made up where a secret is
-meant), each a look-alike kept or a secret still redacted; and the square-of-the-run reading of an ini file's
-continued value that the same run found (sentry-python's 827 KB tox.ini had not finished after ten minutes)."""
+repositories' settings files as a run does (held out: no round had read them this way) and lists every value it
+redacts, most of them no secret at main (figures: benchmarks/secrets_recall.md, round 59). The shapes below are theirs
+(values made up where a secret is meant), each a look-alike kept or a secret still redacted; and the square-of-the-run
+reading of an ini file's continued value that the same run found (sentry-python's tox.ini)."""
 
 import pytest
 

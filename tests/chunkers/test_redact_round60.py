@@ -1,7 +1,7 @@
 """Sixtieth round: three more repositories' settings files (docker/awesome-compose, kubernetes/examples,
-dotnet/aspire-samples; 588 files), read with `secrets_recall.py --settings` after the fifty-ninth round and before
-this one (82 values redacted with main's rules, 81 after the fifty-ninth round: 17 look-alikes kept, 16 passwords and
-keys of Kubernetes envs newly redacted). Their look-alikes left, kept here; values made up where a secret is meant."""
+dotnet/aspire-samples), read with `secrets_recall.py --settings` after the fifty-ninth round and before this one
+(figures: benchmarks/secrets_recall.md, round 60). Their look-alikes left, kept here; values made up where a secret
+is meant."""
 
 import pytest
 
