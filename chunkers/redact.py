@@ -360,7 +360,8 @@ _NOT_SECRET_NAME = re.compile(
     r"(credentials?|creds)[_.-]?(domain|realm|user(name)?|login|type|kind)s?(?![a-z])|"
     # where a credential comes from or how it is got (`credential_source == "token_provider"`, `credentials_mode`)
     r"(credentials?|creds)[_.-]?(source|provider|mode|method|strategy|store|helper|count)s?(?![a-z])|"
-    r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(url|uri|host|endpoint|server|file|path|dir)s?(?![a-z])|"
+    r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(mount[_.-]?)?(url|uri|host|endpoint|server|file|path|dir)s?"
+    r"(?![a-z])|"
     # a setting about the password (Ansible's `password_expire: never`, `update_password: on_create`)
     r"passw(or)?d[_.-]?expir(e[sd]?|y|ation)(?![a-z])|(?<![a-z])update[_.-]?passw(or)?d(?![a-z])|"
     # a setting about a key or a secret, not one (`SECRET_KEY_ALGORITHM = "AES"`, `api_key_format: "sk-[48 …]"`,
@@ -372,7 +373,9 @@ _NOT_SECRET_NAME = re.compile(
     r"name(?![a-z]))|"
     # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path), or says which kind it
     # is (a scanner's `"secret_type": "adafruit_io_key"`)
-    r"secrets?[_.-]?(name|namespace|ref|key[_.-]?ref|store|provider|arn|path|version|manager|type|kind)s?(?![a-z])|"
+    # (and the class of a CSI driver's provider of them: `secretProviderClass: "app-aws-secretsmanager"`)
+    r"secrets?[_.-]?(name|namespace|ref|key[_.-]?ref|store|provider([_.-]?class)?|arn|path|version|manager|type|kind)s?"
+    r"(?![a-z])|"
     # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
     # `secretary_password` are secrets' names)
     r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
@@ -2204,7 +2207,7 @@ def may_hold_secret(text: str) -> bool:
     `ghp_…`, `eyJ…`); a literal compared by `Equals(`, `strcmp(`, given to a key derivation's constructor, by
     position to a connection's call, after a quoted secret's name to a call or to a secret's setter needs none of
     these, nor does a private key's DER in base64 alone on its lines, a spec's `%define NAME "…"` or a shell's
-    `set NAME …`."""
+    `set NAME …`, a code span after a secret's label and `is` (_LABELLED_CODE)."""
     return ("=" in text or ":" in text or "-" in text or "'" in text or "</" in text or _FORM_HINT.search(text) is not None
             or "dentified" in text or "DENTIFIED" in text  # a bare password after SQL's `IDENTIFIED BY`
             or ('"' in text and ("quals(" in text or "DeriveBytes(" in text or ".sign(" in text or "wt." in text
@@ -2215,7 +2218,8 @@ def may_hold_secret(text: str) -> bool:
             or ("(" in text and (_SETTER_HINT.search(text) is not None or _METHOD_CALL.search(text) is not None
                                  or _key_bytes_hint(text)))
             or ("M" in text and _DER_KEY_HEAD.search(text) is not None)
-            or (("%" in text or "et " in text or "ET " in text) and _SET_WORD.search(text) is not None))
+            or (("%" in text or "et " in text or "ET " in text) and _SET_WORD.search(text) is not None)
+            or (" is `" in text and _LABELLED_CODE.search(text) is not None))
 
 
 # What a _LIST_PAIR line holds when it has no `=`, `:`, `-` or `'`: a quoted secret's name, a comma, a quote
@@ -2296,9 +2300,15 @@ def _last_word(name: str) -> str:
 
 
 _SECTION_WORDS = frozenset("secret secrets password passwords credential credentials creds".split())
-# What a key's value is, said by its name: a location (`secrets: {ssl-ca: {file: ca.crt}}`, Compose's), never a
+# What a key's value is, said by its name: a location (`secrets: {ssl-ca: {file: ca.crt}}`, Compose's), an address
+# (`secrets: {db: {host: db.internal}}`, Spring's `keyvault.secret.property-sources[0].endpoint`) or a name, never a
 # secret because its section holds them.
-_LOCATION_WORDS = frozenset("file path dir directory url uri location".split())
+_LOCATION_WORDS = frozenset("file path dir directory url uri location host hostname port endpoint server address addr "
+                            "name".split())
+# Collections of named units (a workflow's `jobs`, Compose's `services`, `volumes`, `networks`): a unit's name says
+# what the unit is or runs (`jobs: {git-secrets: {runs-on: …}}`, a job running that scanner), not that its keys are
+# secrets.
+_UNIT_COLLECTIONS = frozenset("jobs services volumes networks tasks stages workflows targets".split())
 # Python's logging configuration (`[loggers] keys = root,sqlalchemy`, alembic.ini's): the names of its sections.
 _LOGGING_SECTIONS = frozenset("loggers handlers formatters".split())
 
@@ -2324,7 +2334,13 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
     # a package's, `"@inquirer/password": "^4.0.21"`: judged by what they say, not by their section)
     if named and (_last_word(named[-1]) in _LOCATION_WORDS or _NOT_SECRET_NAME.search(named[-1])):
         return False
-    return any(_secret_name(p)[1] for p in named[:-1])
+    return _in_secret_section(named)
+
+
+def _in_secret_section(named: list[str]) -> bool:
+    """Is an ancestor of a key path's last name a section of secrets (a unit's name in a collection is none)?"""
+    return any(_secret_name(p)[1] and not (k and named[k - 1].lower() in _UNIT_COLLECTIONS)
+               for k, p in enumerate(named[:-1]))
 
 
 _CHAR_CLASSES = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"[0-9]"))
@@ -2418,8 +2434,9 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
         if is_secret_key(path):
             if not is_benign_value(value, name):
                 return REDACTED
-        elif _name_tier(name) == 1 and looks_random(value) and not is_benign_value(value, name):
-            return REDACTED
+        elif (_name_tier(name) == 1 or _in_secret_section([p for p in parts if not p.isdigit()])) and (
+                looks_random(value)) and not is_benign_value(value, name):
+            return REDACTED  # (a location's or a name's key in a section of secrets: a generated value is one)
         elif _ordinary_but_random(path, value):
             return REDACTED
     return redact_text(value)
@@ -2662,6 +2679,8 @@ def _quoted(match: re.Match[str]) -> str:
             match.group("name")) and re.match(
             r"\s*\+\s*[A-Za-z_]", match.string[match.end():]):
         return match.group(0)  # a concatenation's head ending in a blank (`tokenText = "<missing " + kind + ">"`)
+    if value[:1].isspace() and match.group("op") == ":" and _SHELL_JOIN.search(value):
+        return match.group(0)  # a string's closing quote after its `:` (`grep "^FROM org/wrongsecrets:" f | cut …`)
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
             _CONCAT_VALUE.match(value)) or (
             is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value) or (
@@ -2671,7 +2690,11 @@ def _quoted(match: re.Match[str]) -> str:
     return f"{match.group('name')}{match.group('op')}{match.group('pre') or ''}{q}{REDACTED}{q}"
 
 
-_PASCAL_WORDS = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
+# Two capitalised words or more glued (`AccessToken`, `DateLastActivity`): a column's or a property's name. (Round 57
+# named it _PASCAL_WORDS too, which rebound _parser_token's two-to-four-word form for the whole module.)
+_PASCAL_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
+# A shell's pipe or list between blanks: a command's text, never a secret's.
+_SHELL_JOIN = re.compile(r"\s(?:\||\|\||&&|;)\s")
 _TYPE_ALIAS_HEAD = re.compile(r"(?:^|[\s;{(])(?:export[ \t]+|declare[ \t]+)*type[ \t]+$")
 _ENCODINGS = frozenset("base64 base64url hex utf8 utf-8 utf16le utf-16le ucs2 ascii latin1 binary".split())
 
@@ -2689,7 +2712,7 @@ def _name_among_names(value: str, name: str) -> bool:
     if _UPPER_ID.fullmatch(value) or ("$" in name and re.fullmatch(r"[a-z]+\$[a-z]*", value)):
         return True
     # two PascalCase names (EF Core's `b.HasIndex("AccessToken", "DateLastActivity")`: columns), no password's word
-    if _PASCAL_WORDS.fullmatch(value) and _PASCAL_WORDS.fullmatch(name.strip("\"'`")) and (
+    if _PASCAL_NAME.fullmatch(value) and _PASCAL_NAME.fullmatch(name.strip("\"'`")) and (
             not _PASSWORD_WORD.search(name)):
         return True
     words = set(w.lower() for w in _IDENT_WORDS.findall(name))
@@ -3111,6 +3134,14 @@ _LABELLED_MID = re.compile(
     r"(?i)(?<![\w.$@/-])(?P<name>(?:[A-Za-z][\w.-]{0,40}?)?(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>=|:[ \t]+)"
     r"(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?=[ \t]*[;,&)]|[ \t]+\S)"
 )
+# A value in a code span after a secret's label in prose or Markdown (`- API key: `S3cr3tInPr0j3ctSp3c``, `Example API
+# key for testing: `…``, `the token is `…``): the label's words up to the secret's word, at most three plain words
+# after it, then `:`, `=` or `is`, judged as _LABELLED_MID's value is.
+_LABELLED_CODE = re.compile(
+    r"(?i)(?<![\w.$@/`-])(?P<name>(?:[A-Za-z][\w.-]*[ \t]+){0,3}(?:[A-Za-z][\w.-]*?)?"
+    r"(?:secret|token|key|passw(?:or)?d|pwd))"
+    r"(?:[ \t]+[a-z]{2,12}){0,3}(?P<op>[ \t]*[=:][ \t]*|[ \t]+is[ \t]+)`(?P<value>[A-Za-z0-9+/=_.~-]{8,200})`"
+)
 _LABELLED_MID_HINT = re.compile(r"(?i)(?:secret|token|key|passw(?:or)?d|pwd)(?:=|:[ \t])[A-Za-z0-9+/=_.~-]{16}")
 # A database's or a dictionary's key, a public one, a digest's: no secret under such a name whatever its value.
 _LABEL_NOT = frozenset("public pub publishable sort primary foreign partition cache lookup row index hash hashed checksum "
@@ -3377,6 +3408,7 @@ def _xml_element(match: re.Match[str]) -> str:
     # a bare `<key>` is a dictionary's key (a plist's `<key>username</key>`); an id names a secret (`UserSecretsId`)
     tier = 1 if words in (["key"], ["keys"]) else 0 if words and words[-1] in _ID_WORDS else _name_tier(name)
     if not tier or value == REDACTED or _NOT_A_VALUE.search(value) or is_benign_value(value, name) or (
+            value.lower() in _PROSE_GLUE) or (
             tier == 1 and not looks_random(value)) or (
             # under a `name` attribute (a resource file's entries: `<string name="primary_key">`), a database's, a
             # sort's or a digest's key is no secret, as for _WEAK_UNQUOTED (an element of its own name stays as the
@@ -3384,6 +3416,10 @@ def _xml_element(match: re.Match[str]) -> str:
             named and tier == 1 and not _LABEL_NOT.isdisjoint(words)):
         return match.group(0)
     return _replace(match, "value")
+
+
+# A word of prose between two tags a sentence names (`// the value between <secret> and </secret>`): no element.
+_PROSE_GLUE = frozenset("and or to then with vs versus of in is the a an".split())
 
 
 # FileZilla's server password (`<Pass>…</Pass>`, `<Pass encoding="base64">…</Pass>` in sitemanager.xml and
@@ -3835,6 +3871,8 @@ def _redact_line(line: str) -> str:
         line = _LABELLED.sub(_labelled, line, count=1)
     if secret and ("=" in line or ": " in line) and _LABELLED_MID_HINT.search(line):
         line = _LABELLED_MID.sub(_labelled_mid, line)
+    if secret and "`" in line:
+        line = _LABELLED_CODE.sub(_labelled_mid, line)
     if secret and ("%define" in low or "%global" in low or "set" in low) and _SET_WORD.match(line):
         line = _SET_WORD.sub(_set_word, line)
     if ("=" in line or ":" in line) and ("pw" in low or "pass" in low or "psw" in low or "pssw" in low or "pasw" in low
