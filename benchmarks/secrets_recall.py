@@ -3961,8 +3961,10 @@ def settings_values(dirs: list[str], show: int) -> None:
                 if len(data) > 2_000_000:
                     continue
                 files += 1
-                where = os.path.join(Path(root).name, os.path.relpath(Path(dp, f), root))
-                for i, entries in (_settings_entries(f, data) or {}).items():
+                rel = os.path.relpath(Path(dp, f), root)  # (the path a run gives the chunker: a folder says what
+                # a file is, `i18n/en.json`)
+                where = os.path.join(Path(root).name, rel)
+                for i, entries in (_settings_entries(rel, data) or {}).items():
                     line = source[i] if i < len(source) else ""
                     if redact.REDACTED not in line:  # (a recorded cassette's own "[REDACTED]")
                         rows += [(where, e.strip(), line.strip()) for e in entries if redact.REDACTED in e]

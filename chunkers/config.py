@@ -28,7 +28,7 @@ from xml.parsers import expat
 import yaml
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
-from .redact import REDACTED, cut_redacted, is_benign_value, is_secret_key, redact_text, redact_value
+from .redact import REDACTED, cut_redacted, is_benign_value, is_secret_key, redact_text, redact_value, values_as_text
 from .text import LineIndex, split_lines
 from .units import NAME_CHARS
 from .extensions import extension_of
@@ -694,8 +694,25 @@ def config_pieces(
     return pieces
 
 
+# A translation file: in a folder of translations (`i18n/`, `locales/`, `lang/`, `Localization/`) or named for a
+# locale (`zh_CN.json`, `de-DE.yml`, `messages_fr.properties`, `Resources.de.resx`). Its values are judged by their
+# form alone (redact.values_as_text).
+_TRANSLATION_PATH = re.compile(
+    r"(?:^|/)(?i:i18n|l10n|locales?|langs?|languages|translations?|locali[sz]ations?)/"
+    r"|(?:^|/)[a-z]{2,3}[_-][A-Z]{2}\.(?:json|ya?ml|properties)$"
+    r"|(?:^|/)(?i:messages|strings|labels|translations?)[_.-][a-z]{2}(?:[_-][A-Z]{2})?\.(?:json|ya?ml|properties)$"
+    r"|\.[a-z]{2}(?:-[A-Z]{2})?\.resx$")
+
+
 def config_entries(path: str, text: str, lines: list[str]) -> tuple[list[ConfigEntry], list[str]]:
     """Entries of a config file by its extension, and notes on what went wrong."""
+    if _TRANSLATION_PATH.search(path.replace("\\", "/")):
+        with values_as_text():
+            return _config_entries(path, text, lines)
+    return _config_entries(path, text, lines)
+
+
+def _config_entries(path: str, text: str, lines: list[str]) -> tuple[list[ConfigEntry], list[str]]:
     ext = extension_of(path)
     try:
         if ext == ".json":

@@ -25,6 +25,8 @@ chunk coordinates stay exact. A phrase, an identifier naming a key, a placeholde
 from __future__ import annotations
 
 import base64
+import contextlib
+import contextvars
 import functools
 import math
 import re
@@ -786,6 +788,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
+            or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name.strip("\"'`[]")) in ("address", "addr"))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
             or _sample_words(v, name)
@@ -796,6 +799,9 @@ def is_benign_value(value: str, name: str = "") -> bool:
 # `LicenseRef-<sha256>`), Cloudflare's ray id (`CF-RAY: 93f47072dde6f88d-IAD`), a JSON pointer (`$ref:
 # "#/$defs/passwordHistory"`).
 _PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*")
+# An Ethereum address under a name ending in "address" (`BeeTokenAddress = '0x3643…6E13'`: 40 hex digits, public; a
+# private key has 64, and an API's token of the same form stays one: `poly_address_api_token = "0x4Cb0…"`).
+_ETH_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 # A file's path from a root, any extension of letters (`api.auth.Password: /foo/bar/Password.js`), and a file's name
 # or path by a known extension (`setup_secrets.ps1`, Compose's `file: ca.crt`, `/Media/MyVideo-720p.mp4`): where a
 # value is read from, not the value (a key file's name is no key).
@@ -1312,8 +1318,9 @@ def _command_cred(match: re.Match[str]) -> str:
                 and REDACTED not in user and not is_benign_value(user)):
             return _replace(match, "user")
         return match.group(0)
-    # `docker run -u 1000:1000` is a uid and a gid
-    if value == REDACTED or value.isdigit() or is_benign_value(value) or len(set(value)) < 3:
+    # `docker run -u 1000:1000` is a uid and a gid; `date -u +%Y-%m-%dT%H:%M:%SZ` prints UTC in a format
+    if value == REDACTED or value.isdigit() or is_benign_value(value) or len(set(value)) < 3 or (
+            group == "v" and re.match(r"\+[\"'”“]?%", match.group("user"))):
         return match.group(0)
     if group == "v" and (value == match.group("user") or value.strip("<>[]{}()").lower() in _SAMPLE_PASSWORDS):
         return match.group(0)
@@ -2313,6 +2320,31 @@ _UNIT_COLLECTIONS = frozenset("jobs services volumes networks tasks stages workf
 _LOGGING_SECTIONS = frozenset("loggers handlers formatters".split())
 
 
+# Within values_as_text(): a translation file's values, judged by their form alone (config.py's _TRANSLATION_PATH).
+_VALUES_AS_TEXT: contextvars.ContextVar[bool] = contextvars.ContextVar("values_as_text", default=False)
+
+
+@contextlib.contextmanager
+def values_as_text():
+    """While it is open, redact_value and is_secret_key read no key's name: a translation file's keys name messages
+    (`"LABEL_PASSWORD": "Passwort"`, `"Invalid email or password.": "メールアドレスか…"`), its values are a user
+    interface's words, and only a secret's form in them (a token, a key block, a URL's credentials) is redacted, as
+    in free text."""
+    token = _VALUES_AS_TEXT.set(True)
+    try:
+        yield
+    finally:
+        _VALUES_AS_TEXT.reset(token)
+
+
+def _record_key(parts: list[str], named: list[str]) -> bool:
+    """A list item's bare `key` (`challenges: [{key: restfulXssChallenge}]`, `[{"key": "en", "lang": "English"}]`):
+    the record's id, judged by its look as a name holding "key" is; not in a list named for secrets (`api_keys:
+    [{key: …}]`)."""
+    return len(parts) >= 2 and parts[-1].lower() == "key" and parts[-2].isdigit() and not (
+        len(named) >= 2 and _secret_name(named[-2])[0])
+
+
 def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
     """Does a parsed value under this key path hold a secret whatever it looks like?
 
@@ -2322,8 +2354,12 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
     `Secrets`). A key with "key" or "token" as one word of a longer name
     (`sort_key`) is not: `redact_value` looks at its value.
     """
+    if _VALUES_AS_TEXT.get():
+        return False
     parts = _path_parts(path)
     named = [p for p in parts if not p.isdigit()]
+    if _record_key(parts, named):
+        return _in_secret_section(named)
     if len(named) >= 2 and (named[-1] == "keys" and named[-2].lower() in _LOGGING_SECTIONS or (
             # the key a reference reads (Kubernetes' `secretKeyRef: {name: db, key: username}`): a name
             named[-1].lower() in ("key", "name") and _last_word(named[-2]) == "ref")):
@@ -2423,7 +2459,7 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
     secret's name whatever it is (placeholders and references aside), under a name with
     "key" or "token" in it when it looks random, under any name when it is plainly a
     generated secret."""
-    if value != "":
+    if value != "" and not _VALUES_AS_TEXT.get():
         name = _last_name(path)
         parts = _path_parts(path)
         if parts and parts[-1].isdigit() and (m := _LIST_ASSIGNMENT.fullmatch(value)):
@@ -2434,9 +2470,9 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
         if is_secret_key(path):
             if not is_benign_value(value, name):
                 return REDACTED
-        elif (_name_tier(name) == 1 or _in_secret_section([p for p in parts if not p.isdigit()])) and (
-                looks_random(value)) and not is_benign_value(value, name):
-            return REDACTED  # (a location's or a name's key in a section of secrets: a generated value is one)
+        elif (_name_tier(name) == 1 or _in_secret_section(named := [p for p in parts if not p.isdigit()]) or (
+                _record_key(parts, named))) and looks_random(value) and not is_benign_value(value, name):
+            return REDACTED  # (a location's or a name's key in a section of secrets, a record's key: a generated value)
         elif _ordinary_but_random(path, value):
             return REDACTED
     return redact_text(value)
@@ -2679,6 +2715,10 @@ def _quoted(match: re.Match[str]) -> str:
             match.group("name")) and re.match(
             r"\s*\+\s*[A-Za-z_]", match.string[match.end():]):
         return match.group(0)  # a concatenation's head ending in a blank (`tokenText = "<missing " + kind + ">"`)
+    if value.startswith("${") and "}" not in value:
+        return match.group(0)  # a template's expression cut at a quote inside it (`'${hash(req.body.password || '')}'`)
+    if match.group("op") == "=" and _BINDING_HEAD.search(match.string, max(0, match.start() - 8), match.start()):
+        return match.group(0)  # a template's binding, an expression (Angular's `[password]="password.value"`)
     if value[:1].isspace() and match.group("op") == ":" and _SHELL_JOIN.search(value):
         return match.group(0)  # a string's closing quote after its `:` (`grep "^FROM org/wrongsecrets:" f | cut …`)
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
@@ -2693,6 +2733,8 @@ def _quoted(match: re.Match[str]) -> str:
 # Two capitalised words or more glued (`AccessToken`, `DateLastActivity`): a column's or a property's name. (Round 57
 # named it _PASCAL_WORDS too, which rebound _parser_token's two-to-four-word form for the whole module.)
 _PASCAL_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
+# An HTML template's attribute binding before a name (Angular's `[password]=`, Vue's `:password=`, `v-bind:token=`).
+_BINDING_HEAD = re.compile(r"(?:^|\s)(?:\[|:|v-bind:)$")
 # A shell's pipe or list between blanks: a command's text, never a secret's.
 _SHELL_JOIN = re.compile(r"\s(?:\||\|\||&&|;)\s")
 _TYPE_ALIAS_HEAD = re.compile(r"(?:^|[\s;{(])(?:export[ \t]+|declare[ \t]+)*type[ \t]+$")
