@@ -780,6 +780,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         v in _WELL_KNOWN_DEV_VALUES) or _PUBLIC_FORM.fullmatch(v) is not None or (
         ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
+        _DOTTED_LOWER.fullmatch(v) is not None and (not _PASSWORD_WORD.search(name) or _PASSWORD_WORD.search(v))) or (
         bool(name) and (
             ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
              and not _PASSWORD_WORD.search(name)) or
@@ -799,6 +800,9 @@ def is_benign_value(value: str, name: str = "") -> bool:
 # `LicenseRef-<sha256>`), Cloudflare's ray id (`CF-RAY: 93f47072dde6f88d-IAD`), a JSON pointer (`$ref:
 # "#/$defs/passwordHistory"`).
 _PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*")
+# Lower-case words joined by dots (`token: "comment.doc"`, an editor grammar's scope; `"spring.datasource.password"`, a
+# property's key): a name. Under a password's or a secret's name only when it names one (`hunter.two` is a password).
+_DOTTED_LOWER = re.compile(r"[a-z]{2,}(?:\.[a-z]{2,})+")
 # An Ethereum address under a name ending in "address" (`BeeTokenAddress = '0x3643…6E13'`: 40 hex digits, public; a
 # private key has 64, and an API's token of the same form stays one: `poly_address_api_token = "0x4Cb0…"`).
 _ETH_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
@@ -2428,7 +2432,14 @@ def _ordinary_but_random(path: tuple[str, ...] | list[str] | str, value: str) ->
     words = {w.lower() for p in parts for w in _IDENT_WORDS.findall(p)} | {p.lower() for p in parts}
     if words & _ID_WORDS or words & _HASH_WORDS or _ABSOLUTE_WORD_PATH.fullmatch(v):
         return False
+    if name.lower() in _JWK_PUBLIC and any(p.lower() in ("keys", "jwk", "jwks") for p in parts[:-1]):
+        return False  # a JSON Web Key's public part (`{"keys": [{"kty": "RSA", "n": "vfk9…", "e": "AQAB"}]}`)
     return all(c.search(v) for c in _CHAR_CLASSES) and _entropy(v) >= 4.0
+
+
+# A JSON Web Key's public members: an RSA key's modulus and exponent, an EC key's point, its certificate chain and
+# thumbprints (its private members, `d`, `p`, `q`, `dp`, `dq`, `qi`, `k`, are judged as any value is).
+_JWK_PUBLIC = frozenset(("n", "e", "x", "y", "x5c", "x5t", "x5t#s256"))
 
 
 # An absolute path with a word of its own among its pieces (`/20141201/lineups/USA-CA00053-DEFAULT`): a location.
@@ -2719,8 +2730,13 @@ def _quoted(match: re.Match[str]) -> str:
         return match.group(0)  # a template's expression cut at a quote inside it (`'${hash(req.body.password || '')}'`)
     if match.group("op") == "=" and _BINDING_HEAD.search(match.string, max(0, match.start() - 8), match.start()):
         return match.group(0)  # a template's binding, an expression (Angular's `[password]="password.value"`)
-    if value[:1].isspace() and match.group("op") == ":" and _SHELL_JOIN.search(value):
-        return match.group(0)  # a string's closing quote after its `:` (`grep "^FROM org/wrongsecrets:" f | cut …`)
+    if value[:1].isspace() and match.group("op") == ":" and (_SHELL_JOIN.search(value) or value.rstrip().endswith("=")):
+        # a string's closing quote after its `:` (`grep "^FROM org/wrongsecrets:" f | cut …`, an attribute's
+        # `name="Check Dave's Password:" value="…"`)
+        return match.group(0)
+    if match.group("name")[:1] == match.group("q") and match.group("name")[-1:].isalnum() and (
+            match.group("op").strip() == ":") and re.match(r"[)+,.;]", value):
+        return match.group(0)  # a label's own string (`debug.append("Token: ").append(token)`): what follows is code
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
             _CONCAT_VALUE.match(value)) or (
             is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value) or (
@@ -2765,8 +2781,15 @@ def _name_among_names(value: str, name: str) -> bool:
         w in words for w in _IDENT_WORDS.findall(value))
 
 
+# A message's key, lower-case words joined by `-` or `.`, three or more, the last no secret's word
+# (`getMessage("jwt-secret-incorrect-user", "default")`): a text's id, its arguments no secret unless generated.
+_MESSAGE_KEY = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+){2,}")
+
+
 def _quoted_call(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
+    if _MESSAGE_KEY.fullmatch(name) and _last_word(name) not in _KEY_WORDS and not looks_random(value):
+        return match.group(0)
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
             _name_among_names(value, name)) or (value.lower() in _ENCODINGS) or (
             not _SECRET_CORE_RE.search(name) and not looks_random(value)):

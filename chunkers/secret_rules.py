@@ -629,7 +629,9 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("google_api_key_base64", "=QUl6YVN5", _B + r"QUl6YVN5[A-Za-z0-9+/]{44}(?:={0,2})(?![A-Za-z0-9+/=])"),
     # ---- credential files
     ("netrc", "password", r"(?im)^\s*machine\s+\S+(?:\s+login\s+\S+)?\s+password\s+(?P<s>\S+)"),
-    ("netrc_password_line", "password", r"(?m)^\s*password\s+(?P<s>(?=\S*[0-9!@#%^&*+=~])\S{6,})\s*$"),
+    # (not a table's column: `password varchar(255),`, a type and its size)
+    ("netrc_password_line", "password",
+     r"(?m)^\s*password\s+(?![A-Za-z][A-Za-z0-9]*\(\d+(?:,\s*\d+)?\),?\s*$)(?P<s>(?=\S*[0-9!@#%^&*+=~])\S{6,})\s*$"),
     # (libpq's fields escape `:` and `\` with a backslash: an IPv6 host `\:\:1`, a user `us\:er`; the password is the
     # field after the fourth unescaped `:`)
     ("pgpass", ":5432:|:5433:|:6432:|:*:",
