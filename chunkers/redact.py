@@ -351,7 +351,7 @@ _NOT_SECRET_NAME = re.compile(
     r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|file|path|count|limit|len|length|name|field|expir|ttl|"
     r"lifetime|usage|kind|str|ids?|index|offset|pos|prob|logit|mode|stream)|max[_-]?tokens|"
     # a plural names many (`total_tokens`, `MAX_TOTAL_TOKENS`): a count or a list, not one secret
-    r"tokens(?![a-z])|(?<!access[_.-])(?<!access)key[_.-]?(name|id|type|path|file|vault|size|length)|"
+    r"tokens(?![a-z])|(?<!access[_.-])(?<!access)key[_.-]?(name|id|type|path|file|vault|size|length|alias)|"
     # the name of the header that carries a key (`ApiKeyHeader`), not `ApiKeyHeaderValue`
     r"(key|tokens?)[_.-]?header([_.-]?name)?(?!\w)|publishable|public[_.-]?(key|token)|authenticity[_.-]?token|"
     # what names a stored credential or says where one is (Jenkins' `credentialsId`, `credentials.url`)
@@ -791,6 +791,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name.strip("\"'`[]")) in ("address", "addr"))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
+            or (v.strip("\"'").lower() in _FLAG_WORDS and _SWITCH_NAME.search(name) is not None)
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
             or _sample_words(v, name)
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
@@ -2378,9 +2379,12 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
 
 
 def _in_secret_section(named: list[str]) -> bool:
-    """Is an ancestor of a key path's last name a section of secrets (a unit's name in a collection is none)?"""
-    return any(_secret_name(p)[1] and not (k and named[k - 1].lower() in _UNIT_COLLECTIONS)
-               for k, p in enumerate(named[:-1]))
+    """Is an ancestor of a key path's last name a section of secrets (a unit's name in a collection is none, and an
+    object's `labels` or `annotations` below it are names: Helm's `jwtKeySecret: {labels: {app: crapi-identity}}`)?"""
+    for k, p in enumerate(named[:-1]):
+        if _secret_name(p)[1] and not (k and named[k - 1].lower() in _UNIT_COLLECTIONS):
+            return not any(q.lower() in ("labels", "annotations") for q in named[k + 1:-1])
+    return False
 
 
 _CHAR_CLASSES = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"[0-9]"))
@@ -2438,8 +2442,8 @@ def _ordinary_but_random(path: tuple[str, ...] | list[str] | str, value: str) ->
 
 
 # A JSON Web Key's public members: an RSA key's modulus and exponent, an EC key's point, its certificate chain and
-# thumbprints (its private members, `d`, `p`, `q`, `dp`, `dq`, `qi`, `k`, are judged as any value is).
-_JWK_PUBLIC = frozenset(("n", "e", "x", "y", "x5c", "x5t", "x5t#s256"))
+# thumbprints, its id (its private members, `d`, `p`, `q`, `dp`, `dq`, `qi`, `k`, are judged as any value is).
+_JWK_PUBLIC = frozenset(("n", "e", "x", "y", "x5c", "x5t", "x5t#s256", "kid"))
 
 
 # An absolute path with a word of its own among its pieces (`/20141201/lineups/USA-CA00053-DEFAULT`): a location.
@@ -3492,6 +3496,9 @@ _PROSE_GLUE = frozenset("and or to then with vs versus of in is the a an".split(
 # is a password unless it is a verdict, a number or a placeholder (a test report's `<pass>true</pass>`, `<pass>3</pass>`).
 _XML_PASS = re.compile(r"<(?P<tag>[Pp]ass|PASS)(?:[ \t]+encoding[ \t]*=[ \t]*\"base64\")?>[ \t]*(?P<value>[^<>\s]+)"
                        r"[ \t]*</(?P=tag)>")
+# A name that says its password is a switch's (MySQL's `MYSQL_RANDOM_ROOT_PASSWORD=yes`, `MYSQL_ALLOW_EMPTY_PASSWORD`,
+# `SKIP_PASSWORD`): a flag's word under it is the switch, no password.
+_SWITCH_NAME = re.compile(r"(?i)(?:^|[_.-])(?:random|allow|empty|skip|require|enable|disable|generate)[_.-]")
 # A flag's or a null's word: no password, wherever a short value is judged (_VERDICT_WORDS, _QUERY_KEPT).
 _FLAG_WORDS = frozenset("true false yes no on off none null nil".split())
 # A test's verdict or a flag's word under a `pass` key or element: no password.
