@@ -18,6 +18,7 @@ by line (indentation gives the nesting) and the reason is kept in the notes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import tomllib
@@ -706,10 +707,9 @@ _TRANSLATION_PATH = re.compile(
 
 def config_entries(path: str, text: str, lines: list[str]) -> tuple[list[ConfigEntry], list[str]]:
     """Entries of a config file by its extension, and notes on what went wrong."""
-    if _TRANSLATION_PATH.search(path.replace("\\", "/")):
-        with values_as_text():
-            return _config_entries(path, text, lines)
-    return _config_entries(path, text, lines)
+    translation = _TRANSLATION_PATH.search(path.replace("\\", "/"))
+    with values_as_text() if translation else contextlib.nullcontext():
+        return _config_entries(path, text, lines)
 
 
 def _config_entries(path: str, text: str, lines: list[str]) -> tuple[list[ConfigEntry], list[str]]:

@@ -789,7 +789,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
-            or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name.strip("\"'`[]")) in ("address", "addr"))
+            or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name) in ("address", "addr"))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
             or (v.strip("\"'").lower() in _FLAG_WORDS and _SWITCH_NAME.search(name) is not None)
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
