@@ -138,6 +138,13 @@ def inputs(size: int) -> dict[str, str]:
         "decode_after_name_run": rep("apassword.", 'atob("QUJDREVGR0g=")', "x = "),
         "decode_wrapped_many": rep("f(", 'b64decode("QUJDREVGR0g=")', "password = "),
         "holder_pass_many": rep('db_pass = "abcdefgh" '),
+        # a long unquoted value of letters and digits under a name holding "token" (round 65: 30 s at 60,000)
+        "weak_unquoted_run": rep("1h", "", "token_ttl: "),
+        # a long run of a URL scheme's characters before `://` (round 65: 1.3 s at 60,000)
+        "scheme_run": rep("a.", '"', 'connection_string = "redis://'),
+        "scheme_run_userinfo": rep("a.", ':pass@"', 'x = "redis://'),
+        # a call's string of many secret words and no closing quote (round 65: 1.4 s at 60,000)
+        "call_pair_words": rep("key", "", 'setPassword("'),
     }
 
 

@@ -206,7 +206,8 @@ holding a value the scanner's own rule rejects: a redaction there is counted,
 listed with --show, and sorted by hand in benchmarks/secrets_recall.md.
 `--time DIR` also times redact_text over every .py file under DIR (CPU time, best
 of 5, the line cache cleared each round); `--changed-lines DIR ...` lists every line
-it changes in DIR's text files (real code, where no secret was planted); `--settings DIR ...` lists every
+it changes in DIR's text files (real code, where no secret was planted; with `--other-suffixes`, the UTF-8
+files its suffix list leaves out: Ruby, PHP, Terraform, …); `--settings DIR ...` lists every
 value the chunkers' parsed-settings path redacts in DIR's settings files (`.env`, YAML, JSON, XML, …: the
 path a repository's settings take, which judges a value by its key path, not redact_text's free text);
 `--kics-settings DIR` scores kics' settings test files through that path.
@@ -3866,29 +3867,31 @@ _TEXT_SUFFIXES = (".py", ".md", ".rst", ".txt", ".json", ".yaml", ".yml", ".toml
                   ".conf")
 
 
-def changed_lines(dirs: list[str], show: int) -> None:
+def changed_lines(dirs: list[str], show: int, others: bool = False) -> None:
     """Real code's look-alikes: redact_text over every text file under DIRs (by suffix, UTF-8, under 2 MB), each
     line it changes listed: no planted secret there, so a changed line is a look-alike destroyed or a dummy that
-    policy redacts, sorted by hand (benchmarks/secrets_recall.md, the rounds' "real code" rows)."""
+    policy redacts, sorted by hand (benchmarks/secrets_recall.md, the rounds' "real code" rows). `others`: the
+    UTF-8 files the suffix list leaves out instead (Ruby, PHP, Terraform, Kotlin, a Dockerfile, …; no NUL byte),
+    so the two readings add up and the suffix list's figures stay comparable across rounds."""
     files, rows = 0, []
     for root in dirs:
         for dp, dn, fn in os.walk(root):
             dn[:] = sorted(d for d in dn if d != ".git")
             for f in sorted(fn):
-                if not f.endswith(_TEXT_SUFFIXES):
+                if f.endswith(_TEXT_SUFFIXES) == others:
                     continue
                 try:
                     text = Path(dp, f).read_text(encoding="utf-8")
                 except (OSError, UnicodeDecodeError):
                     continue
-                if len(text) > 2_000_000:
+                if len(text) > 2_000_000 or "\0" in text:
                     continue
                 files += 1
                 out = redact_text(text)
                 if out != text:
                     where = os.path.join(Path(root).name, os.path.relpath(Path(dp, f), root))
                     rows += [(where, a.strip()) for a, b in zip(text.split("\n"), out.split("\n")) if a != b]
-    print(f"real code: {files} files, {len(rows)} lines changed")
+    print(f"real code{' (other suffixes)' if others else ''}: {files} files, {len(rows)} lines changed")
     for path, line in rows[:show]:
         print("    ", path, "|", line[:180])
 
@@ -4071,6 +4074,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time", nargs="*", default=[], metavar="DIR", help="time redact_text over DIR's .py files")
     ap.add_argument("--changed-lines", dest="changed_lines", nargs="*", default=[], metavar="DIR",
                     help="list the lines redact_text changes in DIR's text files (real code: look-alikes)")
+    ap.add_argument("--other-suffixes", dest="other_suffixes", action="store_true",
+                    help="--changed-lines reads the UTF-8 files its suffix list leaves out instead")
     ap.add_argument("--kics-settings", dest="kics_settings", type=Path,
                     help="kics' YAML, JSON and other settings files through the parsed-settings path")
     ap.add_argument("--settings", nargs="*", default=[], metavar="DIR",
@@ -4251,7 +4256,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.time:
         timing(args.time)
     if args.changed_lines:
-        changed_lines(args.changed_lines, args.show)
+        changed_lines(args.changed_lines, args.show, args.other_suffixes)
     if args.kics_settings:
         settings_score("kics, settings files parsed (development)", *kics_cases(args.kics_settings), args.show)
     if args.settings:

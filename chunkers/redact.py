@@ -313,7 +313,7 @@ _COMPARED_HINT = re.compile(
 # that name other things too (a pen's or a page's width, a credit), so not secrets' names alone (_SECRET_CORE):
 # the value is a secret only when it looks generated, as under a weak name (_WEAK_QUOTED).
 _SHORT_NAMED = re.compile(
-    r"(?P<name>\b(?:[A-Za-z_$][\w$]*?)?(?i:pw|cred))(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)"
+    r"(?P<name>\b(?:[A-Za-z_$][\w$]{0,100}?)?(?i:pw|cred))(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)"
     r"(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{16,200})(?P=q)"
 )
 # ... and a name whose last word is `pass` after another word (`pg_pass`, `test_pass`, `dbPass`, `DB_PASS`): `pass`
@@ -322,14 +322,16 @@ _SHORT_NAMED = re.compile(
 # signs inside, not a plain word: `sup1rstr0ngpass2ForTT`), eight characters or more; so also `pass` numbered
 # (`pass2`, `PASS1`: a form's password and its confirmation). After an account's word (`db_pass`: _PASS_HOLDERS) four
 # characters are enough.
+# (Names here and in _SHORT_NAMED and _WEAK_QUOTED are 100 characters at most before their last word:
+# unbounded, each start inside a long run of name characters, `a$a$a$…`, was read to the run's end, 7 s at 20,000.)
 _PASS_NAMED = re.compile(
-    r"(?P<name>\b[A-Za-z_$][\w$]*?(?:[A-Za-z0-9]_(?i:pass)|[a-z0-9]Pass|[A-Z0-9]PASS)|\b(?i:pass)[0-9]{1,2}\b)"
+    r"(?P<name>\b[A-Za-z_$][\w$]{0,100}?(?:[A-Za-z0-9]_(?i:pass)|[a-z0-9]Pass|[A-Z0-9]PASS)|\b(?i:pass)[0-9]{1,2}\b)"
     r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{4,200})(?P=q)"
 )
 # A literal under a name that ends in the word "key" or "token" without saying which
 # (`HEROKU_KEY`, `hubspotKey`, `sort_key`): a secret only when the value looks generated.
 _WEAK_QUOTED = re.compile(
-    r"(?P<name>\b[A-Za-z_$][\w$.]*?(?:[a-z0-9](?:Key|Token|Login)"
+    r"(?P<name>\b[A-Za-z_$][\w$.]{0,100}?(?:[a-z0-9](?:Key|Token|Login)"
     r"|[_.](?:KEY|TOKEN|AUTH|LOGIN|key|token|auth|login|Key|Token|Auth|Login))"
     # `auth` alone as the name (`string auth = "…"`, `arg?.auth = …`), a C# property's accessors after the name
     # (`x_auth { get; set; } = "…"`), a compound assignment (`d_auth += "…"`)
@@ -533,7 +535,7 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # between other brackets or bars (`"|SPEAKER|"`, `"]<]start of image[>["`, `"[MASK2]"`)
     r"\[[A-Za-z_]+\]|[\[\]<>|{}]{1,4}[A-Za-z][A-Za-z_ -]*[0-9]{0,2}[\[\]<>|{}]{1,4}|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
-    r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|"
+    r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|"
     # a placeholder word between runs of signs (`"--- redacted ---"`, `"== hidden =="`), a bracketed phrase after
     # signs (`" * [would prune] "`, a status line's template)
     r"[^\w\s]{2,}\s*(?:redacted|hidden|masked|omitted|removed|censored)\s*[^\w\s]{2,}|"
@@ -710,6 +712,8 @@ def _word_path(value: str) -> bool:
     (`[id='secret']`)."""
     if _CAMEL_PATH.fullmatch(value) or _COMMIT_PATH.fullmatch(value) or _ATTR_SELECTOR.fullmatch(value):
         return True
+    if _ROUTE_TARGET.fullmatch(value) and "_" in value:
+        return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[_#]+", value))
     scheme = _STORE_REF.match(value)
     if scheme and _STORE_PATH.fullmatch(value, scheme.end()):
         return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[-_/]+", value[scheme.end():]) if p)
@@ -719,6 +723,9 @@ def _word_path(value: str) -> bool:
 
 
 _CAMEL_PATH = re.compile(r"(?:/[a-z]+(?:[A-Z][a-z]+)*)+/?")
+# a Rails route's target, a controller's and an action's snake-case names (`get "forgot_password" =>
+# "password_resets#forgot_password"`); one of them at least of two words, as `cms/sites/passwords#update` has a path
+_ROUTE_TARGET = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*#[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 _COMMIT_PATH = re.compile(r"[a-z]+(?:/[a-z]+)+/[0-9a-f]{7,40}")
 _ATTR_SELECTOR = re.compile(r"""\[[a-z][\w-]*(?:[~|^$*]?=(?P<q>['"]?)[\w-]*(?P=q))?\]""")
 # a URL's scheme before a path of words whose first has no dot (no web host): a secret store's item
@@ -777,7 +784,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
-        v in _WELL_KNOWN_DEV_VALUES) or _PUBLIC_FORM.fullmatch(v) is not None or (
+        v in _WELL_KNOWN_DEV_VALUES) or _PUBLIC_FORM.fullmatch(v) is not None or _host_url(v) or _one_part_conn(v) or (
+        _LETTER_RUNS.fullmatch(v) is not None) or (
         ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
         _DOTTED_LOWER.fullmatch(v) is not None and (not _PASSWORD_WORD.search(name) or _PASSWORD_WORD.search(v))) or (
@@ -792,9 +800,42 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name) in ("address", "addr"))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
             or (v.strip("\"'").lower() in _FLAG_WORDS and _SWITCH_NAME.search(name) is not None)
+            or (_DURATION.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
+            or (_last_word(name) == "id" and _id_slug(v))
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
-            or _sample_words(v, name)
+            or _sample_words(v, name) or _extends_name(v, name)
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
+
+
+# A length of time (`access-token-time-to-live: 10m`, `1h30m`, `500ms`): a setting's duration, under no password's name.
+_DURATION = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:ns|us|ms|s|m|h|d|w)(?:[0-9]+(?:ns|us|ms|s|m|h))*")
+# Runs of one letter between dots or dashes (`"access_token": "XXXX.YYYY.ZZZZ"`, a JWT's parts in a doc): a shape.
+_LETTER_RUNS = re.compile(r"([A-Za-z])\1{3,}(?:[.-]([A-Za-z])\2{3,})+")
+# A kebab-case name of words, a short number after one (`wrongsecret-1`) under a name whose last word is `id`
+# (Google Secret Manager's `secret_id`): which secret, not its value. Vault's generated `secret_id` (a UUID) stays.
+_KEBAB_SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
+
+
+def _id_slug(value: str) -> bool:
+    return _KEBAB_SLUG.fullmatch(value) is not None and all(_SLUG_PART.fullmatch(p) for p in value.split("-")) and (
+        not looks_random(value))
+
+
+# A URL of hosts and ports alone, no user, no path, no query (`couchbase://192.168.1.123`, `redis://cache:6379`,
+# `mongodb://a:27017,b:27018`): where a service is, under a connection string's name no secret.
+_HOST_URL = re.compile(r"[a-z][a-z0-9+.-]*://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:,[A-Za-z0-9.-]+(?::[0-9]{1,5})?)*/?")
+# A connection string of one part naming a file or the local host (`Data Source=/path/to/db/bitwarden.db`, SQLite's).
+_ONE_PART_CONN = re.compile(r"(?i)(?:data ?source|filename|server|host)[ \t]*=[ \t]*(?P<where>[^;=\s]+);?")
+
+
+def _host_url(value: str) -> bool:
+    return _HOST_URL.fullmatch(value) is not None and not any(
+        looks_random(p, 8) for p in re.split(r"[.:/,]+", value) if p)
+
+
+def _one_part_conn(value: str) -> bool:
+    m = _ONE_PART_CONN.fullmatch(value)
+    return m is not None and (_file_name(m.group("where")) or _LOCAL_HOST.fullmatch(m.group("where")) is not None)
 
 
 # Forms published as identifiers, never secrets: an SBOM's SPDX ids (`SPDXRef-Package-…-2c7953c2c68ec3bc`,
@@ -924,6 +965,18 @@ _TYPE_NAME = re.compile(
 # label mapped to itself. A password's or a secret's name keeps its value (`dbpassword = "dbpassword1"` is a weak
 # password), and so does a fixture's token that names its kind (`NPM_TOKEN=npm_FakeNpmToken0041Xy9`).
 _OWN_NAME_SEP = re.compile(r"[\W_]+")
+
+
+# A name's last word and one word saying what a variable holds of it (`password: passwordHash`, `secret:
+# secretValue`): a variable named for the field it fills, code (a JavaScript object's last member, with no comma
+# after it). Any other tail is a value (`clientSecret: "secretHardcodedString"`, bearer's planted one).
+_CAMEL_TAIL = re.compile(r"Hash|Hashed|Digest|Value|Input|Field|Param|Arg|Var|Confirm|Confirmation|Ref|Text|Str|Bytes|"
+                         r"Buffer|Encrypted|Plain|Raw|Salt|Length|Hint")
+
+
+def _extends_name(value: str, name: str) -> bool:
+    last = _last_word(name)
+    return len(last) >= 3 and value[:len(last)] == last and _CAMEL_TAIL.fullmatch(value, len(last)) is not None
 
 
 def _holds_own_name(value: str, name: str) -> bool:
@@ -2243,7 +2296,8 @@ _LIST_HINT = re.compile(r"(?i)\"[\w.$@]*(?:secret|passw|pwd|pword|passphrase|tok
 _CALL_HINT = re.compile(r"(?i)connect|_bind|change_user|passwd|imap_open|log[io]n|new\s+(?:pdo|mysqli|maxdb)\b|cmp\(|"
                         r"hash_equals|compare|"
                         # ... or a secret-named pair given to a call (_CALL_PAIR: `define("App\Token", "…")`)
-                        r"\(\s*\"[^\"\n]*(?:secret|passw|pwd|token|key|cred|auth)[^\"\n]*\"\s*,")
+                        # (the word looked for ahead, the string then read once: `("keykeykey…` was quadratic)
+                        r"\(\s*\"(?=[^\"\n]*?(?:secret|passw|pwd|token|key|cred|auth))[^\"\n]*+\"\s*,")
 # What a _SETTER_CALL line holds (the gate of its `sub`, and of may_hold_secret for a line with no `=`, `:`, `-` or
 # `'`): a setter's start and a name ending in a secret's word, its `(`, a literal's prefix and quote; every
 # _SETTER_CALL match holds one.
@@ -2730,6 +2784,8 @@ def _quoted(match: re.Match[str]) -> str:
             match.group("name")) and re.match(
             r"\s*\+\s*[A-Za-z_]", match.string[match.end():]):
         return match.group(0)  # a concatenation's head ending in a blank (`tokenText = "<missing " + kind + ">"`)
+    if _WORDS_HEAD.fullmatch(value) and re.match(r"\s*\+\s*[A-Za-z_]", match.string[match.end():]):
+        return match.group(0)  # words before a variable (`secret_content="secret for bookTitle" + randomint`), a phrase
     if value.startswith("${") and "}" not in value:
         return match.group(0)  # a template's expression cut at a quote inside it (`'${hash(req.body.password || '')}'`)
     if match.group("op") == "=" and _BINDING_HEAD.search(match.string, max(0, match.start() - 8), match.start()):
@@ -2753,6 +2809,9 @@ def _quoted(match: re.Match[str]) -> str:
 # Two capitalised words or more glued (`AccessToken`, `DateLastActivity`): a column's or a property's name. (Round 57
 # named it _PASCAL_WORDS too, which rebound _parser_token's two-to-four-word form for the whole module.)
 _PASCAL_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
+# Three words or more of letters, a name's camel case among them (`"secret for bookTitle"`): before a concatenation
+# with a variable, a message's head, as a phrase of words is (_is_phrase) where a name breaks its words.
+_WORDS_HEAD = re.compile(r"[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}")
 # An HTML template's attribute binding before a name (Angular's `[password]=`, Vue's `:password=`, `v-bind:token=`).
 _BINDING_HEAD = re.compile(r"(?:^|\s)(?:\[|:|v-bind:)$")
 # A shell's pipe or list between blanks: a command's text, never a secret's.
@@ -3158,8 +3217,11 @@ def _quoted_env(match: re.Match[str]) -> str:
 # `algolia_key := …`): a
 # secret only when the value looks generated, as for _WEAK_QUOTED (never a uuid here: `cache_key: <uuid>`).
 _WEAK_START = re.compile(r"[ \t]*(?:export[ \t]+|-[ \t]+)?[\"']?[A-Za-z_$][\w$.-]*[\"']?[ \t]*[=:]")
+# (a name of 100 characters at most: unbounded, each start inside a long run of name characters was read to the
+# run's end, quadratic on a long value under `token_ttl: 1h1h1h…`, 30 s at 60,000 characters)
 _WEAK_UNQUOTED = re.compile(
-    r"(?P<lead>[ \t]*(?:export[ \t]+|-[ \t]+)?[\"']?)(?P<name>[A-Za-z_$][\w$.-]*?(?:[a-z0-9](?:Key|Token|KEY|TOKEN)"
+    r"(?P<lead>[ \t]*(?:export[ \t]+|-[ \t]+)?[\"']?)"
+    r"(?P<name>[A-Za-z_$][\w$.-]{0,100}?(?:[a-z0-9](?:Key|Token|KEY|TOKEN)"
     r"|[_.-](?:KEY|TOKEN|key|token|Key|Token)))(?P<op>[\"']?[ \t]*(?::=|=|:)[ \t]*)"
     r"(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*,?[ \t]*\r?)$"
 )
@@ -3198,10 +3260,11 @@ _LABELLED = re.compile(
 )
 # The same judgement for a value inside a line of prose, a log or a command (`login with password: Zq8f… for it`,
 # `user=alice password=Zq8f… action=login`, `API_TOKEN=… ./deploy.sh`): a secret's word glued to `=` or `: `, the
-# value followed by a blank, `;`, `,`, `&` or `)` (what ends the line is _LABELLED's).
+# value followed by a blank, `;`, `,`, `&`, `)` or a closing tag (a report's `<span>apikey: azhz…=</span>`; what
+# ends the line is _LABELLED's).
 _LABELLED_MID = re.compile(
     r"(?i)(?<![\w.$@/-])(?P<name>(?:[A-Za-z][\w.-]{0,40}?)?(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>=|:[ \t]+)"
-    r"(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?=[ \t]*[;,&)]|[ \t]+\S)"
+    r"(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?=[ \t]*(?:[;,&)]|</)|[ \t]+\S)"
 )
 # A value in a code span after a secret's label in prose or Markdown (`- API key: `S3cr3tInPr0j3ctSp3c``, `Example API
 # key for testing: `…``, `the token is `…``): the label's words up to the secret's word, at most three plain words
@@ -3408,7 +3471,7 @@ def _ini_line(match: re.Match[str]) -> str:
             and not _scattered_digits(bare))
             or _NOT_A_VALUE.search(value)
             or _REFERENCE_OR_PLACEHOLDER.match(value) or _names_a_key(value, name) or _PUBLIC_OR_HASH.match(value)
-            or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value)
+            or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value) or _file_name(bare)
             or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))):
         return match.group(0)
     return _replace(match, "value")
@@ -3620,6 +3683,8 @@ def _cli_flag(match: re.Match[str]) -> str:
             _ASK_FLAG.search(match.group("flag"))) or (
             group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
             "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
+            # a key's file after a key's flag (`kubeseal --recovery-private-key k8s/main.key`)
+            _file_name(value)) or (
             _PLACEHOLDER_RUN.search(value) or _TOKEN_PLACEHOLDER.search(value)) or (
             # a prefix before a placeholder (`--token=sha256~<token>`, `--key=ak_${KEY}`)
             group == "v" and match.string[match.end():match.end() + 1] in ("<", "{", "$")):

@@ -492,9 +492,10 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("ifttt_webhook", "maker.ifttt.com", r"maker\.ifttt\.com/trigger/[^/\s]+/(?:json/)?with/key/(?P<s>[A-Za-z0-9_-]{16,})"),
     ("mattermost_webhook", "/hooks/", r"https?://[^\s/\"']+/hooks/(?P<s>[a-z0-9]{26})" + _E),
     # ---- credentials in URLs and DSNs
+    # (a scheme is short: unbounded, each letter of a long run of `a.a.a…` before `://` was a start read to its end)
     ("url_token_userinfo", "://",
-     r"\b[A-Za-z][A-Za-z0-9+.-]*://(?P<s>(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{24,})@[\w.-]+"),
-    ("url_password_only", "://:", r"\b[A-Za-z][A-Za-z0-9+.-]*://:(?P<s>[^\s@/\"'<>]+)@"),
+     r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://(?P<s>(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{24,})@[\w.-]+"),
+    ("url_password_only", "://:", r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://:(?P<s>[^\s@/\"'<>]+)@"),
     ("sentry_dsn", "sentry.io", r"https?://(?P<s>[a-f0-9]{32})(?::[a-f0-9]{32})?@[\w.-]*sentry\.io/"),
     ("url_query_secret", "?api|&api|?access|&access|?auth|&auth|?client|&client|?secret|&secret|?passw|&passw|?pwd|&pwd|?private|&private|?refresh|&refresh|?token|&token|?userpass|&userpass|?credential|&credential|&amp;",
      # (`&amp;`: a query written in XML or HTML; `api.key`; `auth=` and `credential=` name a flag or a mode as
@@ -543,7 +544,9 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"(?i)(?<![\w-])(?:-d|--data(?:-raw|-binary|-urlencode)?|-F|--form)(?:[ \t]+|=)[\"']?(?:[^\s\"'&]*&)*"
      r"(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd|refresh[_-]?token|"
      r"private[_-]?token|token|secret)=(?P<s>[^&\s\"'#<>`]{8,})"),
-    ("mongo_uri_flag", "mongo", r"\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?\s-p\s+" + _ARG),
+    # (the command's own word: `docker-mongo`, a script's name, is none: its `docker run -p 27017:27017` maps a port)
+    ("mongo_uri_flag", "mongo",
+     r"(?<![\w.-])(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?\s-p\s+" + _ARG),
     # rows added after sonar-text's retired specifications (issue 33, forty-third round)
     ("riot_api_key", "=RGAPI-", _tok(r"RGAPI-", r"[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}", _ED)),
     # RapidAPI's key: hex in four runs joined by `msh`, `p1` and `jsn`
