@@ -501,7 +501,8 @@ _BIND_PARAM = r"[:@][A-Za-z_]*(?:passw(?:or)?d|pwd|secret|token|key|credentials?
 _REFERENCE_OR_PLACEHOLDER = re.compile(
     # (a command's output, `$(cat /run/secrets/db)`, `$` doubled for Compose too)
     r"(?i)^(?:\s*|.|[▁Ġ]?<[^<>]*>|&lt;.*&gt;|\$\$?\{.*\}|\$\$?\(.*\)|"
-    r"\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|"
+    # (PHP's complex interpolation, `{$_SESSION['token']}`, cut at a quote inside it: `value='{$_SESSION[ `)
+    r"\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|\{\$[A-Za-z_].*|"
     # a variable escaped for a shell or doubled for Compose (`"\$PASSWORD"`, `"$${DB_PASSWORD}"`: the `$$` above), a
     # secret store's reference (Azure App Service's `@Microsoft.KeyVault(SecretUri=…)`), a prompt for the value
     # (PowerShell's `Read-Host "…" -AsSecureString`, `Get-Credential`)
@@ -948,7 +949,8 @@ def _few_word_chars(value: str, name: str) -> bool:
 
 # One character written as an escape (`"\u3299"`, `"\U000f0000"`, `"\x1b"`): a glyph's or a control token's code
 # point, never a secret (a key written in escapes takes many: `"\x8f\x1a…"` stays a value).
-_ONE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2})")
+# (also CSS's: a backslash and one to six hex digits, an icon font's code point: `@fa-var-user-secret: "\f21b";`)
+_ONE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[0-9a-fA-F]{1,6})")
 # A type's name where a schema or an annotation gives a field's type (playwright's protocol `"password": "string?"`,
 # `"credentials": "boolean?"`; a string annotation `_pad_token_tensor: "torch.Tensor | None"`: dotted names joined by
 # ` | `), not its value.
@@ -2371,6 +2373,11 @@ _SECTION_WORDS = frozenset("secret secrets password passwords credential credent
 # secret because its section holds them.
 _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostname port endpoint server address addr "
                             "name".split())
+# A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,
+# NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`): what the secret is like, not the secret;
+# judged by themselves under a section of secrets (its `Default` stays the secret's).
+_SCHEMA_WORDS = frozenset("type minlength maxlength noecho description allowedpattern allowedvalues "
+                          "constraintdescription pattern format title minimum maximum nullable sensitive".split())
 # Collections of named units (a workflow's `jobs`, Compose's `services`, `volumes`, `networks`): a unit's name says
 # what the unit is or runs (`jobs: {git-secrets: {runs-on: …}}`, a job running that scanner), not that its keys are
 # secrets.
@@ -2427,7 +2434,8 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
         return True
     # (a location's name, `file: ca.crt`; a name that says it names a secret, Kubernetes' `secret: {secretName: …}`;
     # a package's, `"@inquirer/password": "^4.0.21"`: judged by what they say, not by their section)
-    if named and (_last_word(named[-1]) in _LOCATION_WORDS or _NOT_SECRET_NAME.search(named[-1])):
+    if named and (_last_word(named[-1]) in _LOCATION_WORDS or _NOT_SECRET_NAME.search(named[-1]) or (
+            named[-1].lower() in _SCHEMA_WORDS)):
         return False
     return _in_secret_section(named)
 

@@ -495,6 +495,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # (a scheme is short: unbounded, each letter of a long run of `a.a.a…` before `://` was a start read to its end)
     ("url_token_userinfo", "://",
      r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://(?P<s>(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{24,})@[\w.-]+"),
+    # a CloudFormation parameter given on the command line (`aws cloudformation create-stack --parameters
+    # ParameterKey=DBPassword,ParameterValue=…`): the name and the value are two fields of one argument
+    ("cfn_cli_parameter", "parametervalue=",
+     r"(?i)\bParameterKey=[\w.-]{0,40}?(?:passw(?:or)?d|secret|token|api_?key|pwd|credential)[\w.-]{0,40},"
+     r"ParameterValue=(?P<s>[^\s,\"']{4,})"),
     ("url_password_only", "://:", r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://:(?P<s>[^\s@/\"'<>]+)@"),
     ("sentry_dsn", "sentry.io", r"https?://(?P<s>[a-f0-9]{32})(?::[a-f0-9]{32})?@[\w.-]*sentry\.io/"),
     ("url_query_secret", "?api|&api|?access|&access|?auth|&auth|?client|&client|?secret|&secret|?passw|&passw|?pwd|&pwd|?private|&private|?refresh|&refresh|?token|&token|?userpass|&userpass|?credential|&credential|&amp;",
