@@ -293,6 +293,8 @@ _INI_LINE = re.compile(
 _INI_CODE = re.compile(
     r"[()\[\]{};]$|[();{}]|==|!=|->|=>|\|\||&&|\s(?:[-+*/%]|//|\*\*|<<|>>)\s|\b(?:if|else|or|and|not|new|await|lambda|is|in)\b"
     r"|^(?:true|false|none|null|nil|undefined|nan)$"
+    # an enum's case by its leading dot (Swift's `passwordTxtField.rightViewMode = .always`)
+    r"|^\.[a-z][A-Za-z0-9]*$"
     # a string prefix and an empty literal or a triple-quoted string's opening (`token = b''`, `token_end = r'''`)
     r"|^[bBrRuUfF]{1,2}(?:'{2,3}|\"{2,3})$"
     r"|^-?(?:0[xob][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?)[lLuUfF]*$"
@@ -501,8 +503,9 @@ _BIND_PARAM = r"[:@][A-Za-z_]*(?:passw(?:or)?d|pwd|secret|token|key|credentials?
 _REFERENCE_OR_PLACEHOLDER = re.compile(
     # (a command's output, `$(cat /run/secrets/db)`, `$` doubled for Compose too)
     r"(?i)^(?:\s*|.|[▁Ġ]?<[^<>]*>|&lt;.*&gt;|\$\$?\{.*\}|\$\$?\(.*\)|"
-    # (PHP's complex interpolation, `{$_SESSION['token']}`, cut at a quote inside it: `value='{$_SESSION[ `)
-    r"\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|\{\$[A-Za-z_].*|"
+    # (PHP's complex interpolation, `{$_SESSION['token']}`, cut at a quote inside it: `value='{$_SESSION[ `; Swift's,
+    # `\(password)`)
+    r"\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|\{\$[A-Za-z_].*|\\\([^()\n]*\)|"
     # a variable escaped for a shell or doubled for Compose (`"\$PASSWORD"`, `"$${DB_PASSWORD}"`: the `$$` above), a
     # secret store's reference (Azure App Service's `@Microsoft.KeyVault(SecretUri=…)`), a prompt for the value
     # (PowerShell's `Read-Host "…" -AsSecureString`, `Get-Credential`)
@@ -3263,9 +3266,10 @@ def _bare_key_pair(match: re.Match[str]) -> str:
 # last ending in a secret's word, then the value, generated-looking, last on the line. Hex only under a secret's
 # name (`primary key <sha256>` is a digest); never under a public key's or a hash's name.
 _LABELLED = re.compile(
-    r"(?i)(?P<lead>[ \t]*(?:(?:#|//|--|\*|-)[ \t]*)?)(?P<name>(?:[A-Za-z][\w.-]*[ \t]+){0,3}(?:[A-Za-z][\w.-]*?)?"
-    r"(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>[ \t]*[=:][ \t]*|[ \t]+)(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*\r?)$"
+    r"(?i)(?P<lead>[ \t]*(?:(?:#|//|--|\*|-|[0-9]{1,3}[.)])[ \t]*)?)(?P<name>(?:[A-Za-z][\w.-]*[ \t]+){0,3}"
+    r"(?:[A-Za-z][\w.-]*?)?(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>[ \t]*[=:][ \t]*|[ \t]+)(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*\r?)$"
 )
+# (A list item's number before the label is a list's mark too: `1. session token: dfr3kjsdf5jkjk420544kjkll`.)
 # The same judgement for a value inside a line of prose, a log or a command (`login with password: Zq8f… for it`,
 # `user=alice password=Zq8f… action=login`, `API_TOKEN=… ./deploy.sh`): a secret's word glued to `=` or `: `, the
 # value followed by a blank, `;`, `,`, `&`, `)` or a closing tag (a report's `<span>apikey: azhz…=</span>`; what
