@@ -374,6 +374,8 @@ _NOT_SECRET_NAME = re.compile(
     # `secret_rotation_days: 90`; `secret_rotation_key` is one)
     r"(key|secrets?|tokens?|passw(or)?d)[_.-]?(algorithm|algo|format|rotation)s?(?![a-z])"
     r"(?![\w.-]*?(key|token|secret|passw|pwd))|"
+    # (and what serves or checks passwords: Laravel's `AUTH_PASSWORD_BROKER`, `PASSWORD_ARGON2_PROVIDER`)
+    r"passw(or)?d[_.-]?(?:[a-z0-9]{1,12}[_.-])?(broker|provider|driver|hasher)s?(?![a-z])|"
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|mgr|manager|"
     # the name of where a password is kept (`passwordName = "UserPasswordValue"`), as `secretName` is
     r"name(?![a-z]))|"
@@ -535,6 +537,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a label to concatenate a value to: words, then a space and `=` or `:` (`"Password = "`; the value is read
     # stripped: `"application:"` is none, a value that a key follows in `"application:" + appKey`)
     r"[A-Za-z][A-Za-z ]*?\s[=:]|"
+    # ... or a flag's name and `=` (`'--password='.$connection['password']`): the value is what follows
+    r"--?[A-Za-z][\w-]*=|"
     # a bracketed word: a tokenizer's special token (`pad_token: str = "[PAD]"`, `"[CLS]"`, `"[X_SEP]"`), also
     # between other brackets or bars (`"|SPEAKER|"`, `"]<]start of image[>["`, `"[MASK2]"`)
     r"\[[A-Za-z_]+\]|[\[\]<>|{}]{1,4}[A-Za-z][A-Za-z_ -]*[0-9]{0,2}[\[\]<>|{}]{1,4}|"
@@ -3689,7 +3693,11 @@ def _cli_flag(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
     # (a prose word before a string's escaped line end: `"- Providing the --api-token parameter\n"`)
+    # (a separator alone: a console signature's `{--with-secret : Generate …}`, the colon before its description; a
+    # string's end and a concatenation read as a quoted value: `'--password='.$connection['password']`)
     if value == REDACTED or _ESCAPED_END.sub("", value).lower() in _PROSE_AFTER_FLAG or _URL_START.match(value) or (
+            value in (":", "|", "-")) or (group == "qv" and re.match(r"\s*[.+]\s*(?:\$|[A-Za-z_][\w.]*\s*[(\[])",
+                                                                      value)) or (
             group == "qv" and _FLAG_HOLE.fullmatch(value)) or (
             # a flag that asks for the secret takes none (`wget --ask-password URL`)
             _ASK_FLAG.search(match.group("flag"))) or (
