@@ -3268,12 +3268,12 @@ def _bare_key_pair(match: re.Match[str]) -> str:
 # A value under a secret's label on a line of its own, no `=` or `:` between (`Slack token
 # 4b9c…`, `API key: …` aside, a note's `boxSECRET 3f9…`, `PRIVATE TOKEN …`): up to four words of label, the
 # last ending in a secret's word, then the value, generated-looking, last on the line. Hex only under a secret's
-# name (`primary key <sha256>` is a digest); never under a public key's or a hash's name.
+# name (`primary key <sha256>` is a digest); never under a public key's or a hash's name. A comment's, a bullet's or
+# a numbered list item's mark may come first (`- API key: …`, `1. api key: …`).
 _LABELLED = re.compile(
     r"(?i)(?P<lead>[ \t]*(?:(?:#|//|--|\*|-|[0-9]{1,3}[.)])[ \t]*)?)(?P<name>(?:[A-Za-z][\w.-]*[ \t]+){0,3}"
     r"(?:[A-Za-z][\w.-]*?)?(?:secret|token|key|passw(?:or)?d|pwd))(?P<op>[ \t]*[=:][ \t]*|[ \t]+)(?P<value>[A-Za-z0-9+/=_.~-]{16,200})(?P<end>[ \t]*\r?)$"
 )
-# (A list item's number before the label is a list's mark too: `1. session token: dfr3kjsdf5jkjk420544kjkll`.)
 # The same judgement for a value inside a line of prose, a log or a command (`login with password: Zq8f… for it`,
 # `user=alice password=Zq8f… action=login`, `API_TOKEN=… ./deploy.sh`): a secret's word glued to `=` or `: `, the
 # value followed by a blank, `;`, `,`, `&`, `)` or a closing tag (a report's `<span>apikey: azhz…=</span>`; what
@@ -3692,9 +3692,9 @@ _FLAG_HOLE = re.compile(r"<[^<>\n]+>|\.{3}|…|\\\$\{?[A-Za-z_]\w*\}?")
 def _cli_flag(match: re.Match[str]) -> str:
     group = "qv" if match.group("qv") is not None else "v"
     value = match.group(group)
-    # (a prose word before a string's escaped line end: `"- Providing the --api-token parameter\n"`)
-    # (a separator alone: a console signature's `{--with-secret : Generate …}`, the colon before its description; a
-    # string's end and a concatenation read as a quoted value: `'--password='.$connection['password']`)
+    # (a prose word before a string's escaped line end: `"- Providing the --api-token parameter\n"`; a separator
+    # alone: a console signature's `{--with-secret : Generate …}`, the colon before its description; a string's end
+    # and a concatenation read as a quoted value: `'--password='.$connection['password']`)
     if value == REDACTED or _ESCAPED_END.sub("", value).lower() in _PROSE_AFTER_FLAG or _URL_START.match(value) or (
             value in (":", "|", "-")) or (group == "qv" and re.match(r"\s*[.+]\s*(?:\$|[A-Za-z_][\w.]*\s*[(\[])",
                                                                       value)) or (
