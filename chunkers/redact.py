@@ -30,6 +30,7 @@ import contextvars
 import functools
 import math
 import re
+import zlib
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from itertools import accumulate
@@ -2507,7 +2508,27 @@ def _ordinary_but_random(path: tuple[str, ...] | list[str] | str, value: str) ->
         return False
     if name.lower() in _JWK_PUBLIC and any(p.lower() in ("keys", "jwk", "jwks") for p in parts[:-1]):
         return False  # a JSON Web Key's public part (`{"keys": [{"kty": "RSA", "n": "vfk9…", "e": "AQAB"}]}`)
+    if _compressed_markup(v):
+        return False
     return all(c.search(v) for c in _CHAR_CLASSES) and _entropy(v) >= 4.0
+
+
+def _compressed_markup(value: str) -> bool:
+    """Base64 of raw DEFLATE whose first bytes inflate to markup (a draw.io file's `<diagram>`, the drawing compressed,
+    `%3CmxGraphModel…` once inflated): a document's data, never a secret, whatever its look. Reads 4,000 characters
+    at most and inflates 64 bytes."""
+    head = value[:4000]
+    head = head[:len(head) - len(head) % 4]
+    if len(head) < 100 or not _BASE64_TEXT.fullmatch(head):
+        return False
+    try:
+        out = zlib.decompressobj(-15).decompress(base64.b64decode(head), 64)
+    except (ValueError, zlib.error):
+        return False
+    return out.startswith((b"%3C", b"<"))
+
+
+_BASE64_TEXT = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 
 
 # A JSON Web Key's public members: an RSA key's modulus and exponent, an EC key's point, its certificate chain and
