@@ -2519,16 +2519,13 @@ def _compressed_markup(value: str) -> bool:
     at most and inflates 64 bytes."""
     head = value[:4000]
     head = head[:len(head) - len(head) % 4]
-    if len(head) < 100 or not _BASE64_TEXT.fullmatch(head):
+    if len(head) < 100:
         return False
-    try:
-        out = zlib.decompressobj(-15).decompress(base64.b64decode(head), 64)
+    try:  # (validate: base64's alphabet only, its padding at the end)
+        out = zlib.decompressobj(-15).decompress(base64.b64decode(head, validate=True), 64)
     except (ValueError, zlib.error):
         return False
     return out.startswith((b"%3C", b"<"))
-
-
-_BASE64_TEXT = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 
 
 # A JSON Web Key's public members: an RSA key's modulus and exponent, an EC key's point, its certificate chain and
@@ -2816,12 +2813,13 @@ def _quoted(match: re.Match[str]) -> str:
     if _FILE_NAME_KEY.search(match.group("name")) and re.fullmatch(r"[\w-]+(?:\.[\w-]+)+", value) and not any(
             looks_random(part, 8) for part in value.split(".")):
         return match.group(0)  # a file's name under a file's name (`TIKTOKEN_VOCAB_FILE = "tokenizer.model"`)
-    if value[-1:].isspace() and re.search(r"[^A-Za-z0-9]", value.strip()) and not _PASSWORD_WORD.search(
-            match.group("name")) and re.match(
-            r"\s*\+\s*[A-Za-z_]", match.string[match.end():]):
-        return match.group(0)  # a concatenation's head ending in a blank (`tokenText = "<missing " + kind + ">"`)
-    if _WORDS_HEAD.fullmatch(value) and re.match(r"\s*\+\s*[A-Za-z_]", match.string[match.end():]):
-        return match.group(0)  # words before a variable (`secret_content="secret for bookTitle" + randomint`), a phrase
+    if re.match(r"\s*\+\s*[A-Za-z_]", match.string[match.end():]) and (
+            # a concatenation's head ending in a blank (`tokenText = "<missing " + kind + ">"`)
+            (value[-1:].isspace() and re.search(r"[^A-Za-z0-9]", value.strip())
+             and not _PASSWORD_WORD.search(match.group("name")))
+            # words before a variable (`secret_content="secret for bookTitle" + randomint`), a phrase
+            or _WORDS_HEAD.fullmatch(value)):
+        return match.group(0)
     if value.startswith("${") and "}" not in value:
         return match.group(0)  # a template's expression cut at a quote inside it (`'${hash(req.body.password || '')}'`)
     if match.group("op") == "=" and _BINDING_HEAD.search(match.string, max(0, match.start() - 8), match.start()):
