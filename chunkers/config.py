@@ -503,6 +503,8 @@ class _Open(NamedTuple):
 
 
 _ROOT = _Open((), 0, [], (), False, False)
+_PATH_TAGS = frozenset(("dir", "directory", "folder", "file"))
+_KIND_ATTRS = frozenset(("type", "class"))
 # Deeper than this, an XML document is read line by line (loose_entries): every open element holds its whole key
 # path, so a 1 MB file of nested `<a>` (150,000 levels) held 40 GB of paths. Real configs nest a few levels, XAML
 # and SVG a few dozen.
@@ -551,7 +553,8 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
                 path, rpath = parent + (step,), rparent + (step,)
                 # <data name="StripeApiKey"><value>…</value></data> (.resx, app.config <setting>):
                 # the name is the key, so what the element holds is that key's value.
-                secret = secret or is_secret_key(attrs[naming])
+                # (a package manifest's folder or file, PEAR's `<dir name="Token">`, names a path, not a key)
+                secret = secret or (tag not in _PATH_TAGS and is_secret_key(attrs[naming]))
             elif item:
                 # A package or file name (`…Configuration.UserSecrets`) names the item; it is not a key.
                 path, rpath = parent + (f"{tag}[{attrs[item]}]",), rparent + (tag,)
@@ -560,7 +563,9 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
             naming = naming or item
         for a, v in attrs.items():
             apath = path + (f"@{a}",)
-            hidden = secret and v and a != naming and not is_benign_value(v, path[-1])
+            # (an attribute saying what kind the element is, `type="service"`, `class="…\\PasswordType"`, holds no
+            # value; an `<add>`'s `description` is the secret's, as its `value` is)
+            hidden = secret and v and a != naming and a.lower() not in _KIND_ATTRS and not is_benign_value(v, path[-1])
             # (the attribute that names the element is a name: `<packageSource key="nuget">`, `<data name="…">`)
             shown = redact_text(v) if a == naming else redact_value(rpath + (f"@{a}",), v)
             out.append(ConfigEntry(line, ":".join(apath), REDACTED if hidden else shown, apath[0]))

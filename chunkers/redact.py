@@ -373,7 +373,7 @@ _NOT_SECRET_NAME = re.compile(
     r"passw(or)?d[_.-]?expir(e[sd]?|y|ation)(?![a-z])|(?<![a-z])update[_.-]?passw(or)?d(?![a-z])|"
     # a setting about a key or a secret, not one (`SECRET_KEY_ALGORITHM = "AES"`, `api_key_format: "sk-[48 …]"`,
     # `secret_rotation_days: 90`; `secret_rotation_key` is one)
-    r"(key|secrets?|tokens?|passw(or)?d)[_.-]?(algorithm|algo|format|rotation)s?(?![a-z])"
+    r"(key|secrets?|tokens?|passw(or)?d)[_.-]?(algorithm|algo|alg|format|rotation)s?(?![a-z])"
     r"(?![\w.-]*?(key|token|secret|passw|pwd))|"
     # (and what serves or checks passwords: Laravel's `AUTH_PASSWORD_BROKER`, `PASSWORD_ARGON2_PROVIDER`)
     r"passw(or)?d[_.-]?(?:[a-z0-9]{1,12}[_.-])?(broker|provider|driver|hasher)s?(?![a-z])|"
@@ -509,6 +509,9 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # (PHP's complex interpolation, `{$_SESSION['token']}`, cut at a quote inside it: `value='{$_SESSION[ `; Swift's,
     # `\(password)`)
     r"\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|\{\$[A-Za-z_].*|\\\([^()\n]*\)|"
+    # (a server page's code where the value goes, cut at a quote: `value="<?php echo $this->getToken(`, `<%= token %>`;
+    # PHP's interpolation after words: `"auth_{$config}_twitter_token"`)
+    r"<\?(?:php\b|=).*|<%.*|[\w-]*\{\$[A-Za-z_][\w\->\[\]'\"]*\}.*|"
     # a variable escaped for a shell or doubled for Compose (`"\$PASSWORD"`, `"$${DB_PASSWORD}"`: the `$$` above), a
     # secret store's reference (Azure App Service's `@Microsoft.KeyVault(SecretUri=…)`), a prompt for the value
     # (PowerShell's `Read-Host "…" -AsSecureString`, `Get-Credential`)
@@ -527,6 +530,10 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # `@@PASSWORD_PLACEHOLDER@@`, a template's `$SAFE_NAME$`, replace-token tasks' `#TOKEN#`, `__TOKEN__`,
     # `#{Db.Password}#`, `[%TOKEN%]`)
     r"(?-i:@@?[A-Z][A-Z0-9_]{2,}@@?|\$[A-Z][A-Z0-9_]{2,}\$|#[A-Z][A-Z0-9_]{2,}#|__[A-Z][A-Z0-9_]{2,}__|"
+    # (lower case too, the underscores three or more: Security Shepherd's `keystorePass="___password___"`)
+    r"_{2,}[a-z][a-z0-9]*(?:_[a-z0-9]+)*_{2,}|_{3,}[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_{3,}|"
+    # (a workflow expression after words: actions/cache's `key: maven-output-${{ hashFiles('target/**') }}`)
+    r"[a-z]+(?:[-_][a-z]+)*[-_]\$\{\{.*\}\}.*|"
     r"\[%[A-Z][A-Z0-9_]{2,}%\])|#\{[A-Za-z_][\w.-]*\}#|"
     # a single-brace template's hole of a name's letters (`{password}`, `{ DRONE_TOKEN }`; `{Zq5…}` is a
     # braced value), a literal of no value (`"null"`),
@@ -778,13 +785,46 @@ _END_ESCAPES = re.compile(r"(?:\\[rn])+$")
 # a value (`password = "Password:"`, the twelfth round: a password can be one word), and a word in lower case before
 # a colon is as often a credential's first half (`"application:" + appSecret`).
 _PROMPT_LABEL = re.compile(r"[A-Z][a-z]+(?: [A-Za-z][a-z]+)?:")
+# A form's label or a message bundle's text about a secret (Security Shepherd's `button.resetPassword = Reset My
+# Password`, `generic.text.password = Mot de Passe`, `form.password = Password:` under a bundle's dotted key, Android's
+# `<string name="loginscreen_password">Password:</string>`): words naming the secret in title case (short joining words
+# aside), or a sentence of four words or more from a capital to a full stop; a label closed by a colon or a question
+# mark where a bundle's key or a string resource holds it. A passphrase seldom names itself, and not in title case:
+# `super secret passphrase`, `my secret pw 42`, `keyboard cat` stay values.
+_LABEL_WORDS = frozenset("password passwords passphrase passcode token tokens key keys secret secrets pin credentials"
+                         .split())
+_LABEL_JOINS = frozenset("a an the my your of to for de le la du des el los der die das".split())
+_LABEL_FOREIGN = re.compile("(?i)" + _FOREIGN_PASSWORD)
+# ... or only letters of a script beyond Latin written as escapes (a `.properties` bundle's `\u5BC6\u7801`)
+_ESCAPED_TEXT = re.compile(r"(?:\\u[0-9A-Fa-f]{4})+")
+
+
+def _ui_text(value: str, label: bool = False) -> bool:
+    """A message about a secret, or escaped letters of another script: text, not the secret. `label`: where a
+    message bundle's key or a string resource names the value, a label closed by a colon (`Password:`) is one too;
+    elsewhere it stays a value (`password = "Password:"`, the twelfth and thirty-seventh rounds' policy)."""
+    if _ESCAPED_TEXT.fullmatch(value):
+        return all(chr(int(h, 16)).isalpha() and int(h, 16) >= 0x370 for h in value.split("\\u")[1:])
+    parts = value.split()
+    words = [p.strip(".,:;!?()'\"") for p in parts]
+    if not parts or len(parts) > 40 or not (
+            _LABEL_WORDS.intersection(w.lower() for w in words) or _LABEL_FOREIGN.search("".join(words))):
+        return False
+    if len(parts) >= 4 and value[0].isupper() and value[-1] in ".!?" and _is_phrase(value):
+        return True  # a sentence (`Password change request success.`)
+    if len(parts) > 6 or not all(w.isalpha() for w in words):
+        return False
+    return (label and value[-1] in ":?") or len(parts) >= 2 and words[0][0].isupper() and all(
+        w[0].isupper() or w in _LABEL_JOINS for w in words)
+
+
 _PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
 
 
 def is_benign_value(value: str, name: str = "") -> bool:
     """A value no secret-shaped name makes secret: a reference, a placeholder, a
     phrase of words, an identifier naming a key, a public key, a hash (`name`:
-    what holds the value)."""
+    what holds the value; `string[…]`, an Android string resource's, may hold a label)."""
     # (a line's end written as an escape is no part of what the value is: `"[secrets]\\n"`, a section's header)
     v = _END_ESCAPES.sub("", value.strip()) or value.strip()
     return bool(_REFERENCE_OR_PLACEHOLDER.match(v)) or _is_phrase(v) or _names_a_key(v, name) or bool(
@@ -793,7 +833,10 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
-        v in _WELL_KNOWN_DEV_VALUES) or _PUBLIC_FORM.fullmatch(v) is not None or _host_url(v) or _one_part_conn(v) or (
+        v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
+        _PHP_CLASS.fullmatch(v) is not None) or (
+        _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or (
+        _one_part_conn(v)) or (
         _LETTER_RUNS.fullmatch(v) is not None) or (
         ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
@@ -816,6 +859,10 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
 
 
+# A form validator's rule (jQuery Validate's `rules: {password: "required"}`): what the field must be, not its value.
+_RULE_WORDS = frozenset(("required", "optional", "nullable", "confirmed"))
+# A PHP class by its namespace (Symfony's `<service id="form.type.password" class="…\\Core\\Type\\PasswordType">`).
+_PHP_CLASS = re.compile(r"\\?[A-Z][A-Za-z0-9]*(?:\\{1,2}[A-Z][A-Za-z0-9]*)+")
 # A length of time (`access-token-time-to-live: 10m`, `1h30m`, `500ms`): a setting's duration, under no password's name.
 _DURATION = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:ns|us|ms|s|m|h|d|w)(?:[0-9]+(?:ns|us|ms|s|m|h))*")
 # Runs of one letter between dots or dashes (`"access_token": "XXXX.YYYY.ZZZZ"`, a JWT's parts in a doc): a shape.
@@ -1387,7 +1434,9 @@ def _command_cred(match: re.Match[str]) -> str:
             return _replace(match, "user")
         return match.group(0)
     # `docker run -u 1000:1000` is a uid and a gid; `date -u +%Y-%m-%dT%H:%M:%SZ` prints UTC in a format
+    # (`sqlmap -u "http://127.0.0.1:3000/login"`: a URL's scheme read as the user)
     if value == REDACTED or value.isdigit() or is_benign_value(value) or len(set(value)) < 3 or (
+            value.startswith("//")) or (
             group == "v" and re.match(r"\+[\"'”“]?%", match.group("user"))):
         return match.group(0)
     if group == "v" and (value == match.group("user") or value.strip("<>[]{}()").lower() in _SAMPLE_PASSWORDS):
@@ -2385,7 +2434,7 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
 # NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`): what the secret is like, not the secret;
 # judged by themselves under a section of secrets (its `Default` stays the secret's).
 _SCHEMA_WORDS = frozenset("type minlength maxlength noecho description allowedpattern allowedvalues "
-                          "constraintdescription pattern format title minimum maximum nullable sensitive".split())
+                          "constraintdescription pattern format title minimum maximum nullable sensitive class".split())
 # Collections of named units (a workflow's `jobs`, Compose's `services`, `volumes`, `networks`): a unit's name says
 # what the unit is or runs (`jobs: {git-secrets: {runs-on: …}}`, a job running that scanner), not that its keys are
 # secrets.
@@ -2436,14 +2485,17 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
         return _in_secret_section(named)
     if len(named) >= 2 and (named[-1] == "keys" and named[-2].lower() in _LOGGING_SECTIONS or (
             # the key a reference reads (Kubernetes' `secretKeyRef: {name: db, key: username}`): a name
-            named[-1].lower() in ("key", "name") and _last_word(named[-2]) == "ref")):
+            named[-1].lower() in ("key", "name") and _last_word(named[-2]) == "ref")) or (
+            # an Android preference's key (`<EditTextPreference android:key="server_preference">`): the name it is
+            # stored under, judged by what it looks like
+            named and named[-1].lower().lstrip("@") in ("android:key", "app:key")):
         return False
     if named and _secret_name(named[-1])[0]:
         return True
     # (a location's name, `file: ca.crt`; a name that says it names a secret, Kubernetes' `secret: {secretName: …}`;
     # a package's, `"@inquirer/password": "^4.0.21"`: judged by what they say, not by their section)
     if named and (_last_word(named[-1]) in _LOCATION_WORDS or _NOT_SECRET_NAME.search(named[-1]) or (
-            named[-1].lower() in _SCHEMA_WORDS)):
+            named[-1].lower().lstrip("@") in _SCHEMA_WORDS)):
         return False
     return _in_secret_section(named)
 
@@ -2590,7 +2642,7 @@ def _url_cred(m: re.Match[str]) -> str:
     if _URL_PASSWORD_HOLE.fullmatch(password) or (
             password == "x-oauth-basic" and _URL_PASSWORD_HOLE.fullmatch(m.group(2))) or (
             m.group(2).count("{") > m.group(2).count("}") and _URL_USERINFO_HOLES.fullmatch(f"{m.group(2)}:{password}")
-            or "|" in m.group(2) or m.group(2).startswith("[") and not m.group(2).startswith(REDACTED)) or (
+            or "|" in m.group(2) or m.group(2).startswith(("[", "(")) and not m.group(2).startswith(REDACTED)) or (
             m.group(2).rsplit(";", 1)[-1].lower() in _TEMPLATE_USERS and password.lower() in _TEMPLATE_PASSWORDS) or (
             _URL_PASSWORD_PLACEHOLDER.fullmatch(password)):
         return m.group(0)
@@ -2707,7 +2759,8 @@ def _credential_free_conn(text: str) -> bool:
 _HOLE = r"\{[a-z_][a-z0-9_-]*(?:\.[a-z_][a-z0-9_-]*)+\}"
 _HOLES_ONLY = re.compile(rf"{_HOLE}(?:[:/;,@ ]*{_HOLE})*")
 # A dependency's version range (`^4.0.21`, `~1.2`): package.json's value under a package's name.
-_VERSION_RANGE = re.compile(r"[\^~][0-9]+(?:\.(?:[0-9]+|x|\*)){1,2}(?:-[\w.]+)?")
+# (or a version's wildcard, `1.0.*`, `2.x`: Composer's `"ircmaxell/password-compat": "1.0.*"`)
+_VERSION_RANGE = re.compile(r"[\^~][0-9]+(?:\.(?:[0-9]+|x|\*)){1,2}(?:-[\w.]+)?|[0-9]+(?:\.[0-9]+){0,2}\.[x*]")
 
 
 def _template_conn(text: str) -> bool:
@@ -3507,7 +3560,8 @@ def _ini_line(match: re.Match[str]) -> str:
             or _NOT_A_VALUE.search(value)
             or _REFERENCE_OR_PLACEHOLDER.match(value) or _names_a_key(value, name) or _PUBLIC_OR_HASH.match(value)
             or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value) or _file_name(bare)
-            or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))):
+            or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))
+            or _ui_text(bare, label="." in name)):
         return match.group(0)
     return _replace(match, "value")
 
@@ -3580,7 +3634,9 @@ def _xml_element(match: re.Match[str]) -> str:
             # under a `name` attribute (a resource file's entries: `<string name="primary_key">`), a database's, a
             # sort's or a digest's key is no secret, as for _WEAK_UNQUOTED (an element of its own name stays as the
             # fifth round decided: `<cache_key>…random…</cache_key>` is redacted)
-            named and tier == 1 and not _LABEL_NOT.isdisjoint(words)):
+            named and tier == 1 and not _LABEL_NOT.isdisjoint(words)) or (
+            # Android's string resource: a label (`<string name="loginscreen_password">Password:</string>`)
+            named and match.group("tag") == "string" and _ui_text(value, label=True)):
         return match.group(0)
     return _replace(match, "value")
 

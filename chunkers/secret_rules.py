@@ -500,6 +500,12 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("cfn_cli_parameter", "parametervalue=",
      r"(?i)\bParameterKey=[\w.-]{0,40}?(?:passw(?:or)?d|secret|token|api_?key|pwd|credential)[\w.-]{0,40},"
      r"ParameterValue=(?P<s>[^\s,\"']{4,})"),
+    # a user and a password given in prose after "credentials" or "log in with/as" (InsecureBankv2's README: `Use the
+    # credentials dinesh/Dinesh@123$`, "Default login: admin/…"): the part after the slash holds a letter, a digit
+    # and a sign, as a password does and a path (`config/secrets.yml`) or a version (`v1/v2`) does not
+    ("prose_user_slash_password", ("credential", "login", "log in", "log-in", "sign in"),
+     r"(?i)\b(?:credentials?|log[ -]?in(?:[ \t]+(?:with|as))?|sign[ -]?in[ \t]+(?:with|as))\b:?[ \t]+"
+     r"[\w.@-]{2,40}/(?P<s>(?=[^\s/]*[0-9])(?=[^\s/]*[A-Za-z])(?=[^\s/]*[!@#$%^&*+=?~])[^\s/,;'\"()<>`]{6,64})"),
     ("url_password_only", "://:", r"\b[A-Za-z][A-Za-z0-9+.-]{0,31}://:(?P<s>[^\s@/\"'<>]+)@"),
     ("sentry_dsn", "sentry.io", r"https?://(?P<s>[a-f0-9]{32})(?::[a-f0-9]{32})?@[\w.-]*sentry\.io/"),
     ("url_query_secret", "?api|&api|?access|&access|?auth|&auth|?client|&client|?secret|&secret|?passw|&passw|?pwd|&pwd|?private|&private|?refresh|&refresh|?token|&token|?userpass|&userpass|?credential|&credential|&amp;",
@@ -509,9 +515,11 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"userpass|private[_-]?token|refresh[_-]?token|token)=|(?:auth|credentials?)=(?=[^&\s\"'#<>`]*[0-9]))"
      r"(?P<s>[^&\s\"'#<>`]{8,})"),
     # ---- command-line passwords
+    # (`-p` then a line's end written as `\n`, a flattened settings value's `$ mysql -u root -p\nEnter password:`,
+    # is a prompt: no password follows)
     ("mysql_attached_password", "mysql|mariadb",
      r"(?i)\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]*?"
-     r"(?<=\s)(?-i:-p)(?P<q>[\"']?)(?P<s>[^\s\"'$%{<][^\s\"']*)(?P=q)"),
+     r"(?<=\s)(?-i:-p)(?P<q>[\"']?)(?!\\[nrt])(?P<s>[^\s\"'$%{<][^\s\"']*)(?P=q)"),
     ("sshpass", "sshpass", r"\bsshpass\s+-p\s*" + _ARG),
     ("redis_cli_auth", "redis-cli", r"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+" + _ARG),
     ("env_prefix_password", "pgpassword=|mysql_pwd=|rediscli_auth=|sshpass=|sa_password=",
