@@ -378,6 +378,8 @@ _NOT_SECRET_NAME = re.compile(
     # (and what serves or checks passwords: Laravel's `AUTH_PASSWORD_BROKER`, `PASSWORD_ARGON2_PROVIDER`)
     r"passw(or)?d[_.-]?(?:[a-z0-9]{1,12}[_.-])?(broker|provider|driver|hasher)s?(?![a-z])|"
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|mgr|manager|"
+    # (the characters a generator draws from: mutillidae's `lPasswordCharset = "ABC…xyz0123456789"`)
+    r"charset|chars|characters|alphabet|"
     # the name of where a password is kept (`passwordName = "UserPasswordValue"`), as `secretName` is
     r"name(?![a-z]))|"
     # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path), or says which kind it
@@ -512,6 +514,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # (a server page's code where the value goes, cut at a quote: `value="<?php echo $this->getToken(`, `<%= token %>`;
     # PHP's interpolation after words: `"auth_{$config}_twitter_token"`)
     r"<\?(?:php\b|=).*|<%.*|[\w-]*\{\$[A-Za-z_][\w\->\[\]'\"]*\}.*|"
+    # (PHP's variables or members joined by a colon in a string: nusoap's `"$this->username:$this->password"`)
+    r"\$[A-Za-z_]\w*(?:->\w+)*(?::\$[A-Za-z_]\w*(?:->\w+)*)+|"
     # a variable escaped for a shell or doubled for Compose (`"\$PASSWORD"`, `"$${DB_PASSWORD}"`: the `$$` above), a
     # secret store's reference (Azure App Service's `@Microsoft.KeyVault(SecretUri=…)`), a prompt for the value
     # (PowerShell's `Read-Host "…" -AsSecureString`, `Get-Credential`)
@@ -834,7 +838,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
-        _PHP_CLASS.fullmatch(v) is not None) or (
+        _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or (
+        _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
         _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or (
         _one_part_conn(v)) or (
         _LETTER_RUNS.fullmatch(v) is not None) or (
@@ -859,6 +864,25 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
 
 
+# A Java class by its package (Shiro's `"credentialsMatcher", "org.apache.shiro.…Sha256CredentialsMatcher"`), an
+# XML Schema type (a SOAP service's `'password' => 'xsd:string'`), an expression indexing a name (Shiro's filter
+# chain, `token = 'roles["guest, admin"]'`): what a value is or where it comes from, never the value.
+_JAVA_CLASS = re.compile(r"(?:[a-z][a-z0-9_]*\.){2,}[A-Z][a-z]+(?:[0-9]+|[A-Z][a-z]+)*(?:\$[A-Z][A-Za-z0-9_]*)?")
+_XSD_TYPE = re.compile(r"xsd?:[A-Za-z]+")
+_INDEXED_NAME = re.compile(r"[A-Za-z_]\w*\[(?P<index>[^\[\]\n]*)\]")
+
+
+def _java_class(value: str) -> bool:
+    """A package's dotted words, then a class's name of capitalised words, digits only after a word (`Sha256…`), that
+    is no generated string (`dp.pt.GnUaQXtT9Fi…`, a Doppler token, is one; `hunter.two.Wint3rIsHere`, a password)."""
+    return _JAVA_CLASS.fullmatch(value) is not None and not looks_random(value.rsplit(".", 1)[-1])
+
+
+def _indexed_name(value: str) -> bool:
+    """A name indexed by words (`roles["guest, admin"]`); an encrypted value's wrapper (`ENC[RSA,tUf83…]`) holds a
+    generated string."""
+    m = _INDEXED_NAME.fullmatch(value)
+    return m is not None and not any(looks_random(part) for part in re.split(r"[\s,\"']+", m.group("index")))
 # A form validator's rule (jQuery Validate's `rules: {password: "required"}`): what the field must be, not its value.
 _RULE_WORDS = frozenset(("required", "optional", "nullable", "confirmed"))
 # A PHP class by its namespace (Symfony's `<service id="form.type.password" class="…\\Core\\Type\\PasswordType">`).
@@ -1390,7 +1414,9 @@ def _auth_header(match: re.Match[str]) -> str:
         return match.group(0)
     if (_METAVAR.fullmatch(value) or re.fullmatch(r"[A-Z]?[a-z]+", value) or _TOKEN_PLACEHOLDER.search(value)
             or _REFERENCE_OR_PLACEHOLDER.match(value)) or (
-            scheme is not None and scheme.lower() == "basic" and _template_basic(value)):
+            scheme is not None and scheme.lower() == "basic" and _template_basic(value)) or (
+            # a scheme's parameters by name, their values concatenated (nusoap's `'Digest username="' . $username`)
+            re.fullmatch(r"[A-Za-z_]+=", value) and match.string[match.end():match.end() + 1] in "\"'"):
         return match.group(0)
     return _replace(match, "value")
 
@@ -2429,7 +2455,7 @@ _SECTION_WORDS = frozenset("secret secrets password passwords credential credent
 # (`secrets: {db: {host: db.internal}}`, Spring's `keyvault.secret.property-sources[0].endpoint`) or a name, never a
 # secret because its section holds them.
 _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostname port endpoint server address addr "
-                            "name".split())
+                            "name username user login email".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,
 # NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`): what the secret is like, not the secret;
 # judged by themselves under a section of secrets (its `Default` stays the secret's).
@@ -2877,9 +2903,10 @@ def _quoted(match: re.Match[str]) -> str:
         return match.group(0)  # a template's expression cut at a quote inside it (`'${hash(req.body.password || '')}'`)
     if match.group("op") == "=" and _BINDING_HEAD.search(match.string, max(0, match.start() - 8), match.start()):
         return match.group(0)  # a template's binding, an expression (Angular's `[password]="password.value"`)
-    if value[:1].isspace() and match.group("op") == ":" and (_SHELL_JOIN.search(value) or value.rstrip().endswith("=")):
+    if value[:1].isspace() and match.group("op").strip() == ":" and (
+            _SHELL_JOIN.search(value) or value.rstrip().endswith("=")):
         # a string's closing quote after its `:` (`grep "^FROM org/wrongsecrets:" f | cut …`, an attribute's
-        # `name="Check Dave's Password:" value="…"`)
+        # `name="Check Dave's Password:" value="…"`, `title="Password: " required="true"`)
         return match.group(0)
     if match.group("name")[:1] == match.group("q") and match.group("name")[-1:].isalnum() and (
             match.group("op").strip() == ":") and re.match(r"[)+,.;]", value):

@@ -678,7 +678,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # a web session's cookie, a bearer credential while it lives: Java's, PHP's, ASP.NET's, Microsoft Entra's
     ("session_cookie", "jsessionid|phpsessid|asp.net_sessionid|estsauth",
      r"(?i)\b(?:JSESSIONID|PHPSESSID|ASP\.NET_SessionId|ESTSAUTH(?:PERSISTENT|LIGHT)?)[ \t]*[=:][ \t]*"
-     r"(?P<s>[A-Za-z0-9%._+/-]{16,})"),
+     # (a call's name is no cookie's value: Shiro's test `jsessionid = getSessionCookie(loginPage)`)
+     r"(?P<s>[A-Za-z0-9%._+/-]{16,}+)(?!\()"),
     # Jenkins' encrypted secret in its files (`<password>{AQAAABAAAAAQ…}</password>`): its master key decrypts it
     ("jenkins_encrypted_secret", "{aqaaab", r"\{(?P<s>AQAAAB[A-Za-z0-9+/]{20,}={0,2})\}"),
     # a Windows answer file's password (`<AdministratorPassword><Value>…</Value>`, `<Password><Value>…`), not the
