@@ -514,6 +514,15 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # (a server page's code where the value goes, cut at a quote: `value="<?php echo $this->getToken(`, `<%= token %>`;
     # PHP's interpolation after words: `"auth_{$config}_twitter_token"`)
     r"<\?(?:php\b|=).*|<%.*|[\w-]*\{\$[A-Za-z_][\w\->\[\]'\"]*\}.*|"
+    # (FreeMarker's directive or macro where the value goes: Struts' `accesskey="<#outputformat 'JavaScript'>…"`)
+    r"<[#@][a-z].*|"
+    # (variables run together, maybe after a word: secDevLabs' `SECRET=$RANDOM$RANDOM`, `PASSWORD=Pass$RANDOM$RANDOM`,
+    # made when the script runs, the environment's names in upper case, not a literal's `$super$ecret`; a member of
+    # `this` or `self`: `password: this._password`)
+    r"(?-i:[A-Za-z]*(?:\$\{?[A-Z_][A-Z0-9_]*\}?){2,})|(?:this|self)\.[A-Za-z_$][\w$]*|"
+    # (markup: an element and what follows, `passwordMeter = '<div class="password-strength">…'`, no URL in it: a
+    # link's `http://user:pw@…` is judged as a URL)
+    r"<[a-zA-Z][\w-]*(?:\s[^<>]*)?>(?!.*://).*|"
     # (PHP's variables or members joined by a colon in a string: nusoap's `"$this->username:$this->password"`)
     r"\$[A-Za-z_]\w*(?:->\w+)*(?::\$[A-Za-z_]\w*(?:->\w+)*)+|"
     # a variable escaped for a shell or doubled for Compose (`"\$PASSWORD"`, `"$${DB_PASSWORD}"`: the `$$` above), a
@@ -838,7 +847,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
-        _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or (
+        _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
         _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or (
         _one_part_conn(v)) or (
@@ -867,7 +876,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
 # A Java class by its package (Shiro's `"credentialsMatcher", "org.apache.shiro.…Sha256CredentialsMatcher"`), an
 # XML Schema type (a SOAP service's `'password' => 'xsd:string'`), an expression indexing a name (Shiro's filter
 # chain, `token = 'roles["guest, admin"]'`): what a value is or where it comes from, never the value.
-_JAVA_CLASS = re.compile(r"(?:[a-z][a-z0-9_]*\.){2,}[A-Z][a-z]+(?:[0-9]+|[A-Z][a-z]+)*(?:\$[A-Z][A-Za-z0-9_]*)?")
+_JAVA_CLASS = re.compile(r"(?:[a-z][a-z0-9_]*\.){2,}[A-Z][a-z]+(?:[0-9]+|[A-Z][a-z]+)*(?:\$[A-Z][A-Za-z0-9_]*)?"
+                         r"(?:\.[a-z][A-Za-z0-9_]*)?")
 _XSD_TYPE = re.compile(r"xsd?:[A-Za-z]+")
 _INDEXED_NAME = re.compile(r"[A-Za-z_]\w*\[(?P<index>[^\[\]\n]*)\]")
 
@@ -875,7 +885,7 @@ _INDEXED_NAME = re.compile(r"[A-Za-z_]\w*\[(?P<index>[^\[\]\n]*)\]")
 def _java_class(value: str) -> bool:
     """A package's dotted words, then a class's name of capitalised words, digits only after a word (`Sha256…`), that
     is no generated string (`dp.pt.GnUaQXtT9Fi…`, a Doppler token, is one; `hunter.two.Wint3rIsHere`, a password)."""
-    return _JAVA_CLASS.fullmatch(value) is not None and not looks_random(value.rsplit(".", 1)[-1])
+    return _JAVA_CLASS.fullmatch(value) is not None and not any(looks_random(p) for p in value.split(".")[-2:])
 
 
 def _indexed_name(value: str) -> bool:
@@ -883,6 +893,23 @@ def _indexed_name(value: str) -> bool:
     generated string."""
     m = _INDEXED_NAME.fullmatch(value)
     return m is not None and not any(looks_random(part) for part in re.split(r"[\s,\"']+", m.group("index")))
+# Where a token is looked up, its source and name (echo's `TokenLookup: "cookie:sessionIDsnake"`,
+# `"header:Authorization"`); a generated name is no lookup's.
+_LOOKUP_SPEC = re.compile(r"(?:header|query|cookie|param|form):(?P<name>[A-Za-z][\w-]*)")
+# A `.properties` bundle's escaped letter (`\u0142`): a message's words read with their letters (Struts'
+# `struts.messages.invalid.token=Formularz zosta\u0142 ju\u017C przetworzony…`).
+_ESCAPED_LETTER = re.compile(r"\\u([0-9A-Fa-f]{4})")
+
+
+def _lookup_spec(value: str) -> bool:
+    m = _LOOKUP_SPEC.fullmatch(value)
+    return m is not None and not looks_random(m.group("name"))
+
+
+def _escaped_phrase(value: str) -> bool:
+    return "\\u" in value and _is_phrase(_ESCAPED_LETTER.sub(lambda m: chr(int(m.group(1), 16)), value))
+
+
 # A form validator's rule (jQuery Validate's `rules: {password: "required"}`): what the field must be, not its value.
 _RULE_WORDS = frozenset(("required", "optional", "nullable", "confirmed"))
 # A PHP class by its namespace (Symfony's `<service id="form.type.password" class="…\\Core\\Type\\PasswordType">`).
@@ -1034,7 +1061,7 @@ _ONE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|
 # `"credentials": "boolean?"`; a string annotation `_pad_token_tensor: "torch.Tensor | None"`: dotted names joined by
 # ` | `), not its value.
 _TYPE_NAME = re.compile(
-    r"(?:string|boolean|number|integer|object|array|bool|int|str|float|double)(?:\?|\[\])?"
+    r"(?:string|boolean|number|integer|object|array|bool|int|str|float|double|function|symbol|bigint)(?:\?|\[\])?"
     r"|[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?: \| [A-Za-z_][\w.]*(?:\[[\w., ]*\])?)+"
     # Python's annotation as a string, a forward reference (`secret_key: "Optional[str]" = None`, `token: "Any"`)
     r"|(?:typing\.)?(?:Any|(?:Optional|Union|List|Dict|Tuple|Set|FrozenSet|Sequence|Mapping|Iterable|Iterator|Callable"
