@@ -809,7 +809,13 @@ _LABEL_WORDS = frozenset("password passwords passphrase passcode token tokens ke
 _LABEL_JOINS = frozenset("a an the my your of to for de le la du des el los der die das".split())
 _LABEL_FOREIGN = re.compile("(?i)" + _FOREIGN_PASSWORD)
 # ... or only letters of a script beyond Latin written as escapes (a `.properties` bundle's `\u5BC6\u7801`)
+_ESCAPED_LETTER = re.compile(r"\\u([0-9A-Fa-f]{4})")
 _ESCAPED_TEXT = re.compile(r"(?:\\u[0-9A-Fa-f]{4})+")
+
+
+def _unescaped(value: str) -> str:
+    """A `.properties` value with its `\\uXXXX` escapes read as the letters they stand for."""
+    return _ESCAPED_LETTER.sub(lambda m: chr(int(m.group(1), 16)), value)
 
 
 def _ui_text(value: str, label: bool = False) -> bool:
@@ -817,7 +823,7 @@ def _ui_text(value: str, label: bool = False) -> bool:
     message bundle's key or a string resource names the value, a label closed by a colon (`Password:`) is one too;
     elsewhere it stays a value (`password = "Password:"`, the twelfth and thirty-seventh rounds' policy)."""
     if _ESCAPED_TEXT.fullmatch(value):
-        return all(chr(int(h, 16)).isalpha() and int(h, 16) >= 0x370 for h in value.split("\\u")[1:])
+        return all(c.isalpha() and ord(c) >= 0x370 for c in _unescaped(value))
     parts = value.split()
     words = [p.strip(".,:;!?()'\"") for p in parts]
     if not parts or len(parts) > 40 or not (
@@ -849,8 +855,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
-        _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or (
-        _one_part_conn(v)) or (
+        _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or _one_part_conn(v) or (
         _LETTER_RUNS.fullmatch(v) is not None) or (
         ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
@@ -893,12 +898,11 @@ def _indexed_name(value: str) -> bool:
     generated string."""
     m = _INDEXED_NAME.fullmatch(value)
     return m is not None and not any(looks_random(part) for part in re.split(r"[\s,\"']+", m.group("index")))
+
+
 # Where a token is looked up, its source and name (echo's `TokenLookup: "cookie:sessionIDsnake"`,
 # `"header:Authorization"`); a generated name is no lookup's.
 _LOOKUP_SPEC = re.compile(r"(?:header|query|cookie|param|form):(?P<name>[A-Za-z][\w-]*)")
-# A `.properties` bundle's escaped letter (`\u0142`): a message's words read with their letters (Struts'
-# `struts.messages.invalid.token=Formularz zosta\u0142 ju\u017C przetworzony…`).
-_ESCAPED_LETTER = re.compile(r"\\u([0-9A-Fa-f]{4})")
 
 
 def _lookup_spec(value: str) -> bool:
@@ -907,7 +911,8 @@ def _lookup_spec(value: str) -> bool:
 
 
 def _escaped_phrase(value: str) -> bool:
-    return "\\u" in value and _is_phrase(_ESCAPED_LETTER.sub(lambda m: chr(int(m.group(1), 16)), value))
+    """A bundle's message read with its escaped letters (Struts' `Formularz zosta\\u0142 ju\\u017C…`)."""
+    return "\\u" in value and _is_phrase(_unescaped(value))
 
 
 # A form validator's rule (jQuery Validate's `rules: {password: "required"}`): what the field must be, not its value.
@@ -2484,8 +2489,8 @@ _SECTION_WORDS = frozenset("secret secrets password passwords credential credent
 _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostname port endpoint server address addr "
                             "name username user login email".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,
-# NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`): what the secret is like, not the secret;
-# judged by themselves under a section of secrets (its `Default` stays the secret's).
+# NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`, an XML element's `class`): what the secret
+# is like, not the secret; judged by themselves under a section of secrets (its `Default` stays the secret's).
 _SCHEMA_WORDS = frozenset("type minlength maxlength noecho description allowedpattern allowedvalues "
                           "constraintdescription pattern format title minimum maximum nullable sensitive class".split())
 # Collections of named units (a workflow's `jobs`, Compose's `services`, `volumes`, `networks`): a unit's name says
