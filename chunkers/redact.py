@@ -78,10 +78,14 @@ _TYPED_OP = r"As\s+[A-Za-z_][\w.]*\??\s*=(?!=)|string\s*=(?!=)|:\s*&(?:'[A-Za-z_
 # What joins a secret's name to its literal (_QUOTED_ASSIGN, and _QUOTED_NEED, its cheap gate): `=`, `:`, a
 # comparison, `||=` and the like, a type annotation, a typed declaration's type.
 _ASSIGN_OP = r"(?:[!=]==?|<=>|\|\|=|\?\?=|:{1,3}=|\?=|=>|=|:|" + _ANNOTATION + r"=(?!=)|" + _TYPED_OP + r")"
+# A literal index after a name (`["shopuser"]`)
+_LITERAL_INDEX = r"(?:\[[\"'][\w.@-]{1,40}[\"']\])?"
 _QUOTED_ASSIGN = re.compile(
     # a subscript's closing `]` (`environ["API_KEY"] = …`, Ruby's `ENV["TOKEN"] ||= …`), a hash's `=>`
     # (a sign glued to the name's end: `let apikey€ = "…"`, a test's name with a character beyond ASCII)
-    r"(?i)(?P<name>[\"']?\b(?:" + _SECRET_NAME + r")(?:[^\x00-\x7f\w\s])?[\"']?\]?" + _ACCESSORS + ")"
+    # (a secret-named table's entry by a literal index: InsecureShop's `userCreds["shopuser"] = "…"`)
+    r"(?i)(?P<name>[\"']?\b(?:" + _SECRET_NAME + r")(?:[^\x00-\x7f\w\s])?" + _LITERAL_INDEX + r"[\"']?\]?"
+    + _ACCESSORS + ")"
     # a comparison too (`if (secret == "…")`, `!==`): the literal is the secret the code expects
     # a type annotation between the name and `=` (`secret: str = "…"`, `const token: string = '…'`)
     r"(?P<op>\s*" + _ASSIGN_OP + r"\s*)"
@@ -377,6 +381,8 @@ _NOT_SECRET_NAME = re.compile(
     r"(?![\w.-]*?(key|token|secret|passw|pwd))|"
     # (and what serves or checks passwords: Laravel's `AUTH_PASSWORD_BROKER`, `PASSWORD_ARGON2_PROVIDER`)
     r"passw(or)?d[_.-]?(?:[a-z0-9]{1,12}[_.-])?(broker|provider|driver|hasher)s?(?![a-z])|"
+    # how long a password's reset code lives (gogs' `RESET_PASSWORD_CODE_LIVES = 180`, minutes)
+    r"passw(or)?d[_.-]?code[_.-]?(lives|life(time)?|ttl|timeout)(?![a-z])|"
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|mgr|manager|"
     # (the characters a generator draws from: mutillidae's `lPasswordCharset = "ABC…xyz0123456789"`)
     r"charset|chars|characters|alphabet|"
@@ -537,6 +543,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # `{file:path}`), a vals reference to a secret store (`ref+vault://path#/key`, `ref+awssecrets://…`)
     r"os\.environ/[A-Za-z_]\w*|\{(?:env|file):[^{}\s]+\}|ref\+[a-z0-9]+://.*|"
     r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-](?:here|placeholder)|change[_-]?me|replace[_-]?me|"
+    # `your` before capitalised words (hackazon's documented `['yourUserName'] = 'yourPassWord'`)
+    r"(?-i:your(?:[A-Z][a-z]*)+)|"
     # a YAML anchor or alias of words (`credentials: &default-credentials`, `password: *shared`): a mapping's name
     r"(?-i:[&*][a-z]+(?:[-_][a-z]+)*)|"
     # a build's token to replace: an upper-case name between a pair of its delimiters (Maven's and Ant's `@DB_PASS@`,
@@ -807,7 +815,10 @@ _PROMPT_LABEL = re.compile(r"[A-Z][a-z]+(?: [A-Za-z][a-z]+)?:")
 _LABEL_WORDS = frozenset("password passwords passphrase passcode token tokens key keys secret secrets pin credentials"
                          .split())
 _LABEL_JOINS = frozenset("a an the my your of to for de le la du des el los der die das".split())
-_LABEL_FOREIGN = re.compile("(?i)" + _FOREIGN_PASSWORD)
+# (more languages' words for a password than names are read in: a label's value only, gogs' `password=Hasło`)
+_LABEL_FOREIGN = re.compile(
+    "(?i)" + _FOREIGN_PASSWORD + r"|jelsz[oó]|has[lł]o|heslo|parol[aăe]|l[oö]senord|salasana|contrasinal|sandi|"
+    r"palavra-?(?:chave|passe)|passord|adgangskode|lozinka|geslo|[sş]ifre")
 # ... or only letters of a script beyond Latin written as escapes (a `.properties` bundle's `\u5BC6\u7801`)
 _ESCAPED_LETTER = re.compile(r"\\u([0-9A-Fa-f]{4})")
 _ESCAPED_TEXT = re.compile(r"(?:\\u[0-9A-Fa-f]{4})+")
@@ -824,17 +835,59 @@ def _ui_text(value: str, label: bool = False) -> bool:
     elsewhere it stays a value (`password = "Password:"`, the twelfth and thirty-seventh rounds' policy)."""
     if _ESCAPED_TEXT.fullmatch(value):
         return all(c.isalpha() and ord(c) >= 0x370 for c in _unescaped(value))
+    if "\\u" in value:
+        value = _unescaped(value)  # a bundle's `Contrase\u00F1a`
+    if _other_script(value):
+        return True
     parts = value.split()
     words = [p.strip(".,:;!?()'\"") for p in parts]
     if not parts or len(parts) > 40 or not (
-            _LABEL_WORDS.intersection(w.lower() for w in words) or _LABEL_FOREIGN.search("".join(words))):
+            _LABEL_WORDS.intersection(x.lower() for w in words for x in w.split("-"))
+            or _LABEL_FOREIGN.search("".join(words))):
         return False
     if len(parts) >= 4 and value[0].isupper() and value[-1] in ".!?" and _is_phrase(value):
         return True  # a sentence (`Password change request success.`)
-    if len(parts) > 6 or not all(w.isalpha() for w in words):
+    # (words of letters; a hyphen inside one joins two: `Re-inserisci la password`, `Palavra-chave`)
+    if len(parts) > 6 or not all(w.replace("-", "").isalpha() and w[0] != "-" != w[-1] for w in words if w) or (
+            not all(words)):
         return False
-    return (label and value[-1] in ":?") or len(parts) >= 2 and words[0][0].isupper() and all(
-        w[0].isupper() or w in _LABEL_JOINS for w in words)
+    if label and value[-1] in ":?":
+        return True
+    if len(parts) == 1:
+        # another language's word for a password, capitalised, where a bundle's dotted key or a string resource
+        # holds it (WebGoat's `accounts.table.password=Contraseña`); elsewhere one word under a password's name stays
+        # a value (`"password": "Passord"`, the eighteenth round: a password can be one word)
+        return label and words[0][0].isupper() and words[0][1:].islower() and (
+            _LABEL_FOREIGN.fullmatch(words[0]) is not None)
+    # title case (`Reset My Password`), or sentence case: a capital, then lower-case words (gogs' `New password`,
+    # `Forgot password?`, `Reset password code lives`)
+    return words[0][0].isupper() and (all(w[0].isupper() or w in _LABEL_JOINS for w in words) or all(
+        w.islower() for w in words[1:]))
+
+
+# Letters of a script beyond Latin (Greek, Cyrillic, Arabic, CJK, …): a translation's text (gogs' `password=密码`,
+# `Пароль`, `パスワード`), at least two of them and most of a value's letters, no generated run of ASCII among them.
+# A password is typed on a keyboard a service accepts, and nearly always in ASCII: GitHub's secret-scanning spec, in
+# leaktk's fake-leaks, lists `secret='Contrase\u00f1a'` among its values that are no secret.
+_ASCII_RUN = re.compile(r"[A-Za-z0-9+/=_-]{12,}")
+_GLUED_DIGIT = re.compile(r"[^\W\d_]\d|\d[^\W\d_]")
+_ASCII_WORD_DIGITS = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{6,}")
+
+
+def _other_script(value: str) -> bool:
+    """Most of the value's letters, two or more, of a script beyond Latin: text shown to a person."""
+    other = latin = 0
+    for c in value:
+        if c.isalpha():
+            if ord(c) >= 0x370:
+                other += 1
+            else:
+                latin += 1
+    # (one short word with a digit glued to its letters is a password in that script, `Пароль2024`; a phrase or a
+    # sentence may count, `2단계 인증 토큰`, `输入的令牌需要有6位数字。`; an ASCII word of letters and digits inside is a
+    # value quoted in the text, Juice Shop's `…パスワードを<i>slurmCl4ssic</i>に…`)
+    return other >= 2 and other > latin and not any(looks_random(r) for r in _ASCII_RUN.findall(value)) and (
+        " " in value.strip() or other >= 8 or not _GLUED_DIGIT.search(value)) and not _ASCII_WORD_DIGITS.search(value)
 
 
 _PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
@@ -852,6 +905,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
+        _ANDROID_RESOURCE.fullmatch(v) is not None) or _regex_only(v) or (
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
@@ -982,6 +1036,18 @@ def _file_name(value: str) -> bool:
 
 # A resource's location (Spring's `classpath:test-key.pem`, `file:./keys/app.p12`): where a key is read from.
 _RESOURCE_PATH = re.compile(r"(?:classpath\*?|file|resource):(?:\.{0,2}/)*(?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,5}")
+# An Android resource's reference (InsecureShop's `app:passwordToggleTint="@android:color/black"`, `@string/…`,
+# `?attr/…`, `@+id/…`): where the value is kept, never the value.
+_ANDROID_RESOURCE = re.compile(
+    r"[@?]\+?(?:[a-z][\w.]*:)?(?:anim|animator|array|attr|bool|color|dimen|drawable|font|fraction|id|integer|"
+    r"interpolator|layout|menu|mipmap|navigation|plurals|raw|string|style|styleable|transition|xml)/[A-Za-z_][\w.]*")
+# A regular expression's syntax and nothing else (DVGA's `re.sub(r'(?<=password:")(.*)(?=")', …)`: the quote inside
+# the pattern closes a "value" of `)(.*)(?=`): no letter or digit, a wildcard or a group's lookaround in it.
+_REGEX_PUNCT = re.compile(r"[()\[\]{}.*+?=<>!|^$\\,:\s-]+")
+
+
+def _regex_only(value: str) -> bool:
+    return (".*" in value or "(?" in value) and _REGEX_PUNCT.fullmatch(value) is not None
 # Values published as no secret: Azure Storage's emulator (`UseDevelopmentStorage=true`, and Azurite's documented
 # account key for `devstoreaccount1`, the same on every machine).
 _WELL_KNOWN_DEV_VALUES = frozenset((
@@ -2929,7 +2995,9 @@ def _quoted(match: re.Match[str]) -> str:
             (value[-1:].isspace() and re.search(r"[^A-Za-z0-9]", value.strip())
              and not _PASSWORD_WORD.search(match.group("name")))
             # words before a variable (`secret_content="secret for bookTitle" + randomint`), a phrase
-            or _WORDS_HEAD.fullmatch(value)):
+            or _WORDS_HEAD.fullmatch(value)
+            # a connection string's one key, its value the variable (WebGoat.NET's `"Data Source=" + GoatDBFile`)
+            or _CONN_KEY_HEAD.fullmatch(value)):
         return match.group(0)
     if value.startswith("${") and "}" not in value:
         return match.group(0)  # a template's expression cut at a quote inside it (`'${hash(req.body.password || '')}'`)
@@ -2943,7 +3011,7 @@ def _quoted(match: re.Match[str]) -> str:
     if match.group("name")[:1] == match.group("q") and match.group("name")[-1:].isalnum() and (
             match.group("op").strip() == ":") and re.match(r"[)+,.;]", value):
         return match.group(0)  # a label's own string (`debug.append("Token: ").append(token)`): what follows is code
-    if not value or value == REDACTED or _NOT_SECRET_NAME.search(match.group("name")) or (
+    if not value or value == REDACTED or _NOT_SECRET_NAME.search(_INDEX_JOIN.sub(r"_\1", match.group("name"))) or (
             _CONCAT_VALUE.match(value)) or (
             is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value) or (
             match.group("op").strip() in _COMPARISONS and _lexer_comparison(value, match.group("name"))):
@@ -2958,6 +3026,9 @@ _PASCAL_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
 # Three words or more of letters, a name's camel case among them (`"secret for bookTitle"`): before a concatenation
 # with a variable, a message's head, as a phrase of words is (_is_phrase) where a name breaks its words.
 _WORDS_HEAD = re.compile(r"[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}")
+# A table's literal index read as the name's last word (`credentials["username"]` as `credentials_username`: no secret)
+_INDEX_JOIN = re.compile(r"\[[\"']([\w.@-]+)[\"']\]")
+_CONN_KEY_HEAD = re.compile(r"[A-Za-z][A-Za-z ]{0,30}=")
 # An HTML template's attribute binding before a name (Angular's `[password]=`, Vue's `:password=`, `v-bind:token=`).
 _BINDING_HEAD = re.compile(r"(?:^|\s)(?:\[|:|v-bind:)$")
 # A shell's pipe or list between blanks: a command's text, never a secret's.
@@ -3893,7 +3964,7 @@ _ACCESSOR_HINT = re.compile(r"(?i)(?:get|set|init)\s*;\s*\}")
 # most of it `///` lines holding `name="key"`).
 _QUOTED_NEED = re.compile(
     r"""(?i)(?:secret|passw(?:or|r)?d|(?<![A-Za-z])pword(?![a-z])|passphrase|pwd|token|connection[_-]?string|credential|"""
-    r"""creds|key)[\w.$@-]*(?:[^\x00-\x7f\w\s])?["']?\]?"""
+    r"""creds|key)[\w.$@-]*(?:[^\x00-\x7f\w\s])?""" + _LITERAL_INDEX + r"""["']?\]?"""
     r"""\s*""" + _ASSIGN_OP + r"""\s*(?:@|[bBrRuU]{1,2})?["'`]"""
 )
 

@@ -49,6 +49,13 @@ def _tok(prefix: str, body: str, end: str = _E) -> str:
     return _B + prefix + body + end
 
 
+# PowerShell's common verbs, a cmdlet's first word (`Copy-Item`, `ConvertFrom-Json`)
+_PS_VERB = (r"(?:Add|Clear|Compare|Connect|Convert(?:To|From)?|Copy|Disable|Enable|Enter|Exit|Export|Find|"
+            r"ForEach|Format|Get|Group|Import|Install|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|"
+            r"Receive|Register|Remove|Rename|Reset|Resolve|Restart|Select|Send|Set|Show|Sort|Split|"
+            r"Start|Stop|Tee|Test|Trace|Update|Use|Wait|Where|Write)")
+
+
 # A quoted name, then `:`, `=>` or `,`, then its quoted value (a dictionary's entry, a call's pair: `'sig': '…'`,
 # `params.Add("sig", "…")`); and a name's operator with the quotes around it optional (`"aeg-sas-key": "…"`, `key=…`).
 def _quoted_pair(name: str, value: str) -> str:
@@ -375,7 +382,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"\$krb5asrep\$\d+\$(?P<s>(?:[^$\s:]+:)?[0-9a-f]{32}\$[0-9a-f]{64,})"),
     # a password stated in prose, quoted (`The password is 'Secret123'`)
     ("prose_password", "password is|password was|passphrase is",
-     r"(?i)\bpass(?:word|phrase)[ \t]+(?:is|was)[ \t]*:?[ \t]*(?P<q>[\"'`])(?P<s>[^\"'`\s][^\"'`\n]{3,63})(?P=q)"),
+     # (not a string's closing quote before code: JavaVulnerableLab's `"… Your Password is: "+rs.getString("`)
+     r"(?i)\bpass(?:word|phrase)[ \t]+(?:is|was)[ \t]*:?[ \t]*(?P<q>[\"'`])(?P<s>[^\"'`\s+.,;)][^\"'`\n]{3,63})(?P=q)"),
     # credentials given to .NET's constructors: the password after the user name (and the LDAP path)
     ("network_credential", "networkcredential",
      r"\bNetworkCredential\([ \t]*\"[^\"\n]*\"[ \t]*,[ \t]*\"(?P<s>[^\"\n]+)\""),
@@ -614,7 +622,9 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("curl_oauth2_bearer", "--oauth2-bearer", r"--oauth2-bearer(?:[ \t]+|=)" + _ARG),
     ("powershell_securestring", "convertto-securestring",
      r"(?i)ConvertTo-SecureString(?:[ \t]+-(?:String|Force|AsPlainText)\b)*[ \t]+"
-     r"(?:\\?(?P<q>[\"'])(?P<s>[^\"'\\\n$]{4,})\\?(?P=q)|(?P<s2>[^\s\"'$(\\-][^\s\"'`;|)]*))"),
+     # (a cmdlet's name after it is a list's next one: highlight.js' `ConvertTo-SecureString Copy-Item …`)
+     r"(?:\\?(?P<q>[\"'])(?P<s>[^\"'\\\n$]{4,})\\?(?P=q)|(?!" + _PS_VERB + r"-[A-Z][A-Za-z]+(?![^\s;|)]))"
+     r"(?P<s2>[^\s\"'$(\\-][^\s\"'`;|)]*))"),
     # a JSON Web Key's private members (`d`, RSA's primes and exponents, a symmetric key's `k`): base64url with
     # mixed case and a digit
     ("jwk_private", ("\"d\"", "\"k\"", "\"p\"", "\"q\"", "\"dp\"", "\"dq\"", "\"qi\""),
