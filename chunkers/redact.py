@@ -393,6 +393,8 @@ _NOT_SECRET_NAME = re.compile(
     # (and the class of a CSI driver's provider of them: `secretProviderClass: "app-aws-secretsmanager"`)
     r"secrets?[_.-]?(name|namespace|ref|key[_.-]?ref|store|provider([_.-]?class)?|arn|path|version|manager|type|kind)s?"
     r"(?![a-z])|"
+    # where a secret comes from (JupyterHub's `secret_from = 'env'`), no secret's word after it (`secret_source_token`)
+    r"secrets?[_.-]?(from|source|origin)(?![a-z])(?![\w.-]*?(key|token|secret|passw|pwd))|"
     # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
     # `secretary_password` are secrets' names)
     r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
@@ -905,7 +907,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
-        _ANDROID_RESOURCE.fullmatch(v) is not None) or _regex_only(v) or (
+        _ANDROID_RESOURCE.fullmatch(v) is not None) or _regex_only(v) or _public_pem(v) or (
+        _X509_B64.match(v) is not None) or _ENTRY_POINT.fullmatch(v) is not None or _message_key(v) or (
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
@@ -1044,6 +1047,39 @@ _ANDROID_RESOURCE = re.compile(
 # A regular expression's syntax and nothing else (DVGA's `re.sub(r'(?<=password:")(.*)(?=")', …)`: the quote inside
 # the pattern closes a "value" of `)(.*)(?=`): no letter or digit, a wildcard or a group's lookaround in it.
 _REGEX_PUNCT = re.compile(r"[()\[\]{}.*+?=<>!|^$\\,:\s-]+")
+
+
+# Public key material by its form: PEM blocks of certificates and public keys only (traefik's docs put a CA in a
+# Kubernetes Secret's `ca: |-`), and an X.509 certificate's DER in base64 (Android's `font_certs.xml`: `MIIEqDCCA5Cg
+# AwIBAgI…`, a SEQUENCE, then the version's [0] INTEGER 2; a private key's `MIIEvQIBADAN…` is none).
+_PEM_BEGIN = re.compile(r"-----BEGIN ([A-Z0-9 ]+)-----")
+_PUBLIC_PEM_KINDS = frozenset(("CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CRL", "CERTIFICATE REQUEST",
+                               "NEW CERTIFICATE REQUEST", "PUBLIC KEY", "RSA PUBLIC KEY", "PGP PUBLIC KEY BLOCK"))
+_X509_B64 = re.compile(r"MII[A-Za-z0-9+/]{3}CC[A-Za-z0-9+/]{4}AwIBAgI[A-Za-z0-9+/=\s]*$")
+# A Python entry point, a module's dotted path and an attribute (`jupyterhub.authenticators.shared:SharedPassword
+# Authenticator` under `shared-password` in pyproject.toml's entry points): letters only after the colon.
+# (two dots in the module's path, or a class's name of two words or more, or a function's with `_`: `db.local:Secret`,
+# a user and a password, is none)
+_ENTRY_POINT = re.compile(r"[a-z_][a-z0-9_]*(?:(?:\.[a-z_][a-z0-9_]*){2,}:[A-Za-z_]{4,}|\.[a-z_][a-z0-9_]*:"
+                          r"(?:[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:_[a-z]+)+))")
+# A message's key in dots naming the secret (Spring's `rejectValue("repeatedPassword", "user.password.no-match")`)
+_DOTTED_MESSAGE_KEY = re.compile(r"[a-z][a-z0-9]*(?:\.[a-z][a-z0-9-]*){2,}")
+
+
+def _public_pem(value: str) -> bool:
+    if value.startswith("LS0tLS1CRUdJTi") and len(value) < 65536:  # the same in base64 (a Secret's `ca.crt: LS0t…`)
+        try:
+            value = base64.b64decode(value, validate=True).decode("ascii")
+        except (ValueError, UnicodeDecodeError):
+            return False
+    if not value.startswith("-----BEGIN ") or "PRIVATE" in value:
+        return False
+    kinds = _PEM_BEGIN.findall(value)
+    return bool(kinds) and all(k in _PUBLIC_PEM_KINDS for k in kinds)
+
+
+def _message_key(value: str) -> bool:
+    return _DOTTED_MESSAGE_KEY.fullmatch(value) is not None and not _LABEL_WORDS.isdisjoint(value.split("."))
 
 
 def _regex_only(value: str) -> bool:
@@ -1503,6 +1539,9 @@ def _token(match: re.Match[str]) -> str:
     return REDACTED
 
 
+_DIGEST_PARAM = re.compile(r"(?i)(?:username|realm|nonce|uri|algorithm|qop|opaque)=")
+
+
 def _auth_header(match: re.Match[str]) -> str:
     value, scheme = match.group("value"), match.group("scheme")
     # a value already redacted after a word the first pass read as its scheme (`Authorization: Word1 -p…`): the
@@ -1514,7 +1553,9 @@ def _auth_header(match: re.Match[str]) -> str:
             or _REFERENCE_OR_PLACEHOLDER.match(value)) or (
             scheme is not None and scheme.lower() == "basic" and _template_basic(value)) or (
             # a scheme's parameters by name, their values concatenated (nusoap's `'Digest username="' . $username`)
-            re.fullmatch(r"[A-Za-z_]+=", value) and match.string[match.end():match.end() + 1] in "\"'"):
+            re.fullmatch(r"[A-Za-z_]+=", value) and match.string[match.end():match.end() + 1] in "\"'") or (
+            # a Digest header's user or realm, no response after it (vulhub's `Authorization: Digest username=admin`)
+            scheme is not None and scheme.lower() == "digest" and _DIGEST_PARAM.match(value)):
         return match.group(0)
     return _replace(match, "value")
 
@@ -2559,6 +2600,7 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
 # is like, not the secret; judged by themselves under a section of secrets (its `Default` stays the secret's).
 _SCHEMA_WORDS = frozenset("type minlength maxlength noecho description allowedpattern allowedvalues "
                           "constraintdescription pattern format title minimum maximum nullable sensitive class".split())
+_SCHEMA_VALUE_WORDS = frozenset(("default", "example", "examples", "const", "enum", "value"))
 # Collections of named units (a workflow's `jobs`, Compose's `services`, `volumes`, `networks`): a unit's name says
 # what the unit is or runs (`jobs: {git-secrets: {runs-on: …}}`, a job running that scanner), not that its keys are
 # secrets.
@@ -2628,6 +2670,10 @@ def _in_secret_section(named: list[str]) -> bool:
     """Is an ancestor of a key path's last name a section of secrets (a unit's name in a collection is none, and an
     object's `labels` or `annotations` below it are names: Helm's `jwtKeySecret: {labels: {app: crapi-identity}}`)?"""
     for k, p in enumerate(named[:-1]):
+        # (a JSON Schema's field, `properties: {imagePullSecrets: {items: …}}` in a CRD's openAPIV3Schema, describes
+        # values, not holds them; its `default` or `example` is one)
+        if k and named[k - 1] == "properties" and named[-1].lower() not in _SCHEMA_VALUE_WORDS:
+            continue
         if _secret_name(p)[1] and not (k and named[k - 1].lower() in _UNIT_COLLECTIONS):
             return not any(q.lower() in ("labels", "annotations") for q in named[k + 1:-1])
     return False
@@ -3717,7 +3763,8 @@ def _xml_pair(match: re.Match[str]) -> str:
 
 # A URL is no password or token (its own credentials are _URL_CRED's).
 _URL_START = re.compile(r"[a-z][a-z0-9+.-]*://", re.I)
-_ASK_FLAG = re.compile(r"(?i)--(?:ask|prompt)[_-]")
+# (and one that turns it off: adduser's `--disabled-password USER`, `--no-password`)
+_ASK_FLAG = re.compile(r"(?i)--(?:ask|prompt|disabled?|no)[_-]")
 
 
 # An XML element's text under a secret's name (`<password>…</password>`, `<ns:ApiKey>…</ns:ApiKey>`).
@@ -3904,7 +3951,7 @@ def _cli_flag(match: re.Match[str]) -> str:
             value in (":", "|", "-")) or (group == "qv" and re.match(r"\s*[.+]\s*(?:\$|[A-Za-z_][\w.]*\s*[(\[])",
                                                                       value)) or (
             group == "qv" and _FLAG_HOLE.fullmatch(value)) or (
-            # a flag that asks for the secret takes none (`wget --ask-password URL`)
+            # a flag that asks for the secret takes none (`wget --ask-password URL`), nor one turning it off
             _ASK_FLAG.search(match.group("flag"))) or (
             group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
             "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
