@@ -371,6 +371,8 @@ _NOT_SECRET_NAME = re.compile(
     r"(credentials?|creds)[_.-]?(domain|realm|user(name)?|login|type|kind)s?(?![a-z])|"
     # where a credential comes from or how it is got (`credential_source == "token_provider"`, `credentials_mode`)
     r"(credentials?|creds)[_.-]?(source|provider|mode|method|strategy|store|helper|count)s?(?![a-z])|"
+    # (a policy about them: WebAuthn's `credentialProtectionPolicy: "userVerificationOptional"`)
+    r"(credentials?|creds)[_.-]?(protection[_.-]?)?polic(y|ies)(?![a-z])|"
     r"(credentials?|creds|secrets?|passw(or)?d)[_.-]?(mount[_.-]?)?(url|uri|host|endpoint|server|file|path|dir)s?"
     r"(?![a-z])|"
     # a setting about the password (Ansible's `password_expire: never`, `update_password: on_create`)
@@ -1542,12 +1544,29 @@ def _token(match: re.Match[str]) -> str:
 _DIGEST_PARAM = re.compile(r"(?i)(?:username|realm|nonce|uri|algorithm|qop|opaque)=")
 
 
+# Code after a variable named `authorization` (Spring Security's tests: `OAuth2Authorization authorization =
+# TestOAuth2Authorizations.authorization(registeredClient)`): a class's name of capitalised words, a member of one, a
+# call; no scheme before it.
+_CLASS_WORDS = re.compile(r"(?:[A-Z]+[a-z]+[0-9]*){2,}")
+_MEMBER_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def _auth_code(match: re.Match[str]) -> bool:
+    value = match.group("value")
+    if looks_random(value.split(".")[0]):
+        return False
+    return match.string[match.end():match.end() + 1] == "(" or (
+        _MEMBER_PATH.fullmatch(value) is not None and _CLASS_WORDS.match(value) is not None) or (
+        _CLASS_WORDS.fullmatch(value) is not None)
+
+
 def _auth_header(match: re.Match[str]) -> str:
     value, scheme = match.group("value"), match.group("scheme")
     # a value already redacted after a word the first pass read as its scheme (`Authorization: Word1 -p…`): the
     # second pass reads the same, so redaction stays idempotent
     if match.group(0).endswith(REDACTED) or match.string[match.end():].lstrip(" \t").startswith(REDACTED) or (
-            scheme is None and "AuthenticationHeaderValue" not in match.group(0) and is_benign_value(value)):
+            scheme is None and "AuthenticationHeaderValue" not in match.group(0) and (
+                is_benign_value(value) or _auth_code(match))):
         return match.group(0)
     if (_METAVAR.fullmatch(value) or re.fullmatch(r"[A-Z]?[a-z]+", value) or _TOKEN_PLACEHOLDER.search(value)
             or _REFERENCE_OR_PLACEHOLDER.match(value)) or (
@@ -3057,6 +3076,9 @@ def _quoted(match: re.Match[str]) -> str:
     if match.group("name")[:1] == match.group("q") and match.group("name")[-1:].isalnum() and (
             match.group("op").strip() == ":") and re.match(r"[)+,.;]", value):
         return match.group(0)  # a label's own string (`debug.append("Token: ").append(token)`): what follows is code
+    if _STORAGE_KEY_NAME.search(match.group("name")) and _IDENTIFIER.fullmatch(value.strip("'\"")) and (
+            len(value) <= 40 and not looks_random(value.strip("'\""))):
+        return match.group(0)  # a browser storage's slot (portainer's `storageKey = 'k8sAppEventsDatatable'`)
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(_INDEX_JOIN.sub(r"_\1", match.group("name"))) or (
             _CONCAT_VALUE.match(value)) or (
             is_benign_value(value, match.group("name"))) or (match.group("q") == "`" and " " in value) or (
@@ -3074,6 +3096,9 @@ _PASCAL_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
 _WORDS_HEAD = re.compile(r"[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}")
 # A table's literal index read as the name's last word (`credentials["username"]` as `credentials_username`: no secret)
 _INDEX_JOIN = re.compile(r"\[[\"']([\w.@-]+)[\"']\]")
+# A name whose secret's word is a storage key, no other (`storageKey`, `storage-key`): an Azure account's key is 88
+# characters of base64; a name of letters is a slot in a browser's storage.
+_STORAGE_KEY_NAME = re.compile(r"(?i)^[\"']?(?:(?!secret|passw|token|cred|auth|api)[\w.-])*?storage[_-]?key[\"']?$")
 _CONN_KEY_HEAD = re.compile(r"[A-Za-z][A-Za-z ]{0,30}=")
 # An HTML template's attribute binding before a name (Angular's `[password]=`, Vue's `:password=`, `v-bind:token=`).
 _BINDING_HEAD = re.compile(r"(?:^|\s)(?:\[|:|v-bind:)$")
