@@ -492,6 +492,11 @@ _MOUNT_SPEC = re.compile(r"(?:id|type|src|source|env|target|dst|required|mode|ui
                          r"(?:,(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^\s,]*)*")
 # A help text's placeholder for the value (`--token TEXT`, `--password PASSWORD`).
 _METAVAR = re.compile(r"[A-Z][A-Z_]*")
+# The value's type in a Go command's help (cobra's and pflag's `--encryption-key string   the storage encryption key
+# to use`): a type's name, then the description after two blanks or more.
+_FLAG_TYPES = frozenset("string strings stringArray stringSlice stringToString int int32 int64 uint uint32 uint64 bool "
+                        "duration float32 float64 bytesHex bytesBase64 ip ipNet".split())
+_FLAG_TYPE_GAP = re.compile(r"[ \t]{2,}\S")
 # Words that follow a flag in prose or help text, not its value.
 _PROSE_AFTER_FLAG = frozenset(
     "a above an and are as be below by can else false flag flags for from given here if in instead is it "
@@ -2620,6 +2625,8 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
 _SCHEMA_WORDS = frozenset("type minlength maxlength noecho description allowedpattern allowedvalues "
                           "constraintdescription pattern format title minimum maximum nullable sensitive class".split())
 _SCHEMA_VALUE_WORDS = frozenset(("default", "example", "examples", "const", "enum", "value"))
+# A JSON Schema's maps of named schemas: its fields and its definitions.
+_SCHEMA_MAPS = frozenset(("properties", "patternProperties", "$defs", "definitions"))
 # Collections of named units (a workflow's `jobs`, Compose's `services`, `volumes`, `networks`): a unit's name says
 # what the unit is or runs (`jobs: {git-secrets: {runs-on: …}}`, a job running that scanner), not that its keys are
 # secrets.
@@ -2688,10 +2695,13 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
 def _in_secret_section(named: list[str]) -> bool:
     """Is an ancestor of a key path's last name a section of secrets (a unit's name in a collection is none, and an
     object's `labels` or `annotations` below it are names: Helm's `jwtKeySecret: {labels: {app: crapi-identity}}`)?"""
+    # (the last field's schema in the path, a JSON Schema's `properties` before it)
+    deepest = max((i for i, q in enumerate(named[:-1]) if q == "properties"), default=-1)
     for k, p in enumerate(named[:-1]):
-        # (a JSON Schema's field, `properties: {imagePullSecrets: {items: …}}` in a CRD's openAPIV3Schema, describes
-        # values, not holds them; its `default` or `example` is one)
-        if k and named[k - 1] == "properties" and named[-1].lower() not in _SCHEMA_VALUE_WORDS:
+        # (a JSON Schema's field or definition, `properties: {imagePullSecrets: {items: …}}` in a CRD's
+        # openAPIV3Schema, describes values, not holds them; its `default` or `example` is one, unless a deeper
+        # field's schema holds it: `$defs: {FilePassword: {properties: {algorithm: {enum: […]}}}}`)
+        if k and named[k - 1] in _SCHEMA_MAPS and (named[-1].lower() not in _SCHEMA_VALUE_WORDS or deepest > k):
             continue
         if _secret_name(p)[1] and not (k and named[k - 1].lower() in _UNIT_COLLECTIONS):
             return not any(q.lower() in ("labels", "annotations") for q in named[k + 1:-1])
@@ -3979,6 +3989,7 @@ def _cli_flag(match: re.Match[str]) -> str:
             # a flag that asks for the secret takes none (`wget --ask-password URL`), nor one turning it off
             _ASK_FLAG.search(match.group("flag"))) or (
             group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
+            group == "v" and value in _FLAG_TYPES and _FLAG_TYPE_GAP.match(match.string, match.end())) or (
             "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
             # a key's file after a key's flag (`kubeseal --recovery-private-key k8s/main.key`)
             _file_name(value)) or (
