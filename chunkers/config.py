@@ -503,9 +503,9 @@ class _Open(NamedTuple):
 
 
 _ROOT = _Open((), 0, [], (), False, False)
-_PATH_TAGS = frozenset(("dir", "directory", "folder", "file"))
-# (nor does a web framework's action, named for what it does: dvja's Struts `<action name="resetPasswordExecute">`)
-_ACTION_TAGS = frozenset(("action",))
+# Elements whose naming attribute names no key: a package manifest's folder or file (PEAR's `<dir name="Token">`
+# names a path), a web framework's action, named for what it does (dvja's Struts `<action name="resetPasswordExecute">`)
+_NAMING_ONLY_TAGS = frozenset(("dir", "directory", "folder", "file", "action"))
 _KIND_ATTRS = frozenset(("type", "class"))
 # Where a .NET XML documentation file (an assembly's doc comments, shipped beside its DLL) keeps its members.
 _DOC_MEMBERS = ("doc", "members")
@@ -557,10 +557,10 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
                 path, rpath = parent + (step,), rparent + (step,)
                 # <data name="StripeApiKey"><value>…</value></data> (.resx, app.config <setting>):
                 # the name is the key, so what the element holds is that key's value.
-                # (a package manifest's folder or file, PEAR's `<dir name="Token">`, names a path, not a key)
-                # (nor, in a .NET documentation file, does a symbol's id or a parameter's name: `<member
-                # name="P:…SQLiteConnection.ConnectionString">`, `<param name="key">` hold text about them)
-                secret = secret or (tag not in _PATH_TAGS and tag not in _ACTION_TAGS and parent[:2] != _DOC_MEMBERS
+                # (not a path's or an action's name, _NAMING_ONLY_TAGS; nor, in a .NET documentation file, a symbol's
+                # id or a parameter's name: `<member name="P:…SQLiteConnection.ConnectionString">`, `<param
+                # name="key">` hold text about them)
+                secret = secret or (tag not in _NAMING_ONLY_TAGS and parent[:2] != _DOC_MEMBERS
                                     and is_secret_key(attrs[naming]))
             elif item:
                 # A package or file name (`…Configuration.UserSecrets`) names the item; it is not a key.

@@ -786,6 +786,9 @@ _DOTTED_WORDS = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+){3,}")
 # a property's key of lower-case dotted words, a digit or two after one (`'e2.api.client.secret.key'`), that names a
 # secret's word: the key a value is looked up by
 _DOTTED_KEY = re.compile(r"[a-z]+[0-9]{0,2}(?:\.[a-z]+[0-9]{0,2}){3,}")
+# ... or a message's key of three dotted words or more, one of them the secret's (Spring's `rejectValue(
+# "repeatedPassword", "user.password.no-match")`)
+_DOTTED_MESSAGE_KEY = re.compile(r"[a-z][a-z0-9]*(?:\.[a-z][a-z0-9-]*){2,}")
 # the Fetch API's credentials modes (`credentials: 'include'`, `"omit"`, `same-origin`): an enumerated value
 _FETCH_MODES = frozenset(("include", "omit", "same-origin"))
 
@@ -794,6 +797,8 @@ def _address_or_name(value: str) -> bool:
     if _IPV6.fullmatch(value):
         return value.count("::") <= 1 and (value.count(":") >= 7 or "::" in value)
     if _DOTTED_KEY.fullmatch(value) and any(re.sub(r"[0-9]+$", "", w) in _KEY_WORDS for w in value.split(".")):
+        return True
+    if _DOTTED_MESSAGE_KEY.fullmatch(value) and not _LABEL_WORDS.isdisjoint(value.split(".")):
         return True
     # (a file's path or name, and the local host: what names a place is no secret)
     return bool(_file_name(value) or _LOCAL_HOST.fullmatch(value) or _DOTTED_NUMBER.fullmatch(value) or (
@@ -885,6 +890,8 @@ _ASCII_WORD_DIGITS = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]*[A-Za-z])(?=[A-
 
 def _other_script(value: str) -> bool:
     """Most of the value's letters, two or more, of a script beyond Latin: text shown to a person."""
+    if value.isascii():
+        return False
     other = latin = 0
     for c in value:
         if c.isalpha():
@@ -915,7 +922,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
         _ANDROID_RESOURCE.fullmatch(v) is not None) or _regex_only(v) or _public_pem(v) or (
-        _X509_B64.match(v) is not None) or _ENTRY_POINT.fullmatch(v) is not None or _message_key(v) or (
+        _X509_B64.match(v) is not None) or _ENTRY_POINT.fullmatch(v) is not None or (
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
@@ -1069,8 +1076,6 @@ _X509_B64 = re.compile(r"MII[A-Za-z0-9+/]{3}CC[A-Za-z0-9+/]{4}AwIBAgI[A-Za-z0-9+
 # a user and a password, is none)
 _ENTRY_POINT = re.compile(r"[a-z_][a-z0-9_]*(?:(?:\.[a-z_][a-z0-9_]*){2,}:[A-Za-z_]{4,}|\.[a-z_][a-z0-9_]*:"
                           r"(?:[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:_[a-z]+)+))")
-# A message's key in dots naming the secret (Spring's `rejectValue("repeatedPassword", "user.password.no-match")`)
-_DOTTED_MESSAGE_KEY = re.compile(r"[a-z][a-z0-9]*(?:\.[a-z][a-z0-9-]*){2,}")
 
 
 def _public_pem(value: str) -> bool:
@@ -1083,10 +1088,6 @@ def _public_pem(value: str) -> bool:
         return False
     kinds = _PEM_BEGIN.findall(value)
     return bool(kinds) and all(k in _PUBLIC_PEM_KINDS for k in kinds)
-
-
-def _message_key(value: str) -> bool:
-    return _DOTTED_MESSAGE_KEY.fullmatch(value) is not None and not _LABEL_WORDS.isdisjoint(value.split("."))
 
 
 def _regex_only(value: str) -> bool:

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from chunkers import chunk_file_result
 from chunkers.redact import REDACTED, redact_text
 
 # A generated secret's value, shared by the rounds' cases: long, mixed, no word in it.
 GENERATED = "Zq8vN3xL0pR7tY2wK5mB4cD"
+
+
+def bodies(name: str, text: str) -> str:
+    """The bodies of a file's chunks as an ingest stores them (a settings file's parsed values, a code file's text)."""
+    return "\n".join(piece.body for piece in chunk_file_result(name, text.encode()).pieces)
 
 
 def assert_kept(line: str) -> None:

@@ -2,17 +2,10 @@
 out after the sixty-ninth round (figures: benchmarks/secrets_recall.md, round 70). Values made up where a secret is
 meant."""
 
-import pytest
-
-from chunkers import chunk_file_result
-from chunkers.redact import redact_text
+from tests.chunkers.redact_asserts import bodies, round_tests
 
 
-def _bodies(name: str, text: str) -> str:
-    return "\n".join(piece.body for piece in chunk_file_result(name, text.encode()).pieces)
-
-
-@pytest.mark.parametrize("line", [
+KEPT = [
     # a message bundle's labels and messages about a secret (Security Shepherd's i18n/*.properties)
     "form.password = Password:",
     "loginForm.password = Account Password:",
@@ -48,12 +41,10 @@ def _bodies(name: str, text: str) -> str:
     "preg_match('#^mongodb://(([^:]+):?(.*)(?=@))?@?([^/]*)(.*)$#', $server, $matches);",
     # a PHP class by its namespace
     "'password' => 'App\\Rules\\Password',",
-])
-def test_a_look_alike_is_kept(line):
-    assert redact_text(line) == line
+]
 
 
-@pytest.mark.parametrize("line, secret", [
+REDACTED_CASES = [
     # a phrase that names no secret, lower case, or a password of letters and digits: values, as before
     ("password = super secret passphrase", "super secret passphrase"),
     ("form.password = Sn0wfall2024", "Sn0wfall2024"),
@@ -68,49 +59,48 @@ def test_a_look_alike_is_kept(line):
     ("4) Use the credentials dinesh/Dinesh@123$ and start using the application", "Dinesh@123$"),
     # an escaped value in Latin letters is no text of another script
     (r"password = \u0053\u006e\u006f\u0077", r"\u0053\u006e\u006f\u0077"),
-])
-def test_a_secret_is_redacted(line, secret):
-    out = redact_text(line)
-    assert secret not in out and "[REDACTED]" in out, out
+]
+
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)
 
 
 def test_a_workflow_cache_key_after_words_is_kept():
-    body = _bodies("release.yml", "jobs:\n  build:\n    steps:\n      - uses: actions/cache@v4\n        with:\n"
-                   "          key: maven-output-${{ hashFiles('target/**') }}\n"
-                   "          path: ~/.m2\n")
+    body = bodies("release.yml", "jobs:\n  build:\n    steps:\n      - uses: actions/cache@v4\n        with:\n"
+                  "          key: maven-output-${{ hashFiles('target/**') }}\n"
+                  "          path: ~/.m2\n")
     assert "maven-output-${{ hashFiles('target/**') }}" in body
 
 
 def test_an_android_preference_s_key_is_judged_by_its_look():
-    body = _bodies("preferences.xml", '<PreferenceScreen xmlns:android="http://schemas.android.com/apk/res/android">\n'
-                   '  <EditTextPreference android:key="server_preference" android:title="Server" />\n'
-                   '  <EditTextPreference android:key="Zq8vR2mXk9PLw4tYb7NcQe3s" android:title="X" />\n'
-                   '</PreferenceScreen>\n')
+    body = bodies("preferences.xml", '<PreferenceScreen xmlns:android="http://schemas.android.com/apk/res/android">\n'
+                  '  <EditTextPreference android:key="server_preference" android:title="Server" />\n'
+                  '  <EditTextPreference android:key="Zq8vR2mXk9PLw4tYb7NcQe3s" android:title="X" />\n'
+                  '</PreferenceScreen>\n')
     assert "server_preference" in body
     assert "Zq8vR2mXk9PLw4tYb7NcQe3s" not in body
 
 
 def test_a_package_folder_named_token_and_a_service_s_class_are_no_secrets():
-    body = _bodies("package.xml", '<package>\n <contents>\n  <dir name="Token">\n'
-                   '   <file name="Stream.php" role="php">\n'
-                   '    <tasks:replace from="@package_version@" to="version" type="package-info" />\n'
-                   '   </file>\n  </dir>\n </contents>\n</package>\n')
+    body = bodies("package.xml", '<package>\n <contents>\n  <dir name="Token">\n'
+                  '   <file name="Stream.php" role="php">\n'
+                  '    <tasks:replace from="@package_version@" to="version" type="package-info" />\n'
+                  '   </file>\n  </dir>\n </contents>\n</package>\n')
     assert "@package_version@" in body and "package-info" in body and "[REDACTED]" not in body
-    body = _bodies("services.xml", '<container>\n <services>\n'
-                   '  <service id="form.type.password" class="Symfony\\Component\\Form\\Type\\PasswordType" />\n'
-                   '  <service id="app.password" class="App\\Secret" value="Sn0wfall2024" />\n'
-                   ' </services>\n</container>\n')
+    body = bodies("services.xml", '<container>\n <services>\n'
+                  '  <service id="form.type.password" class="Symfony\\Component\\Form\\Type\\PasswordType" />\n'
+                  '  <service id="app.password" class="App\\Secret" value="Sn0wfall2024" />\n'
+                  ' </services>\n</container>\n')
     assert "PasswordType" in body and "App\\Secret" in body
     assert "Sn0wfall2024" not in body
 
 
 def test_a_mysql_prompt_in_a_flattened_value_is_no_password():
-    body = _bodies("pdo.xml", "<document><pre>$ mysql -u root -p\nEnter password: *******\nWelcome</pre>"
-                   "<pre>$ mysql -u root -pSn0wfall2024 db</pre></document>\n")
+    body = bodies("pdo.xml", "<document><pre>$ mysql -u root -p\nEnter password: *******\nWelcome</pre>"
+                  "<pre>$ mysql -u root -pSn0wfall2024 db</pre></document>\n")
     assert "Enter password" in body and "Sn0wfall2024" not in body
 
 
 def test_an_android_string_resource_s_label_is_kept_in_the_settings_too():
-    body = _bodies("strings.xml", '<resources>\n  <string name="loginscreen_password">Password:</string>\n'
-                   '  <string name="db_password">Sn0wfall2024</string>\n</resources>\n')
+    body = bodies("strings.xml", '<resources>\n  <string name="loginscreen_password">Password:</string>\n'
+                  '  <string name="db_password">Sn0wfall2024</string>\n</resources>\n')
     assert "Password:" in body and "Sn0wfall2024" not in body

@@ -1,17 +1,10 @@
 """Seventy-first round: Apache Shiro (real code), mutillidae, DIVA Android and VyAPI read held out after the
 seventieth round (figures: benchmarks/secrets_recall.md, round 71). Values made up where a secret is meant."""
 
-import pytest
-
-from chunkers import chunk_file_result
-from chunkers.redact import redact_text
+from tests.chunkers.redact_asserts import bodies, round_tests
 
 
-def _bodies(name: str, text: str) -> str:
-    return "\n".join(piece.body for piece in chunk_file_result(name, text.encode()).pieces)
-
-
-@pytest.mark.parametrize("line", [
+KEPT = [
     # a call's name after a session cookie's name (Shiro's WebContainerIT)
     "            jsessionid = getSessionCookie(loginPage);",
     # a Java class by its package (Shiro's IniSecurityManagerFactoryTest)
@@ -30,12 +23,10 @@ def _bodies(name: str, text: str) -> str:
     "        $this->setHeader('Authorization', 'Digest username=\"' . $username . '\", realm=\"' . $realm . '\"');",
     # the characters a password is drawn from, under a name saying so (mutillidae's password generator)
     '        var lPasswordCharset = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";',
-])
-def test_a_look_alike_is_kept(line):
-    assert redact_text(line) == line
+]
 
 
-@pytest.mark.parametrize("line, secret", [
+REDACTED_CASES = [
     ("Cookie: JSESSIONID=8F3A9C2B1D4E5F60718293A4B5C6D7E8", "8F3A9C2B1D4E5F60718293A4B5C6D7E8"),
     ("jsessionid = 8F3A9C2B1D4E5F60718293A4B5C6D7E8;", "8F3A9C2B1D4E5F60718293A4B5C6D7E8"),
     ("Authorization: Digest Zq8vR2mXk9PLw4tYb7NcQe3s", "Zq8vR2mXk9PLw4tYb7NcQe3s"),
@@ -51,14 +42,13 @@ def test_a_look_alike_is_kept(line):
     # a dotted password whose last part is capitalised with a digit inside a word (round 63's test)
     ("password = 'hunter.two.Wint3rIsHere'", "Wint3rIsHere"),
     ("secret = 'ENC[RSA,tUf83Ex0oSbDGa8vaU1hGqesODG9J4j40EgLClQYrwNT]'", "tUf83Ex0oSbDGa8vaU1hGqesODG9J4j40EgLClQYrwNT"),
-])
-def test_a_secret_is_redacted(line, secret):
-    out = redact_text(line)
-    assert secret not in out and "[REDACTED]" in out, out
+]
+
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)
 
 
 def test_a_user_s_name_under_a_section_of_secrets_is_kept_and_the_password_redacted():
     # StackHawk's scan login (mutillidae's .github/workflows/config/stackhawk.yml)
-    body = _bodies("stackhawk.yml", "app:\n  authentication:\n    usernamePassword:\n"
-                   '      scanUsername: "stackhawk"\n      scanPassword: "Sn0wfall2024"\n')
+    body = bodies("stackhawk.yml", "app:\n  authentication:\n    usernamePassword:\n"
+                  '      scanUsername: "stackhawk"\n      scanPassword: "Sn0wfall2024"\n')
     assert "stackhawk" in body and "Sn0wfall2024" not in body

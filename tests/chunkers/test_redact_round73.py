@@ -2,17 +2,10 @@
 WebGoat.NET, JavaVulnerableLab and DVJA read held out after the seventy-second round (figures:
 benchmarks/secrets_recall.md, round 73). Values made up where a secret is meant."""
 
-import pytest
-
-from chunkers import chunk_file_result
-from chunkers.redact import redact_text
+from tests.chunkers.redact_asserts import bodies, round_tests
 
 
-def _bodies(name: str, text: str) -> str:
-    return "\n".join(piece.body for piece in chunk_file_result(name, text.encode()).pieces)
-
-
-@pytest.mark.parametrize("line", [
+KEPT = [
     # a translation's text in a script beyond Latin (gogs' conf/locale/*.ini, Juice Shop's i18n/*.json)
     "password=密码",
     "password_too_short=密码长度不能少于 6 位！",
@@ -44,12 +37,10 @@ def _bodies(name: str, text: str) -> str:
     # a documented placeholder (hackazon's SignIn.php), a credentials table's user name
     "$this->backOfficeCredentials['yourUserName'] = 'yourPassWord';",
     'credentials["username"] = "admin"',
-])
-def test_a_look_alike_is_kept(line):
-    assert redact_text(line) == line
+]
 
 
-@pytest.mark.parametrize("line, secret", [
+REDACTED_CASES = [
     # a credentials table's entry by a user's name (InsecureShop's Util.kt)
     ('        userCreds["shopuser"] = "!ns3csh0p"', "!ns3csh0p"),
     ('userPasswords["alice"] = "Zq8fK2pLm9xT"', "Zq8fK2pLm9xT"),
@@ -68,37 +59,36 @@ def test_a_look_alike_is_kept(line):
     ("ConvertTo-SecureString Hunter-Two -AsPlainText -Force", "Hunter-Two"),
     # a connection string's value inside the literal
     ('string cs = "Password=Zq8fK2pLm9xT;Data Source=" + file;', "Zq8fK2pLm9xT"),
-])
-def test_a_secret_is_redacted(line, secret):
-    out = redact_text(line)
-    assert secret not in out and "[REDACTED]" in out, out
+]
+
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)
 
 
 def test_a_dotnet_documentation_file_is_text_about_its_members():
-    body = _bodies("lib/System.Data.SQLite.XML", '<?xml version="1.0"?>\n<doc>\n <assembly><name>X</name></assembly>\n'
-                   ' <members>\n  <member name="P:System.Data.SQLite.SQLiteConnection.ConnectionString">\n'
-                   '   <remarks><list><listheader><term>Parameter</term></listheader>\n'
-                   '    <item><description>Version</description></item></list></remarks>\n  </member>\n'
-                   '  <member name="M:Log.Util.EmptyDictionary.Add(System.Object)">\n'
-                   '   <param name="key">The <see cref="T:System.Object" /> to use as the key</param>\n  </member>\n'
-                   ' </members>\n</doc>\n')
+    body = bodies("lib/System.Data.SQLite.XML", '<?xml version="1.0"?>\n<doc>\n <assembly><name>X</name></assembly>\n'
+                  ' <members>\n  <member name="P:System.Data.SQLite.SQLiteConnection.ConnectionString">\n'
+                  '   <remarks><list><listheader><term>Parameter</term></listheader>\n'
+                  '    <item><description>Version</description></item></list></remarks>\n  </member>\n'
+                  '  <member name="M:Log.Util.EmptyDictionary.Add(System.Object)">\n'
+                  '   <param name="key">The <see cref="T:System.Object" /> to use as the key</param>\n  </member>\n'
+                  ' </members>\n</doc>\n')
     assert "Parameter" in body and "Version" in body and "T:System.Object" in body
     assert "[REDACTED]" not in body
     # elsewhere an element named like a secret still holds one
-    body = _bodies("app.xml", '<config>\n <setting name="ConnectionString"><value>Server=db;Password=Zq8fK2pLm9xT'
-                   '</value></setting>\n</config>\n')
+    body = bodies("app.xml", '<config>\n <setting name="ConnectionString"><value>Server=db;Password=Zq8fK2pLm9xT'
+                  '</value></setting>\n</config>\n')
     assert "Zq8fK2pLm9xT" not in body
 
 
 def test_an_android_layout_s_reference_and_a_struts_action_are_no_secrets():
-    body = _bodies("res/layout/activity_login.xml",
-                   '<LinearLayout xmlns:app="http://schemas.android.com/apk/res-auto">\n'
-                   '  <TextInputLayout app:passwordToggleEnabled="true" app:passwordToggleTint="@android:color/black"'
-                   ' />\n</LinearLayout>\n')
+    body = bodies("res/layout/activity_login.xml",
+                  '<LinearLayout xmlns:app="http://schemas.android.com/apk/res-auto">\n'
+                  '  <TextInputLayout app:passwordToggleEnabled="true" app:passwordToggleTint="@android:color/black"'
+                  ' />\n</LinearLayout>\n')
     assert "@android:color/black" in body
-    body = _bodies("struts.xml", '<struts>\n <package name="default">\n'
-                   '  <action name="resetPasswordExecute" class="com.example.ResetPassword">\n'
-                   '   <result type="redirectAction"><param name="actionName">login</param></result>\n'
-                   '  </action>\n </package>\n</struts>\n')
+    body = bodies("struts.xml", '<struts>\n <package name="default">\n'
+                  '  <action name="resetPasswordExecute" class="com.example.ResetPassword">\n'
+                  '   <result type="redirectAction"><param name="actionName">login</param></result>\n'
+                  '  </action>\n </package>\n</struts>\n')
     assert ">login<" in body or "= login" in body
     assert "[REDACTED]" not in body

@@ -1,12 +1,10 @@
 """Seventy-fifth round: Spring Security, django-rest-framework and Portainer (real code) read held out after the
 seventy-fourth round (figures: benchmarks/secrets_recall.md, round 75). Values made up where a secret is meant."""
 
-import pytest
-
-from chunkers.redact import redact_text
+from tests.chunkers.redact_asserts import round_tests
 
 
-@pytest.mark.parametrize("line", [
+KEPT = [
     # code after a variable named `authorization` (Spring Security's tests): a class, a member of one, a call
     "\t\tOAuth2Authorization authorization = TestOAuth2Authorizations.authorization(registeredClient).build();",
     "\t\tOAuth2Authorization authorization = TestOAuth2Authorizations",
@@ -16,12 +14,10 @@ from chunkers.redact import redact_text
     # a browser storage's slot under a storage key's name (Portainer's datatables)
     "const storageKey = 'k8sAppEventsDatatable';",
     "storage-key=\"'kubernetes.volume.events'\"",
-])
-def test_a_look_alike_is_kept(line):
-    assert redact_text(line) == line
+]
 
 
-@pytest.mark.parametrize("line, secret", [
+REDACTED_CASES = [
     # a header's value with no scheme, generated-looking; a value after a scheme's word
     ("Authorization: Zq8fK2pLm9xTv4RwYb7N", "Zq8fK2pLm9xTv4RwYb7N"),
     ('authorization = "Ab1Cd2Ef3Gh4"', "Ab1Cd2Ef3Gh4"),
@@ -32,7 +28,6 @@ def test_a_look_alike_is_kept(line):
     ("storageKey = 'Zq8fK2pLm9xTv4RwYb7N'", "Zq8fK2pLm9xTv4RwYb7N"),
     # a credential's value beside a policy's name
     ('"credentialSecret": "Zq8fK2pLm9xTv4RwYb7N",', "Zq8fK2pLm9xTv4RwYb7N"),
-])
-def test_a_secret_is_redacted(line, secret):
-    out = redact_text(line)
-    assert secret not in out and "[REDACTED]" in out, out
+]
+
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)

@@ -1,39 +1,29 @@
 """Seventy-sixth round: Authelia and Ory Kratos (real code) read held out after the seventy-fifth round (figures:
 benchmarks/secrets_recall.md, round 76). Values made up where a secret is meant."""
 
-import pytest
-
-from chunkers import chunk_file_result
-from chunkers.redact import redact_text
+from tests.chunkers.redact_asserts import bodies, round_tests
 
 
-def _bodies(name: str, text: str) -> str:
-    return "\n".join(piece.body for piece in chunk_file_result(name, text.encode()).pieces)
-
-
-@pytest.mark.parametrize("line", [
+KEPT = [
     # a Go command's help: the flag's type, then its description (Authelia's `authelia storage` docs)
     "      --encryption-key string                 the storage encryption key to use",
     "  -p, --password string   the password to use",
-])
-def test_a_look_alike_is_kept(line):
-    assert redact_text(line) == line
+]
 
 
-@pytest.mark.parametrize("line, secret", [
+REDACTED_CASES = [
     # a flag's value that happens to be a type's name, no help after it
     ("authelia storage migrate --encryption-key string", "string"),
     ("mysql --password string db", "string"),
     ("  --password Zq8fK2pLm9xTv4Rw   the password to use", "Zq8fK2pLm9xTv4Rw"),
-])
-def test_a_secret_is_redacted(line, secret):
-    out = redact_text(line)
-    assert secret not in out and "[REDACTED]" in out, out
+]
+
+test_a_look_alike_is_kept, test_a_secret_is_redacted = round_tests(KEPT, REDACTED_CASES)
 
 
 def test_a_json_schema_s_definition_named_for_a_password_describes_its_fields():
-    body = _bodies("configuration.json", '{"$defs": {"AuthenticationBackendFilePassword": {"properties": {\n'
-                   '  "algorithm": {"type": "string", "enum": [\n    "argon2",\n    "scrypt"\n  ]}}},\n'
-                   '  "DbPassword": {"type": "string", "default": "Zq8fK2pLm9xTv4RwYb7N"}}}\n')
+    body = bodies("configuration.json", '{"$defs": {"AuthenticationBackendFilePassword": {"properties": {\n'
+                  '  "algorithm": {"type": "string", "enum": [\n    "argon2",\n    "scrypt"\n  ]}}},\n'
+                  '  "DbPassword": {"type": "string", "default": "Zq8fK2pLm9xTv4RwYb7N"}}}\n')
     assert '"argon2"' in body or "argon2" in body
     assert "scrypt" in body and "Zq8fK2pLm9xTv4RwYb7N" not in body
