@@ -358,7 +358,7 @@ _WEAK_HINT = re.compile(
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
     r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|file|path|count|limit|len|length|name|field|expir|ttl|"
-    r"lifetime|usage|kind|str|ids?|index|offset|pos|prob|logit|mode|stream)|max[_-]?tokens|"
+    r"lifetime|lifespan|usage|kind|str|ids?|index|offset|pos|prob|logit|mode|stream)|max[_-]?tokens|"
     # a plural names many (`total_tokens`, `MAX_TOTAL_TOKENS`): a count or a list, not one secret
     r"tokens(?![a-z])|(?<!access[_.-])(?<!access)key[_.-]?(name|id|type|path|file|vault|size|length|alias)|"
     # the name of the header that carries a key (`ApiKeyHeader`), not `ApiKeyHeaderValue`
@@ -396,13 +396,13 @@ _NOT_SECRET_NAME = re.compile(
     r"secrets?[_.-]?(name|namespace|ref|key[_.-]?ref|store|provider([_.-]?class)?|arn|path|version|manager|type|kind)s?"
     r"(?![a-z])|"
     # where a secret comes from (JupyterHub's `secret_from = 'env'`), no secret's word after it (`secret_source_token`)
-    r"secrets?[_.-]?(from|source|origin)(?![a-z])(?![\w.-]*?(key|token|secret|passw|pwd))|"
+    r"secrets?[_.-]?(from|source|origin)([_.-]?env)?(?![a-z])(?![\w.-]*?(key|token|secret|passw|pwd))|"
     # "secret" inside another word (`secretary`, `secretariat`), the name's only secret word (`secretarySecret`,
     # `secretary_password` are secrets' names)
     r"^(?!.*(secret(?!ar(y|ies|iat))|passw|pwd|token|key|cred|auth))[^\n]*?secretar(y|ies|iat)|"
     # a login without a password (Ruby's Passwordless gem: `Passwordless.default_from_address`), the name's only
     # secret word
-    r"^(?!.*(secret|pwd|token|key|cred|auth|passw(?!(or)?dless)))[^\n]*?passw(or)?dless|"
+    r"^(?!.*(secret|pwd|token|key|cred|(?<!web)auth(?!n)|passw(?!(or)?dless)))[^\n]*?passw(or)?dless|"
     # "key" inside another word (`okapi-keyboard`: `api-key` read across two words), the name's only secret word
     r"^(?!.*(secret|passw|pwd|token|cred|auth|key(?!(board|stroke|frame|pad)s?)))[^\n]*?key(board|stroke|frame|pad)|"
     r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z])|"
@@ -416,6 +416,14 @@ _NOT_SECRET_NAME = re.compile(
     r"(?:[_.-](?:hash|salt|digest)|(?-i:(?<=[a-z0-9])(?:Hash|Salt|Digest|HASH|SALT|DIGEST)))(?:e?s)?[\"'\]]?$|"
     # a request's idempotency key (`idempotency_key="KG5LxwFBepaKHyUD"`): random, and no credential
     r"idempotency[_.-]?key|"
+    # what was read from a secret, named before "from" (oauth2-proxy's `EmailFromIDToken: "foo1@example.com"`, a
+    # claim), no secret's word before it (`passwordFromEnv` is a password)
+    r"^(?:(?!secret|passw|pwd|token|key|cred|auth)[a-z0-9])+(?:_from_|(?-i:From(?=[A-Z])))|"
+    # a table's key: a row's reference to another's (CakePHP fixtures' `'aco_foreign_key' => '73e3309f-…'`), the
+    # key rows are sorted or partitioned by; a secret's word after it (`foreign_key_secret`) is still one
+    r"(?:foreign|sort|partition)[_.-]?keys?(?![a-z])(?![\w.-]*?(token|secret|passw|pwd))|"
+    # what makes passwords, not one (passbolt's `PasswordGenerator`, `PASSPHRASE_GENERATOR_WORDS_CASE_LOWER`)
+    r"(?:passw(?:or)?d|passphrase)[_.-]?generators?(?![a-z])|"
     # a name whose last word says it points at the secret (`SECRET_VAULT_REF`, `db_password_reference`)
     r"[_.-]ref(erence)?s?(?![a-z0-9_])[\"'\]]?$|"
     # .NET's user-secrets store id (`<UserSecretsId>` in a project file: a GUID naming a folder), an OpenID provider's
@@ -906,6 +914,12 @@ def _other_script(value: str) -> bool:
         " " in value.strip() or other >= 8 or not _GLUED_DIGIT.search(value)) and not _ASCII_WORD_DIGITS.search(value)
 
 
+# A name's last word saying its value is what kind the secret is, what checks or names it, or how long it lives
+# (casdoor's `passwordType == "bcrypt"`, dex's `PasswordConnector = "local"`, gRPC's `Dex_CreatePassword_FullMethodName
+# = "/api.Dex/CreatePassword"`, passbolt's `..._SECRET_TOKEN_COST`, Keycloak's `accessTokenLifespan`): a value that
+# looks generated stays a secret (round 45's `trustTokenOperationType = "Zq8v…"`). Not a template's: AWS'
+# `SecretStringTemplate: '{"username":"admin"}'` is kics' secret.
+_ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit limits cost name".split())
 _PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
 
 
@@ -934,6 +948,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         bool(name) and (
             ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
              and not _PASSWORD_WORD.search(name)) or
+            (_HEADER_NAME.fullmatch(v) is not None and _HEADER_WORD.search(name) is not None) or
+            _names_itself(v, name) or
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
@@ -943,6 +959,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
             or (v.strip("\"'").lower() in _FLAG_WORDS and _SWITCH_NAME.search(name) is not None)
             or (_DURATION.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
+            or (_last_word(name) in _ABOUT_WORDS and not looks_random(v))
             or (_last_word(name) == "id" and _id_slug(v))
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
             or _sample_words(v, name) or _extends_name(v, name)
@@ -991,9 +1008,12 @@ _RULE_WORDS = frozenset(("required", "optional", "nullable", "confirmed"))
 # A PHP class by its namespace (Symfony's `<service id="form.type.password" class="…\\Core\\Type\\PasswordType">`).
 _PHP_CLASS = re.compile(r"\\?[A-Z][A-Za-z0-9]*(?:\\{1,2}[A-Z][A-Za-z0-9]*)+")
 # A length of time (`access-token-time-to-live: 10m`, `1h30m`, `500ms`): a setting's duration, under no password's name.
-_DURATION = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:ns|us|ms|s|m|h|d|w)(?:[0-9]+(?:ns|us|ms|s|m|h))*")
+_DURATION = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:ns|us|ms|s|m|h|d|w)(?:[0-9]+(?:ns|us|ms|s|m|h))*"
+                       # (in words: passbolt's `env('PASSBOLT_AUTH_JWT_REFRESH_TOKEN', '1 month')`, a token's lifetime)
+                       r"|[0-9]+[ \t]?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)")
 # Runs of one letter between dots or dashes (`"access_token": "XXXX.YYYY.ZZZZ"`, a JWT's parts in a doc): a shape.
-_LETTER_RUNS = re.compile(r"([A-Za-z])\1{3,}(?:[.-]([A-Za-z])\2{3,})+")
+# (or one run alone, three letters or more: oauth2-proxy's docs' `client_secret = "YYYYY"`, `cookie_secret = "ZZZ"`)
+_LETTER_RUNS = re.compile(r"([A-Za-z])\1{3,}(?:[.-]([A-Za-z])\2{3,})+|([A-Za-z])\3{2,}")
 # A kebab-case name of words, a short number after one (`wrongsecret-1`) under a name whose last word is `id`
 # (Google Secret Manager's `secret_id`): which secret, not its value. Vault's generated `secret_id` (a UUID) stays.
 _KEBAB_SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
@@ -1115,6 +1135,16 @@ _UI_NAME = re.compile(r"(?:[A-Z][a-z]+)*(?:Password|Secret|Token|Key)(?:[A-Z][a-
 # An HTTP header's name, capitalised words joined by `-` (Go's `const contentTypeToken string = "Content-Type"`, a
 # constant naming a header, under a token's or a key's name): no token; under a password's name it may be a passphrase.
 _HEADER_NAME = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
+# (under a name saying it holds a header's, any header's name: casdoor's `headerAllowCredentials =
+# "Access-Control-Allow-Credentials"`)
+_HEADER_WORD = re.compile(r"(?i)header")
+
+
+def _names_itself(value: str, name: str) -> bool:
+    """A value ending in its own name after a package's path (Go's context key, casdoor's `ctxCredentials =
+    "github.com/jcmturner/gokrb5/v8/ctxCredentials"`): a key naming itself, no secret."""
+    own = name.strip("\"'`[] ")
+    return len(own) >= 4 and "/" in value and value.rsplit("/", 1)[1] == own
 # An id's field name in camel case (a minified query's `{token:"snapshotId"}`), under a name with no password's word.
 _ID_NAME = re.compile(r"[a-z]{3,}(?:[A-Z][a-z]+)*(?:Id|ID)")
 # A regex of character classes with their counts (`token = r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+"`, HTTP's token grammar):
@@ -2599,8 +2629,10 @@ def _secret_name(name: str) -> tuple[bool, bool]:
     (`ConnectionStrings`, `Secrets`, `db_credentials`), and it is a plain name: `check-secret-access` (a job),
     `passwordHistory`, `changePasswordUriSettings` say what their keys are about, and a dotted name is a package's or a
     host's (`Microsoft.Extensions.Configuration.UserSecrets` in a lock file), none of them a place for secrets."""
-    if "/" in name and not name.endswith("/"):
-        return False, False  # a package's name (`@inquirer/password`, `node_modules/@inquirer/password`)
+    if "/" in name and not name.endswith("/") or "\\" in name:
+        # a package's name (`@inquirer/password`, `node_modules/@inquirer/password`), a PHP namespace (Composer's
+        # `autoload: {psr-4: {"Passbolt\\PasswordGenerator\\": "./plugins/…/src"}}`)
+        return False, False
     if not SECRET_SECTION.search(name) or _NOT_SECRET_NAME.search(name) or "." in name or "/" in name:
         return _name_tier(name) == 2, False
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
@@ -2619,7 +2651,10 @@ _SECTION_WORDS = frozenset("secret secrets password passwords credential credent
 # (`secrets: {db: {host: db.internal}}`, Spring's `keyvault.secret.property-sources[0].endpoint`) or a name, never a
 # secret because its section holds them.
 _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostname port endpoint server address addr "
-                            "name username user login email".split())
+                            "name username user login email "
+                            # (and a record's own fields: dex's `staticPasswords: [{userID: …, groups: [team-a]}]`,
+                            # Keycloak's `credentials: [{id: …, createdDate: 1591297959315}]`)
+                            "id ids uuid group groups date".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,
 # NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`, an XML element's `class`): what the secret
 # is like, not the secret; judged by themselves under a section of secrets (its `Default` stays the secret's).
@@ -3148,8 +3183,29 @@ def _name_among_names(value: str, name: str) -> bool:
 _MESSAGE_KEY = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+){2,}")
 
 
+# A schema's or a validator's builder given a field's name, then the field's type or a rule's name (Phinx's
+# `->addColumn('secret_id', 'uuid', [...])`, CakePHP's `->requirePresence('password', 'create', __('…'))`, `->add(
+# 'password', 'no_quotes', [...])`: a plain word, and for `add` a third argument, as a setter's `v.Add("password",
+# "test")` has none): no value of the field's.
+_CONST_NAME_END = re.compile(r"_NAME$")
+_FIELD_BUILDER = re.compile(r"(?:->|\.)(?:(?P<add>add)|addColumn|addField|changeColumn|requirePresence)[ \t]*$")
+_BUILDER_WORD = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*|[a-z]+(?:[A-Z][a-z]+)+")
+
+
+def _builder_word(match: re.Match[str]) -> bool:
+    builder = _FIELD_BUILDER.search(match.string, max(0, match.start() - 40), match.start())
+    return builder is not None and _BUILDER_WORD.fullmatch(match.group("value")) is not None and (
+        builder.group("add") is None or match.string[match.end():match.end() + 8].lstrip().startswith(",")) and (
+        not looks_random(match.group("value")))
+
+
 def _quoted_call(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
+    if match.re is _CONST_CALL_PAIR:
+        # (a constant naming the field: its value is the field's, `addHeader(SECRET_HEADER_NAME, "…")` a header's)
+        name = _CONST_NAME_END.sub("", name)
+    if match.re is _CALL_PAIR and _builder_word(match):
+        return match.group(0)
     if _MESSAGE_KEY.fullmatch(name) and _last_word(name) not in _KEY_WORDS and not looks_random(value):
         return match.group(0)
     if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or is_benign_value(value, name) or (
@@ -3984,7 +4040,8 @@ def _cli_flag(match: re.Match[str]) -> str:
     # alone: a console signature's `{--with-secret : Generate …}`, the colon before its description; a string's end
     # and a concatenation read as a quoted value: `'--password='.$connection['password']`)
     if value == REDACTED or _ESCAPED_END.sub("", value).lower() in _PROSE_AFTER_FLAG or _URL_START.match(value) or (
-            value in (":", "|", "-")) or (group == "qv" and re.match(r"\s*[.+]\s*(?:\$|[A-Za-z_][\w.]*\s*[(\[])",
+            value in (":", "|", "-")) or not value.strip(".\u2026") or (
+            group == "qv" and re.match(r"\s*[.+]\s*(?:\$|[A-Za-z_][\w.]*\s*[(\[])",
                                                                       value)) or (
             group == "qv" and _FLAG_HOLE.fullmatch(value)) or (
             # a flag that asks for the secret takes none (`wget --ask-password URL`), nor one turning it off
@@ -4024,12 +4081,15 @@ def _base64_pair(value: str) -> bool:
 # A trailing comment (`gss_creds: bool | None  # Delegate credentials`): what is checked is before it.
 # (from a blank run's first blank only: tried from each blank, a long run inside a value was read again and again)
 _TRAILING_COMMENT = re.compile(r"(?<![ \t])[ \t]+#.*$")
+_COMMENT_ONLY = re.compile(r"#(?:[ \t]|$)")
 
 
 def _config_line(match: re.Match[str]) -> str:
     value = _TRAILING_COMMENT.sub("", match.group("value")).strip()
-    if _NOT_A_VALUE.search(value) or _NOT_SECRET_NAME.search(match.group("name")) or (
-            is_benign_value(value, match.group("name"))) or _url_with_hole(value):
+    # (a YAML key with no value, only a comment after it: oauth2-proxy's `secretKeys:  # Exclude client-secret`)
+    if match.group("op")[0] == ":" and _COMMENT_ONLY.match(value) or _NOT_A_VALUE.search(value) or (
+            _NOT_SECRET_NAME.search(match.group("name"))) or is_benign_value(value, match.group("name")) or (
+            _url_with_hole(value)):
         return match.group(0)
     return f"{match.group('lead')}{match.group('name')}{match.group('op')}{REDACTED}"
 
