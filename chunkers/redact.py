@@ -358,14 +358,14 @@ _WEAK_HINT = re.compile(
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
     r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|file|path|count|limit|len|length|name|field|expir|ttl|"
-    r"lifetime|lifespan|usage|kind|str|ids?|index|offset|pos|prob|logit|mode|stream)|max[_-]?tokens|"
+    r"lifetime|lifespan|usage|kind|str|ids?|index|offset|pos|prob|logit|mode|stream|scopes?)|max[_-]?tokens|"
     # a plural names many (`total_tokens`, `MAX_TOTAL_TOKENS`): a count or a list, not one secret
     r"tokens(?![a-z])|(?<!access[_.-])(?<!access)key[_.-]?(name|id|type|path|file|vault|size|length|alias)|"
     # the name of the header that carries a key (`ApiKeyHeader`), not `ApiKeyHeaderValue`
     r"(key|tokens?)[_.-]?header([_.-]?name)?(?!\w)|publishable|public[_.-]?(key|token)|authenticity[_.-]?token|"
     # what names a stored credential or says where one is (Jenkins' `credentialsId`, `credentials.url`)
     # (not Vault's `secret_id`: a secret)
-    r"(credentials?|creds)[_.-]?ids?(?![a-z])|"
+    r"(credentials?|creds)[_.-]?(configuration[_.-]?)?(ids?|identifiers?)(?![a-z])|"
     # a credential object's member that is no secret (`networkCredential.Domain`, `credentials.UserName`)
     # (and its type's name: CodeBuild's `ImagePullCredentialsType`)
     r"(credentials?|creds)[_.-]?(domain|realm|user(name)?|login|type|kind)s?(?![a-z])|"
@@ -919,7 +919,11 @@ def _other_script(value: str) -> bool:
 # = "/api.Dex/CreatePassword"`, passbolt's `..._SECRET_TOKEN_COST`, Keycloak's `accessTokenLifespan`): a value that
 # looks generated stays a secret (round 45's `trustTokenOperationType = "Zq8v…"`). Not a template's: AWS'
 # `SecretStringTemplate: '{"username":"admin"}'` is kics' secret.
-_ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit limits cost name".split())
+_ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit limits cost name "
+                         # (how it is delivered or hashed, when it expires: node-oidc-provider's
+                         # `backchannelTokenDeliveryMode === 'ping'`, `client_secret_expires_at`, django-oauth-toolkit's
+                         # `CLIENT_SECRET_HASHER: "default"`)
+                         "mode modes hasher at expires expiry expiration".split())
 _PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
 
 
@@ -949,6 +953,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
             ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
              and not _PASSWORD_WORD.search(name)) or
             (_HEADER_NAME.fullmatch(v) is not None and _HEADER_WORD.search(name) is not None) or
+            ((_JOSE_ALG.fullmatch(v) is not None or _ISO_TIME.fullmatch(v) is not None)
+             and not _PASSWORD_WORD.search(name)) or
             _names_itself(v, name) or
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
@@ -1007,6 +1013,10 @@ def _escaped_phrase(value: str) -> bool:
 _RULE_WORDS = frozenset(("required", "optional", "nullable", "confirmed"))
 # A PHP class by its namespace (Symfony's `<service id="form.type.password" class="…\\Core\\Type\\PasswordType">`).
 _PHP_CLASS = re.compile(r"\\?[A-Z][A-Za-z0-9]*(?:\\{1,2}[A-Z][A-Za-z0-9]*)+")
+# A moment in ISO 8601 (KeePass' `<MasterKeyChanged>2012-04-05T17:09:34Z</MasterKeyChanged>`): when, under no
+# password's or secret's name.
+_ISO_TIME = re.compile(r"[12][0-9]{3}-[01][0-9]-[0-3][0-9](?:[T ][0-2][0-9]:[0-5][0-9](?::[0-5][0-9](?:\.[0-9]{1,9})?)?"
+                       r"(?:Z|[+-][0-2][0-9]:?[0-5][0-9])?)?")
 # A length of time (`access-token-time-to-live: 10m`, `1h30m`, `500ms`): a setting's duration, under no password's name.
 _DURATION = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:ns|us|ms|s|m|h|d|w)(?:[0-9]+(?:ns|us|ms|s|m|h))*"
                        # (in words: passbolt's `env('PASSBOLT_AUTH_JWT_REFRESH_TOKEN', '1 month')`, a token's lifetime)
@@ -1026,7 +1036,10 @@ def _id_slug(value: str) -> bool:
 
 # A URL of hosts and ports alone, no user, no path, no query (`couchbase://192.168.1.123`, `redis://cache:6379`,
 # `mongodb://a:27017,b:27018`): where a service is, under a connection string's name no secret.
-_HOST_URL = re.compile(r"[a-z][a-z0-9+.-]*://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:,[A-Za-z0-9.-]+(?::[0-9]{1,5})?)*/?")
+_HOST_URL = re.compile(r"[a-z][a-z0-9+.-]*://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:,[A-Za-z0-9.-]+(?::[0-9]{1,5})?)*"
+                       # (and a path of words: an OAuth provider's token endpoint, `token:
+                       # "https://graph.facebook.com/oauth/access_token"`; no query, no user, each part not generated)
+                       r"(?:/[A-Za-z0-9._~-]*)*")
 # A connection string of one part naming a file or the local host (`Data Source=/path/to/db/bitwarden.db`, SQLite's).
 _ONE_PART_CONN = re.compile(r"(?i)(?:data ?source|filename|server|host)[ \t]*=[ \t]*(?P<where>[^;=\s]+);?")
 
@@ -1138,6 +1151,14 @@ _HEADER_NAME = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
 # (under a name saying it holds a header's, any header's name: casdoor's `headerAllowCredentials =
 # "Access-Control-Allow-Credentials"`)
 _HEADER_WORD = re.compile(r"(?i)header")
+
+
+# A JOSE algorithm's registered name (RFC 7518: an OpenID client's `id_token_signed_response_alg: 'RS256'`,
+# `id_token_encrypted_response_enc: 'A128CBC-HS256'`, `'ECDH-ES+A128KW'`): a published identifier, under no password's
+# or secret's name.
+_JOSE_ALG = re.compile(r"[HREP]S(?:256|384|512)|ES256K|EdDSA|Ed25519|Ed448|RSA1_5|RSA-OAEP(?:-(?:256|384|512))?|"
+                       r"A(?:128|192|256)(?:KW|GCMKW|GCM|CBC-HS(?:256|384|512))|ECDH-ES(?:\+A(?:128|192|256)KW)?|"
+                       r"PBES2-HS(?:256|384|512)\+A(?:128|192|256)KW")
 
 
 def _names_itself(value: str, name: str) -> bool:
@@ -1278,7 +1299,7 @@ _PASSWORD_WORD = re.compile(r"(?i)passw|passphrase|pwd|pword|secret|credential|c
 
 # A storage's or a session's key named in lower-case words (`storage_key = "session_storage"`, Django's `SESSION_KEY =
 # "_auth_user_id"`): the slot a value is kept under, not an Azure storage account's key (base64) or a session's secret.
-_SLOT_KEY_NAME = re.compile(r"(?i)(?:storage|session|cache)[_.-]?key[\"'\]]?$")
+_SLOT_KEY_NAME = re.compile(r"(?i)(?:storage|session|cache)[_.-]?key[\"'\]]?$|key[_.-]?prefix[\"'\]]?$")
 # (a separator last: a prefix the code completes, `localStorageKey:"asset-graph-open-nodes-".concat(…)`)
 _SLOT_NAME = re.compile(r"_*[a-z]{2,}(?:[_.:-][a-z]{2,})+[_.:-]?")
 
@@ -1549,7 +1570,15 @@ def _rule_value_kept(value: str) -> bool:
             or _METAVAR.fullmatch(value) is not None or is_benign_value(value))
 
 
+# A coverage badge's token in a README's image (`https://codecov.io/gh/o/r/graph/badge.svg?token=BQKzPoql9j`,
+# shields.io's `/codecov/c/github/o/r?token=…`): Codecov's graph token, made to be published, no upload token.
+_URL_QUERY_RULE = next(pattern for rid, _, pattern in _RULES if rid == "url_query_secret")
+_BADGE_URL = re.compile(r"(?i)(?:codecov\.io/[\w./-]*badge\.svg|img\.shields\.io/codecov/[\w./-]*)$")
+
+
 def _rule_sub(match: re.Match[str]) -> str:
+    if match.re is _URL_QUERY_RULE and _BADGE_URL.search(match.string, max(0, match.start() - 200), match.start()):
+        return match.group(0)
     groups = match.re.groupindex
     group = next((g for g in ("s", "s2") if g in groups and match.group(g) is not None), 0)
     if _rule_value_kept(match.group(group)) or _masked_after(match):
@@ -4046,7 +4075,8 @@ def _cli_flag(match: re.Match[str]) -> str:
             group == "qv" and _FLAG_HOLE.fullmatch(value)) or (
             # a flag that asks for the secret takes none (`wget --ask-password URL`), nor one turning it off
             _ASK_FLAG.search(match.group("flag"))) or (
-            group == "v" and _METAVAR.fullmatch(value)) or _NOT_SECRET_NAME.search(match.group("flag")) or (
+            group == "v" and _METAVAR.fullmatch(value.rstrip("])}"))) or (
+            _NOT_SECRET_NAME.search(match.group("flag"))) or (
             group == "v" and value in _FLAG_TYPES and _FLAG_TYPE_GAP.match(match.string, match.end())) or (
             "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
             # a key's file after a key's flag (`kubeseal --recovery-private-key k8s/main.key`)
