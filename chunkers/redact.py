@@ -303,6 +303,9 @@ _INI_CODE = re.compile(
     # a string prefix and an empty literal or a triple-quoted string's opening (`token = b''`, `token_end = r'''`)
     r"|^[bBrRuUfF]{1,2}(?:'{2,3}|\"{2,3})$"
     r"|^-?(?:0[xob][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?)[lLuUfF]*$"
+    # an expression going on below: a member, then a switch or a ternary's `?` (OpenIddict's `context.AccessToken =
+    # context.EndpointType switch`, `context.ExtractRefreshToken ?`), or `??` between two
+    r"|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+[ \t]+(?:switch|\?\??)$|\s\?\?\s"
 )
 # A literal compared with a secret's name, the literal first (`if "…" == password`, `"…" !== token`: a Yoda
 # condition): the twin of _QUOTED_ASSIGN's `password == "…"`, judged alike. The literal stands alone before the
@@ -419,6 +422,10 @@ _NOT_SECRET_NAME = re.compile(
     # what was read from a secret, named before "from" (oauth2-proxy's `EmailFromIDToken: "foo1@example.com"`, a
     # claim), no secret's word before it (`passwordFromEnv` is a password)
     r"^(?:(?!secret|passw|pwd|token|key|cred|auth)[a-z0-9])+(?:_from_|(?-i:From(?=[A-Z])))|"
+    # a CI step's reference to a stored secret by its name (Woodpecker's and Drone's `from_secret: aws_secret_key`)
+    r"(?<![a-z])from[_.-]?secrets?[\"'\]]?$|"
+    # an MSBuild property listing targets (`InsertAdditionalWebCofigConnectionStringsDependsOn`, `…BeforeTargets`)
+    r"(?:depends[_.-]?on|(?:before|after)[_.-]?targets)[\"'\]]?$|"
     # a table's key: a row's reference to another's (CakePHP fixtures' `'aco_foreign_key' => '73e3309f-…'`), the
     # key rows are sorted or partitioned by; a secret's word after it (`foreign_key_secret`) is still one
     r"(?:foreign|sort|partition)[_.-]?keys?(?![a-z])(?![\w.-]*?(token|secret|passw|pwd))|"
@@ -945,7 +952,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
         _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or _one_part_conn(v) or (
-        _LETTER_RUNS.fullmatch(v) is not None) or (
+        _LETTER_RUNS.fullmatch(v) is not None) or _PUNCT_ONLY.fullmatch(v) is not None or (
+        _INLINE_MARKUP.search(v) is not None and _marked_up_text(v)) or (
         ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
         _DOTTED_LOWER.fullmatch(v) is not None and (not _PASSWORD_WORD.search(name) or _PASSWORD_WORD.search(v))) or (
@@ -953,8 +961,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
             ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
              and not _PASSWORD_WORD.search(name)) or
             (_HEADER_NAME.fullmatch(v) is not None and _HEADER_WORD.search(name) is not None) or
-            ((_JOSE_ALG.fullmatch(v) is not None or _ISO_TIME.fullmatch(v) is not None)
-             and not _PASSWORD_WORD.search(name)) or
+            ((_JOSE_ALG.fullmatch(v) is not None or _ISO_TIME.fullmatch(v) is not None or (
+                _MEDIA_SUFFIX.fullmatch(v) is not None)) and not _PASSWORD_WORD.search(name)) or
             _names_itself(v, name) or
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
@@ -1159,6 +1167,25 @@ _HEADER_WORD = re.compile(r"(?i)header")
 _JOSE_ALG = re.compile(r"[HREP]S(?:256|384|512)|ES256K|EdDSA|Ed25519|Ed448|RSA1_5|RSA-OAEP(?:-(?:256|384|512))?|"
                        r"A(?:128|192|256)(?:KW|GCMKW|GCM|CBC-HS(?:256|384|512))|ECDH-ES(?:\+A(?:128|192|256)KW)?|"
                        r"PBES2-HS(?:256|384|512)\+A(?:128|192|256)KW")
+
+
+# A media type's structured suffix (RFC 9068's access token type `at+jwt`, OpenIddict's `oi_reft+jwt`): a format's
+# name, under no password's or secret's name.
+_MEDIA_SUFFIX = re.compile(r"[a-z][a-z0-9._-]{0,40}\+(?:jwt|json|xml|cbor)")
+# Punctuation standing for a value (`OIDC_CLIENT_SECRET=???`, `--client-secret=...`).
+_PUNCT_ONLY = re.compile(r"[?.\u2026]{2,}")
+# Text with HTML's inline markup (FreshRSS' `'password_form' => 'Passwort<br /><small>(für die Anmeldemethode per
+# Webformular)</small>'`): a label shown on a page, under any name.
+_INLINE_MARKUP = re.compile(r"<(?:br|small|b|i|em|strong|span|code|kbd|sup|sub)[ \t]*/?>|</(?:small|b|i|em|strong|span|"
+                            r"code|kbd|sup|sub)>")
+
+
+def _marked_up_text(value: str) -> bool:
+    """Words around the markup, two or more, none generated nor of letters and digits (a password quoted in a hint,
+    round 73's `パスワードを<i>slurmCl4ssic</i>に変更します`)."""
+    text = re.sub(r"<[^<>]*>", " ", value)
+    return len(re.findall(r"[^\W\d_]{2,}", text)) >= 2 and _ASCII_WORD_DIGITS.search(text) is None and not any(
+        looks_random(w) for w in text.split())
 
 
 def _names_itself(value: str, name: str) -> bool:
@@ -2688,7 +2715,9 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
 # NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`, an XML element's `class`): what the secret
 # is like, not the secret; judged by themselves under a section of secrets (its `Default` stays the secret's).
 _SCHEMA_WORDS = frozenset("type minlength maxlength noecho description allowedpattern allowedvalues "
-                          "constraintdescription pattern format title minimum maximum nullable sensitive class".split())
+                          "constraintdescription pattern format title minimum maximum nullable sensitive class "
+                          # (an MSBuild element's `Condition`)
+                          "condition".split())
 _SCHEMA_VALUE_WORDS = frozenset(("default", "example", "examples", "const", "enum", "value"))
 # A JSON Schema's maps of named schemas: its fields and its definitions.
 _SCHEMA_MAPS = frozenset(("properties", "patternProperties", "$defs", "definitions"))
@@ -2718,11 +2747,17 @@ def values_as_text():
 
 
 def _record_key(parts: list[str], named: list[str]) -> bool:
-    """A list item's bare `key` (`challenges: [{key: restfulXssChallenge}]`, `[{"key": "en", "lang": "English"}]`):
-    the record's id, judged by its look as a name holding "key" is; not in a list named for secrets (`api_keys:
-    [{key: …}]`)."""
-    return len(parts) >= 2 and parts[-1].lower() == "key" and parts[-2].isdigit() and not (
+    """A list item's bare `key` (`challenges: [{key: restfulXssChallenge}]`, `[{"key": "en", "lang": "English"}]`)
+    or a license's or a project's (_RECORD_PARENTS): the record's id, judged by its look as a name holding "key" is;
+    not in a list named for secrets (`api_keys: [{key: …}]`)."""
+    return len(parts) >= 2 and parts[-1].lower() == "key" and (
+        parts[-2].isdigit() or parts[-2].lower() in _RECORD_PARENTS) and not (
         len(named) >= 2 and _secret_name(named[-2])[0])
+
+
+# Objects whose bare `key` is their id (GitHub's API: a repository's `license: {key: apache-2.0}`; Bitbucket's
+# `project: {key: DEV}`).
+_RECORD_PARENTS = frozenset(("license", "project"))
 
 
 def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
