@@ -707,14 +707,17 @@ def config_pieces(
     return pieces
 
 
-# A translation file: in a folder of translations (`i18n/`, `locales/`, `lang/`, `Localization/`) or named for a
-# locale (`zh_CN.json`, `de-DE.yml`, `messages_fr.properties`, `Resources.de.resx`). Its values are judged by their
+# A translation file: in a folder of translations (`i18n/`, `locales/`, `lang/`, `Localization/`, Android's
+# `values-de-rDE/`) or named for a locale (`zh_CN.json`, `de-DE.yml`, `messages_fr.properties`,
+# `Resources.de.resx`). Its values are judged by their
 # form alone (redact.values_as_text).
 _TRANSLATION_PATH = re.compile(
     r"(?:^|/)(?i:i18n|l10n|locales?|langs?|languages|translations?|locali[sz]ations?)/"
     r"|(?:^|/)[a-z]{2,3}[_-][A-Z]{2}\.(?:json|ya?ml|properties)$"
     r"|(?:^|/)(?i:messages|strings|labels|translations?)[_.-][a-z]{2}(?:[_-][A-Z]{2})?\.(?:json|ya?ml|properties)$"
-    r"|\.[a-z]{2}(?:-[A-Z]{2})?\.resx$")
+    r"|\.[a-z]{2}(?:-[A-Z]{2})?\.resx$"
+    # (an Android app's strings for a locale: `res/values-de-rDE/strings.xml`, `res/values-b+sr+Latn/strings.xml`)
+    r"|(?:^|/)values-(?:[a-z]{2,3}(?:-r[A-Z]{2})?|b\+[a-z]{2,3}(?:\+\w+)*)/strings\.xml$")
 
 
 def config_entries(path: str, text: str, lines: list[str]) -> tuple[list[ConfigEntry], list[str]]:

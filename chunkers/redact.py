@@ -886,12 +886,22 @@ def _ui_text(value: str, label: bool = False) -> bool:
         # another language's word for a password, capitalised, where a bundle's dotted key or a string resource
         # holds it (WebGoat's `accounts.table.password=Contraseña`); elsewhere one word under a password's name stays
         # a value (`"password": "Passord"`, the eighteenth round: a password can be one word)
-        return label and words[0][0].isupper() and words[0][1:].islower() and (
-            _LABEL_FOREIGN.fullmatch(words[0]) is not None)
+        return label and words[0][0].isupper() and (words[0][1:].islower() and (
+            _LABEL_FOREIGN.fullmatch(words[0]) is not None) or _label_compound(words[0]))
     # title case (`Reset My Password`), or sentence case: a capital, then lower-case words (gogs' `New password`,
     # `Forgot password?`, `Reset password code lives`)
     return words[0][0].isupper() and (all(w[0].isupper() or w in _LABEL_JOINS for w in words) or all(
         w.islower() for w in words[1:]))
+
+
+def _label_compound(word: str) -> bool:
+    """Another language's word for the secret as one word of a label (Bitwarden's strings: `Huvudlösenord`,
+    `Master-Passwort`, `API-Schlüssel`, `Lösenordshistorik`): a letter beyond ASCII or a capitalised compound joined
+    by `-`, not generated."""
+    parts = word.split("-")
+    return not looks_random(word.replace("-", "")) and (not word.isascii() or (
+        len(parts) >= 2 and all(len(p) >= 2 and p.isalpha() for p in parts) and (
+            parts[0].isupper() or parts[0].istitle()) and any(not p.isupper() for p in parts[1:])))
 
 
 # Letters of a script beyond Latin (Greek, Cyrillic, Arabic, CJK, …): a translation's text (gogs' `password=密码`,
@@ -926,6 +936,10 @@ def _other_script(value: str) -> bool:
 # = "/api.Dex/CreatePassword"`, passbolt's `..._SECRET_TOKEN_COST`, Keycloak's `accessTokenLifespan`): a value that
 # looks generated stays a secret (round 45's `trustTokenOperationType = "Zq8v…"`). Not a template's: AWS'
 # `SecretStringTemplate: '{"username":"admin"}'` is kics' secret.
+# (an id's prefix or suffix, letters and digits with a separator maybe last: HashiCorp Boundary's
+# `PasswordAuthMethodPrefix = "ampw"`; a generated one, round 21's `_TOKEN_PREFIX = "Zq8v…"`, or a password's own
+# first letters, `$PasswordPrefix = "p@ssw0rd00!"`, stays redacted)
+_AFFIX = re.compile(r"[A-Za-z0-9]{1,16}[_.:/-]?")
 _ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit limits cost name "
                          # (how it is delivered or hashed, when it expires: node-oidc-provider's
                          # `backchannelTokenDeliveryMode === 'ping'`, `client_secret_expires_at`, django-oauth-toolkit's
@@ -953,6 +967,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
         _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or _one_part_conn(v) or (
         _LETTER_RUNS.fullmatch(v) is not None) or _PUNCT_ONLY.fullmatch(v) is not None or (
+        _SECRET_NAME_LIST.fullmatch(v) is not None and _NAMED_KIND.search(v) is not None and all(
+            _NAME_LIST_WORD.fullmatch(w) for w in re.split(r"[-,\s]+", v))) or (
         _INLINE_MARKUP.search(v) is not None and _marked_up_text(v)) or (
         ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
@@ -974,6 +990,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (v.strip("\"'").lower() in _FLAG_WORDS and _SWITCH_NAME.search(name) is not None)
             or (_DURATION.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_last_word(name) in _ABOUT_WORDS and not looks_random(v))
+            or (_last_word(name) in ("prefix", "suffix") and _AFFIX.fullmatch(v) is not None and not looks_random(v)
+                and _ASCII_WORD_DIGITS.search(v) is None)
             or (_last_word(name) == "id" and _id_slug(v))
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
             or _sample_words(v, name) or _extends_name(v, name)
@@ -1186,6 +1204,13 @@ def _marked_up_text(value: str) -> bool:
     text = re.sub(r"<[^<>]*>", " ", value)
     return len(re.findall(r"[^\W\d_]{2,}", text)) >= 2 and _ASCII_WORD_DIGITS.search(text) is None and not any(
         looks_random(w) for w in text.split())
+
+
+# Secrets' names in capitals joined by `-`, one or a list (Bitwarden's workflows: `secrets: "UPLOAD-KEYSTORE-PASSWORD,
+# PLAY-KEYSTORE-PASSWORD"`, an Azure Key Vault's names), one of them naming a secret's kind: names, not values.
+_SECRET_NAME_LIST = re.compile(r"(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)(?:,[ \t]*[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)*")
+_NAME_LIST_WORD = re.compile(r"[A-Z]{1,20}[0-9]{0,2}")
+_NAMED_KIND = re.compile(r"(?<![A-Z])(?:PASSWORD|TOKEN|KEY|SECRET|WEBHOOK|ID|EMAIL)(?![A-Z])")
 
 
 def _names_itself(value: str, name: str) -> bool:
@@ -2693,7 +2718,9 @@ def _secret_name(name: str) -> tuple[bool, bool]:
         return _name_tier(name) == 2, False
     words = [w.lower() for w in _IDENT_WORDS.findall(name)]
     section = bool(words) and (words[-1] in _SECTION_WORDS or words[-2:] in (["connection", "string"],
-                                                                              ["connection", "strings"]))
+                                                                              ["connection", "strings"])) and not (
+        # (an action on one: Boundary's rate limits' `account: {change-password: [{per: total}]}`)
+        len(words) >= 2 and words[-2] in _ACTION_VERBS)
     return _name_tier(name) == 2, section
 
 
@@ -2702,6 +2729,7 @@ def _last_word(name: str) -> str:
     return words[-1].lower() if words else ""
 
 
+_ACTION_VERBS = frozenset("change set reset update forgot verify create delete rotate".split())
 _SECTION_WORDS = frozenset("secret secrets password passwords credential credentials creds".split())
 # What a key's value is, said by its name: a location (`secrets: {ssl-ca: {file: ca.crt}}`, Compose's), an address
 # (`secrets: {db: {host: db.internal}}`, Spring's `keyvault.secret.property-sources[0].endpoint`) or a name, never a
