@@ -974,21 +974,16 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
         _DOTTED_LOWER.fullmatch(v) is not None and (not _PASSWORD_WORD.search(name) or _PASSWORD_WORD.search(v))) or (
         bool(name) and (
-            ((_ID_NAME.fullmatch(v) is not None or _HEADER_NAME.fullmatch(v) is not None)
-             and not _PASSWORD_WORD.search(name)) or
+            (any(form.fullmatch(v) for form in _PUBLISHED_FORMS) and _PASSWORD_WORD.search(name) is None) or
             (_HEADER_NAME.fullmatch(v) is not None and _HEADER_WORD.search(name) is not None) or
-            ((_JOSE_ALG.fullmatch(v) is not None or _ISO_TIME.fullmatch(v) is not None or (
-                _MEDIA_SUFFIX.fullmatch(v) is not None)) and not _PASSWORD_WORD.search(name)) or
             _names_itself(v, name) or
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
-            or (_HEX_COLOR.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name) in ("address", "addr"))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
             or (v.strip("\"'").lower() in _FLAG_WORDS and _SWITCH_NAME.search(name) is not None)
-            or (_DURATION.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             or (_last_word(name) in _ABOUT_WORDS and not looks_random(v))
             or (_last_word(name) in ("prefix", "suffix") and _AFFIX.fullmatch(v) is not None and not looks_random(v)
                 and _ASCII_WORD_DIGITS.search(v) is None)
@@ -1218,6 +1213,8 @@ def _names_itself(value: str, name: str) -> bool:
     "github.com/jcmturner/gokrb5/v8/ctxCredentials"`): a key naming itself, no secret."""
     own = name.strip("\"'`[] ")
     return len(own) >= 4 and "/" in value and value.rsplit("/", 1)[1] == own
+
+
 # An id's field name in camel case (a minified query's `{token:"snapshotId"}`), under a name with no password's word.
 _ID_NAME = re.compile(r"[a-z]{3,}(?:[A-Z][a-z]+)*(?:Id|ID)")
 # A regex of character classes with their counts (`token = r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+"`, HTTP's token grammar):
@@ -1347,6 +1344,9 @@ def _label_mapped_to_id(value: str, name: str) -> bool:
 # design token), never a key or a token of a service's; under a password's or a secret's name it stays a value.
 _HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 _PASSWORD_WORD = re.compile(r"(?i)passw|passphrase|pwd|pword|secret|credential|creds")
+# Forms that say what a value is, each kept under any name but a password's or a secret's: an id's field name, an
+# HTTP header's name, a JOSE algorithm, a moment, a media type's suffix, a length of time, a CSS colour.
+_PUBLISHED_FORMS = (_ID_NAME, _HEADER_NAME, _JOSE_ALG, _ISO_TIME, _MEDIA_SUFFIX, _DURATION, _HEX_COLOR)
 
 
 # A storage's or a session's key named in lower-case words (`storage_key = "session_storage"`, Django's `SESSION_KEY =
@@ -3279,7 +3279,6 @@ _MESSAGE_KEY = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+){2,}")
 # `->addColumn('secret_id', 'uuid', [...])`, CakePHP's `->requirePresence('password', 'create', __('…'))`, `->add(
 # 'password', 'no_quotes', [...])`: a plain word, and for `add` a third argument, as a setter's `v.Add("password",
 # "test")` has none): no value of the field's.
-_CONST_NAME_END = re.compile(r"_NAME$")
 _FIELD_BUILDER = re.compile(r"(?:->|\.)(?:(?P<add>add)|addColumn|addField|changeColumn|requirePresence)[ \t]*$")
 _BUILDER_WORD = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*|[a-z]+(?:[A-Z][a-z]+)+")
 
@@ -3289,6 +3288,11 @@ def _builder_word(match: re.Match[str]) -> bool:
     return builder is not None and _BUILDER_WORD.fullmatch(match.group("value")) is not None and (
         builder.group("add") is None or match.string[match.end():match.end() + 8].lstrip().startswith(",")) and (
         not looks_random(match.group("value")))
+
+
+# A constant naming a field in a call, read as the field's name (`addHeader(SECRET_HEADER_NAME, "…")`: a header's
+# value, judged under SECRET_HEADER).
+_CONST_NAME_END = re.compile(r"_NAME$")
 
 
 def _quoted_call(match: re.Match[str]) -> str:
