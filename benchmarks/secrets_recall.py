@@ -225,8 +225,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from chunkers import redact  # noqa: E402
-from chunkers.redact import _filler, redact_text  # noqa: E402
+from chunkers import redact, secret_lines  # noqa: E402
+from chunkers.redact import redact_text  # noqa: E402
+from chunkers.secret_values import _filler  # noqa: E402
 
 try:
     import re._parser as sre_parse  # Python 3.11+
@@ -3854,7 +3855,7 @@ def timing(dirs: list[str]) -> None:
     mb = sum(map(len, texts)) / 1e6
     best = float("inf")
     for _ in range(5):
-        redact._redact_line.cache_clear()
+        secret_lines._redact_line.cache_clear()
         t = time.process_time()  # CPU time: the machine is shared, wall time swings with its load
         changed = sum(redact_text(x) != x for x in texts)
         best = min(best, time.process_time() - t)

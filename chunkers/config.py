@@ -29,7 +29,8 @@ from xml.parsers import expat
 import yaml
 
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
-from .redact import REDACTED, cut_redacted, is_benign_value, is_secret_key, redact_text, redact_value, values_as_text
+from .redact import REDACTED, cut_redacted, is_secret_key, redact_text, redact_value, values_as_text
+from .secret_values import is_benign_value
 from .text import LineIndex, split_lines
 from .units import NAME_CHARS
 from .extensions import extension_of

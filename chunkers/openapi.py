@@ -44,7 +44,8 @@ from .config import (
     yaml_node_tree,
 )
 from .model import DEFAULT_OPTIONS, ChunkOptions, ChunkPiece, ChunkResult, ChunkSymbol
-from .redact import REDACTED, SECRET_KEY, redact_text
+from .redact import REDACTED, redact_text
+from .secret_names import SECRET_KEY
 from .extensions import extension_of
 from .text import split_lines
 from .windows import line_windows

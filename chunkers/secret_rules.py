@@ -8,15 +8,17 @@ whole-text scan looks for; only lines holding one are matched against `pattern`.
 A hint `~regex` (or a tuple of them) is a case-sensitive regex instead, for a form
 with no rare literal (`…|` after digits: a bar alone is in every type union); one
 that starts with a literal keeps the whole-text scan fast. `pattern`'s group `s` is the
-secret (the whole match where it has none). `redact._rule_value` keeps a
+secret (the whole match where it has none). `secret_tokens._rule_value_kept` keeps a
 placeholder (`xxxx`, `<token>`, `$VAR`, a documented `...EXAMPLE` value).
 tests/fixtures/secrets/rules/examples.json holds a positive and a negative
-example of every row.
+example of every row. `_RULES`, at the end, is the table compiled (each row's
+hints as literals, its pattern) for secret_tokens.py's scans.
 """
 
 from __future__ import annotations
 
 import base64
+import re
 
 # Start and end of a token: no word character (or `-`) glued to it.
 # (a redaction glued before or after is no boundary: it stands for a secret's characters, so that a second pass
@@ -368,7 +370,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("cisco_type8_hash", _CRYPT_HINT,
      r"(?<![\w$])\$[89]\$(?P<s>[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43})(?![./A-Za-z0-9])"),
     # a PEM private key in base64 (_B64_PEM_PREFIXES): the whole run; a block wrapped over lines has its later lines
-    # redacted by redact._b64_pem_changes
+    # redacted by secret_blocks._b64_pem_changes
     ("b64_pem_private_key", "=LS0tLS1CRUdJTi",
      r"(?<![A-Za-z0-9+/])(?P<s>(?:" + "|".join(_B64_PEM_PREFIXES) + r")[A-Za-z0-9+/]*={0,2})(?![A-Za-z0-9+/=])"),
     # yescrypt (`$y$`, the default of /etc/shadow on current Debian, Fedora, Arch) and its GOST variant (`$gy$`):
@@ -698,3 +700,19 @@ RULES: tuple[tuple[str, str, str], ...] = (
      r"(?i)<(?:AdministratorPassword|Password|AutoLogon)>[ \t]*<Value>(?!\*SENSITIVE\*DATA\*DELETED\*)"
      r"(?P<s>[^<\n]+)</Value>"),
 )
+
+
+def _hint_literals(hint: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A row's hint as literals, each with a leading `=` when case-sensitive."""
+    if isinstance(hint, tuple):
+        return hint
+    if hint.startswith("~"):
+        return (hint,)
+    return tuple("=" + h for h in hint[1:].split("|")) if hint.startswith("=") else tuple(hint.split("|"))
+
+
+# The table compiled for the whole-text scan (secret_tokens.py): each row's hints as literals, lowercased where
+# they are not case-sensitive, and its pattern.
+_RULES = tuple((rid, tuple(h[1:] if h.startswith("=") else h.lower() for h in _hint_literals(hint)
+                          if not h.startswith("~")), re.compile(pattern))
+               for rid, hint, pattern in RULES)

@@ -65,13 +65,13 @@ def test_long_line_secret_is_redacted(line):
     'o.apiKey="' + SECRET + '";',  # short: searched whole
 ])
 def test_named_starts_give_the_whole_line_substitution(line):
-    from chunkers import redact as r
+    from chunkers import secret_lines as r
     for pattern, repl in ((r._QUOTED_ASSIGN, r._quoted), (r._ALT_ASSIGN, r._alt_assign)):
         assert r._sub_at(pattern, repl, line, r._named_starts(line)) == pattern.sub(repl, line)
 
 
 def test_named_starts_skip_short_and_folded_lines():
-    from chunkers import redact as r
+    from chunkers import secret_lines as r
     assert r._named_starts('o.apiKey="' + SECRET + '";') is None
     assert r._named_starts("\u212a" + FILLER) is None
     assert r._named_starts(FILLER) == []  # no secret word: nothing tried
@@ -92,13 +92,13 @@ def test_named_starts_skip_short_and_folded_lines():
     'var c="Server=db;Password=' + SECRET + '";',  # short: searched whole
 ])
 def test_conn_starts_give_the_whole_line_substitution(line):
-    from chunkers import redact as r
+    from chunkers import secret_lines as r
     assert r._sub_at(r._CONN_STRING, r._conn_string, line, r._conn_starts(line)) == r._CONN_STRING.sub(
         r._conn_string, line)
 
 
 def test_conn_starts_skip_lines_without_a_join():
-    from chunkers import redact as r
+    from chunkers import secret_lines as r
     assert r._conn_starts("a=1;" * 3) is None  # short
     assert r._conn_starts("f(a=1); " * 400) == []  # no part's name and `=` after any `;`
     line = FILLER.replace(";", ",") + 'x="Server=db;Password=' + SECRET + '"'
@@ -116,7 +116,7 @@ def test_conn_starts_skip_lines_without_a_join():
     FILLER + "var t=e.token,k=()=>t.key;s.secret.equals(k());",  # secret words, neither hint's form: not found
 ])
 def test_found_at_gives_the_whole_line_search(line):
-    from chunkers import redact as r
+    from chunkers import secret_lines as r
     for pattern in (r._ARROW_HINT, r._EQUALS_NAMED_HINT, r._QUOTED_NEED):
         assert r._found_at(pattern, line, r._named_starts(line)) == (pattern.search(line) is not None)
 
@@ -126,7 +126,7 @@ def test_found_at_gives_the_whole_line_search(line):
 
 
 def test_compared_hint_skips_only_lines_without_a_match():
-    from chunkers import redact as r
+    from chunkers import secret_lines as r
     line = FILLER + 'if(a.token=="' + SECRET + '"||b!==c.secret(d)){e("password")}' + FILLER
     # (a comparison with a literal, the name then called: the hint finds nothing, nor does the pattern)
     assert r._COMPARED_HINT.search(line) is None and r._QUOTED_COMPARED.search(line) is None
@@ -140,7 +140,7 @@ def test_compared_hint_skips_only_lines_without_a_match():
 
 
 def test_env_hints_skip_only_lines_without_a_match():
-    from chunkers import redact as r
+    from chunkers import secret_tokens as r
     line = FILLER + "a=b-c,d=process.env.NODE_ENV,e=i--,export{t as secret_token};" + FILLER
     hints = (r._ENV_FLAG_HINT, r._ENV_EXPORT_HINT, r._ENV_START_HINT)
     assert not any(h.search(line) for h in hints) and r._ENV_ASSIGN.search(line) is None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from chunkers import redact
+from chunkers import secret_blocks
 from chunkers.redact import REDACTED, redact_text
 from tests.chunkers.test_redact_round29 import B64, KEY_B64, _secret, _wrapped
 
@@ -32,9 +32,9 @@ def test_a_block_scalar_is_one_value_to_its_last_line_and_keeps_its_line_ends():
 
 def test_a_call_with_quotes_left_open_stops_at_its_line_limit():
     text = "conn = mysqli_connect(host,\n" + "  'it,\n" * 50 + ")"  # its `)` 51 lines down: not a call of a few lines
-    assert redact._call_end(text, text.find("(")) == -1
+    assert secret_blocks._call_end(text, text.find("(")) == -1
     text = 'c = connect("a\\\nb", "u",\n "p")'  # a backslash before a line break skips no line break
-    assert redact._call_end(text, text.find("(")) == len(text) - 1
+    assert secret_blocks._call_end(text, text.find("(")) == len(text) - 1
 
 
 SECRET = "Zk9Pq2xLmR7vT4wB"
@@ -52,9 +52,9 @@ def test_a_value_before_trailing_blanks_is_the_value_alone(text):
 
 
 @pytest.mark.parametrize("pattern,line", [
-    (redact._YAML_ITEM, "- a{}b \r"),
-    (redact._CFN_DEFAULT, "    Default: a{}b ,"),
-    (redact._PARENT_VALUE_LINE, "    value: a{}b\t"),
+    (secret_blocks._YAML_ITEM, "- a{}b \r"),
+    (secret_blocks._CFN_DEFAULT, "    Default: a{}b ,"),
+    (secret_blocks._PARENT_VALUE_LINE, "    value: a{}b\t"),
 ])
 def test_a_value_with_a_long_blank_run_inside_is_read_whole(pattern, line):
     m = pattern.fullmatch(line.format(" " * 3000))

@@ -16,16 +16,18 @@ from hypothesis import strategies as st
 from chunkers import ChunkOptions, chunk_file
 from chunkers.csharp import chunk_csharp
 from chunkers.model import ChunkPiece, ChunkSymbol
-from chunkers.redact import (
-    _AUTH_HEADER, _CLI_FLAG, _COMMAND_CRED, _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _ENV_ASSIGN, _NPMRC_CRED,
-    _QUOTED_ASSIGN, _HEADER_FLAG, _SQL_PASSWORD, _TOKEN, _URL_CRED, _XML_PAIRS, REDACTED, _auth_header, _cli_flag,
-    _command_cred, _config_line, _conn_string, _env_assign, _has_secret_word, _npmrc, _quoted, _redact_line,
-    _header_flag, _sql_password, _token, _xml_pair, redact_pieces, redact_text,
-    _C_DEFINE, _CALL_PAIR, _INI_LINE, _QUOTED_ENV, _SPACED_PAIR, _WEAK_QUOTED, _apply_rules, _ini_line, _quoted_call,
-    _quoted_env, _spaced_pair,
-    _weak_quoted, _DOTENV_LINE, _URL_CRED_MORE, _dotenv_line, _LABELLED, _labelled, _WEAK_START, _WEAK_UNQUOTED,
-    _weak_unquoted, _DOCKER_ENV_SPACE, _url_cred, _url_cred_more, _PASS_NAMED, _pass_named, _DECODE_CALL,
-    _decoded_literal,
+from chunkers.redact import REDACTED, redact_pieces, redact_text
+from chunkers.secret_lines import (
+    _CALL_PAIR, _CLI_FLAG, _CONFIG_LINE, _CONFIG_START, _CONN_STRING, _C_DEFINE, _DECODE_CALL, _INI_LINE, _LABELLED,
+    _NPMRC_CRED, _PASS_NAMED, _QUOTED_ASSIGN, _QUOTED_ENV, _SPACED_PAIR, _URL_CRED, _URL_CRED_MORE, _WEAK_QUOTED,
+    _WEAK_START, _WEAK_UNQUOTED, _XML_PAIRS, _cli_flag, _config_line, _conn_string, _decoded_literal, _ini_line,
+    _labelled, _npmrc, _pass_named, _quoted, _quoted_call, _quoted_env, _redact_line, _spaced_pair, _url_cred,
+    _url_cred_more, _weak_quoted, _weak_unquoted, _xml_pair,
+)
+from chunkers.secret_names import _has_secret_word
+from chunkers.secret_tokens import (
+    _AUTH_HEADER, _COMMAND_CRED, _DOCKER_ENV_SPACE, _DOTENV_LINE, _ENV_ASSIGN, _HEADER_FLAG, _SQL_PASSWORD, _TOKEN,
+    _apply_rules, _auth_header, _command_cred, _dotenv_line, _env_assign, _header_flag, _sql_password, _token,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "csharp"

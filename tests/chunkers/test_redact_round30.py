@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from chunkers import redact
+from chunkers import redact, secret_blocks
 from tests.chunkers.redact_asserts import GENERATED, lines_test, pair_test, round_tests
 
 PW = "Tr4in-Ledger-91"
@@ -87,11 +87,11 @@ def test_a_terraform_block_ends_at_the_next_variable():
     assert PW not in redact.redact_text(text)
     text = 'variable "db_password" {\n' * 40_000  # 1 MB of heads: each block read to the next (3.7 s when read 40 lines)
     t = time.process_time()
-    assert redact._tf_default_changes(text, {}) == {}
+    assert secret_blocks._tf_default_changes(text, {}) == {}
     assert time.process_time() - t < 1.5
 
 
 @pytest.mark.parametrize("kind", ["Secret", "SECRET", "'secret'", '"Secret" # opaque'])
 def test_the_secret_gate_reads_the_kind_as_its_pattern_does(kind):
     text = _secret(kind, "blob", B64)
-    assert redact._may_be_secret_kind(text) and redact._K8S_SECRET_KIND.search(text)
+    assert secret_blocks._may_be_secret_kind(text) and secret_blocks._K8S_SECRET_KIND.search(text)

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from chunkers import chunk_file
-from chunkers.redact import REDACTED, _RULES, _line_changes, _rules_for, redact_text
-from chunkers.secret_rules import RULES
+from chunkers.redact import REDACTED, _line_changes, redact_text
+from chunkers.secret_rules import _RULES, RULES
+from chunkers.secret_tokens import _rules_for
 
 EXAMPLES = json.loads(
     (Path(__file__).resolve().parents[1] / "fixtures" / "secrets" / "rules" / "examples.json").read_text())

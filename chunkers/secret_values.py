@@ -1,0 +1,1063 @@
+"""Whether a value is a secret by its look, whatever name holds it.
+
+`looks_random` says a value looks generated (length, entropy, character classes); `is_benign_value` says it holds
+no secret under any name: a reference (`${DB_PASSWORD}`, `process.env.KEY`), a placeholder, a phrase, an
+identifier, a path, a URL without credentials, a published form (a JOSE algorithm, a media type, a duration) and
+the look-alikes each round of benchmarks/secrets_recall.md found in real code. Every form that finds a candidate
+(secret_tokens.py, secret_lines.py, secret_blocks.py, the settings path in redact.py) asks here before it redacts.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import re
+import zlib
+
+from .secret_names import _FOREIGN_PASSWORD, _IDENT_WORDS, _last_word, _name_tier
+from .secret_rules import _RULES
+
+# A plain word (letters, then digits at the end: `admin123`, `mydb`): a literal given by position that is one, or a
+# host, a path, a pair, is no password (_password_like)
+_PLAIN_WORD = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)*[0-9]*")
+
+# A connection string's parts that hold a credential or its user (`Password=`, `User Id=`, `AccountKey=`, `sig=`),
+# their name and their value (secret_lines' _conn_string redacts the value; _template_conn reads a syntax's words).
+_CONN_CRED = re.compile(
+    r"(?i)(^|;)([ \t]*(?:password|pwd|secret|user[ \t]*id|uid|user(?:name)?|"
+    r"(?:shared[ \t]*)?access[ \t]*key|account[ \t]*key|shared[ \t]*access[ \t]*signature|sig)[ \t]*=[ \t]*)"
+    r"([^;]*)"
+)
+
+# A settings value that names where the secret comes from, not the secret.
+_PLACEHOLDER = re.compile(r"(?i)^(?:\$[({]|\{\{|#\{|%\w+%$|true$|false$)")
+
+# A value that holds no secret whatever its name: a reference to where the
+# secret comes from, a placeholder, a phrase of words, an identifier naming a key.
+# SQL's named parameter for the secret, letters only (`:password`, `@pwd`, `:db_password`); `:param` is none:
+# Sonar's own checks disagree on it (the password check calls `password=:param` a finding)
+_BIND_PARAM = r"[:@][A-Za-z_]*(?:passw(?:or)?d|pwd|secret|token|key|credentials?)[A-Za-z_]*"
+_REFERENCE_OR_PLACEHOLDER = re.compile(
+    # (a command's output, `$(cat /run/secrets/db)`, `$` doubled for Compose too)
+    r"(?i)^(?:\s*|.|[▁Ġ]?<[^<>]*>|&lt;.*&gt;|\$\$?\{.*\}|\$\$?\(.*\)|"
+    # (PHP's complex interpolation, `{$_SESSION['token']}`, cut at a quote inside it: `value='{$_SESSION[ `; Swift's,
+    # `\(password)`)
+    r"\$\$?[A-Za-z_]\w*|%[A-Za-z_]\w*%|\{\{.*\}\}|#\{.*\}|\{\$[A-Za-z_].*|\\\([^()\n]*\)|"
+    # (a server page's code where the value goes, cut at a quote: `value="<?php echo $this->getToken(`, `<%= token %>`;
+    # PHP's interpolation after words: `"auth_{$config}_twitter_token"`)
+    r"<\?(?:php\b|=).*|<%.*|[\w-]*\{\$[A-Za-z_][\w\->\[\]'\"]*\}.*|"
+    # (FreeMarker's directive or macro where the value goes: Struts' `accesskey="<#outputformat 'JavaScript'>…"`)
+    r"<[#@][a-z].*|"
+    # (variables run together, maybe after a word: secDevLabs' `SECRET=$RANDOM$RANDOM`, `PASSWORD=Pass$RANDOM$RANDOM`,
+    # made when the script runs, the environment's names in upper case, not a literal's `$super$ecret`; a member of
+    # `this` or `self`: `password: this._password`)
+    r"(?-i:[A-Za-z]*(?:\$\{?[A-Z_][A-Z0-9_]*\}?){2,})|(?:this|self)\.[A-Za-z_$][\w$]*|"
+    # (markup: an element and what follows, `passwordMeter = '<div class="password-strength">…'`, no URL in it: a
+    # link's `http://user:pw@…` is judged as a URL)
+    r"<[a-zA-Z][\w-]*(?:\s[^<>]*)?>(?!.*://).*|"
+    # (PHP's variables or members joined by a colon in a string: nusoap's `"$this->username:$this->password"`)
+    r"\$[A-Za-z_]\w*(?:->\w+)*(?::\$[A-Za-z_]\w*(?:->\w+)*)+|"
+    # a variable escaped for a shell or doubled for Compose (`"\$PASSWORD"`, `"$${DB_PASSWORD}"`: the `$$` above), a
+    # secret store's reference (Azure App Service's `@Microsoft.KeyVault(SecretUri=…)`), a prompt for the value
+    # (PowerShell's `Read-Host "…" -AsSecureString`, `Get-Credential`)
+    r"\\\$\{?[A-Za-z_]\w*\}?|@Microsoft\.KeyVault\(.*\)|(?-i:Read-Host|Get-Credential)\b.*|"
+    # a variable with a path after it (`$BASE_URL/reset`), a variable in shell quotes (`'$DB_PASSWORD'`),
+    # a bracketed phrase (`[Shared Access key goes here]`)
+    r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
+    r"(?:process\.env|import\.meta\.env|os\.environ|env|environ|secrets|vars|config|settings|configuration)[.\[:].*|"
+    # a config's reference to the environment or a file (LiteLLM's `os.environ/NAME`, opencode's `{env:NAME}` and
+    # `{file:path}`), a vals reference to a secret store (`ref+vault://path#/key`, `ref+awssecrets://…`)
+    r"os\.environ/[A-Za-z_]\w*|\{(?:env|file):[^{}\s]+\}|ref\+[a-z0-9]+://.*|"
+    r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-](?:here|placeholder)|change[_-]?me|replace[_-]?me|"
+    # `your` before capitalised words (hackazon's documented `['yourUserName'] = 'yourPassWord'`)
+    r"(?-i:your(?:[A-Z][a-z]*)+)|"
+    # a YAML anchor or alias of words (`credentials: &default-credentials`, `password: *shared`): a mapping's name
+    r"(?-i:[&*][a-z]+(?:[-_][a-z]+)*)|"
+    # a build's token to replace: an upper-case name between a pair of its delimiters (Maven's and Ant's `@DB_PASS@`,
+    # `@@PASSWORD_PLACEHOLDER@@`, a template's `$SAFE_NAME$`, replace-token tasks' `#TOKEN#`, `__TOKEN__`,
+    # `#{Db.Password}#`, `[%TOKEN%]`)
+    r"(?-i:@@?[A-Z][A-Z0-9_]{2,}@@?|\$[A-Z][A-Z0-9_]{2,}\$|#[A-Z][A-Z0-9_]{2,}#|__[A-Z][A-Z0-9_]{2,}__|"
+    # (lower case too, the underscores three or more: Security Shepherd's `keystorePass="___password___"`)
+    r"_{2,}[a-z][a-z0-9]*(?:_[a-z0-9]+)*_{2,}|_{3,}[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_{3,}|"
+    # (a workflow expression after words: actions/cache's `key: maven-output-${{ hashFiles('target/**') }}`)
+    r"[a-z]+(?:[-_][a-z]+)*[-_]\$\{\{.*\}\}.*|"
+    r"\[%[A-Z][A-Z0-9_]{2,}%\])|#\{[A-Za-z_][\w.-]*\}#|"
+    # a single-brace template's hole of a name's letters (`{password}`, `{ DRONE_TOKEN }`; `{Zq5…}` is a
+    # braced value), a literal of no value (`"null"`),
+    # a CloudFormation reference (`!Ref DBPassword`, `!GetAtt Secret.Value`, `!Sub "${Pass}"`)
+    # (also a JSONPath template's field, kubectl's `'{.credential.access_token}'`)
+    r"(?:\{\s*\.?[A-Za-z_][A-Za-z_.-]*\s*\})+|null|none|nil|undefined|true|false|"
+    # a Terraform reference quoted (`"var.mailgun_api_key"`, `"local.db_password"`): lower-case words
+    r"(?-i:(?:var|local)\.[a-z][a-z0-9]*(?:_[a-z0-9]+)*)|"
+    # a label to concatenate a value to: words, then a space and `=` or `:` (`"Password = "`; the value is read
+    # stripped: `"application:"` is none, a value that a key follows in `"application:" + appKey`)
+    r"[A-Za-z][A-Za-z ]*?\s[=:]|"
+    # ... or a flag's name and `=` (`'--password='.$connection['password']`): the value is what follows
+    r"--?[A-Za-z][\w-]*=|"
+    # a bracketed word: a tokenizer's special token (`pad_token: str = "[PAD]"`, `"[CLS]"`, `"[X_SEP]"`), also
+    # between other brackets or bars (`"|SPEAKER|"`, `"]<]start of image[>["`, `"[MASK2]"`)
+    r"\[[A-Za-z_]+\]|[\[\]<>|{}]{1,4}[A-Za-z][A-Za-z_ -]*[0-9]{0,2}[\[\]<>|{}]{1,4}|"
+    r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
+    r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|"
+    # a placeholder word between runs of signs (`"--- redacted ---"`, `"== hidden =="`), a bracketed phrase after
+    # signs (`" * [would prune] "`, a status line's template)
+    r"[^\w\s]{2,}\s*(?:redacted|hidden|masked|omitted|removed|censored)\s*[^\w\s]{2,}|"
+    r"[^\w\s\[]+\s*\[[a-z]+(?:\s[a-z]+)+\]|"
+    # a call's other arguments read as a value between two strings' ends (`"…token:", default=api_token or "`)
+    r",\s*[A-Za-z_]\w*\s*=[^=].*|"
+    # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
+    r"(?:example|sample)[_-]?[a-z_-]*(?:key|token|password|passwd|secret)\d*|"
+    # truncated or masked (`hf_...`, `sk-…`, `hf_***`), a sample's name (`my_secret_key`, `secret_value`)
+    r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-]){0,3}"
+    r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-]value)?|"
+    # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
+    # (.NET's composite format's hole with an alignment or a format: `{0,-8}`, `{0:#,0.00}`)
+    r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\{\d+(?:,-?\d+)?:[^{}\s]*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|[ua]rn:.*|"
+    # a query's bind parameter named for the secret (`:password`, `@pwd`, `:myPassword`: _BIND_PARAM),
+    # the end of one string and a concatenation read as a value (`'"+pwd+"'` in `"password='"+pwd+"'"`),
+    # code between two strings' ends (`" + arg + secretConst + "`: `+` first and last, spaced)
+    r"" + _BIND_PARAM + r"|[\"'`]\s*(?:\+|&|\|\||\.\s*[$\w]).*|.*(?:\+|&|\|\||[$\w]\s*\.)\s*[\"'`]|"
+    # ... also PHP's `.` (`" . pwd . "`)
+    r"\s*\+\s+[$\w].*\s\+\s*|\s*\.\s+[$\w][\w$>\[\]'\"-]*\s+\.\s*)$"
+)
+# One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
+# format hole; a class's name in camel case too (a docstring's `server_credentials: A ServerCredentials object.`),
+# an identifier of lower-case words joined by `_` (`"with past_key_values"`, `For client_credentials with client_id`).
+# (a word of another language's letters counts: `Passordet må ha minst 6 tegn.`, a UI message in Norwegian; one
+# letter beyond ASCII at least, no digit)
+_PHRASE_WORD = re.compile(
+    r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[a-z]+(?:_[a-z]+)+|[A-Z]+|"""
+    r"""[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd]|&|-|—|"""
+    r"""[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*)"""
+    r"""[.,:;!?)\]'"`*]*""")
+# An identifier: words joined by `_`, `.`, `:`, `-` or camel case.
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.:\-][A-Za-z0-9]+)*")
+
+_KEY_WORDS = frozenset(
+    "token tokens key keys secret secrets password passwords passwd passphrase pwd credential credentials auth "
+    "authorization apikey bearer jwt".split())
+
+
+def _is_phrase(value: str) -> bool:
+    """Words with spaces: all of them words in a short phrase (`hunter 2` is none),
+    three in four of a longer one (a help text names `HF_TOKEN` or `--token`)."""
+    parts = value.split()
+    if len(parts) < 2 or not any(sum(c.isalpha() for c in p) >= 3 for p in parts):
+        return False
+    words = sum(1 for p in parts if _PHRASE_WORD.fullmatch(p))
+    # numbers among three words or more (`"Spaces are UNEXPECTED 012 345 678"`)
+    numbers = sum(1 for p in parts if p.isdigit())
+    return words == len(parts) or (len(parts) >= 4 and words * 4 >= len(parts) * 3) or (
+        words >= 3 and words + numbers == len(parts))
+
+
+def _names_a_key(value: str, name: str = "") -> bool:
+    """`"id_token"`, `"X-Api-Key"`, `"password"`: letters only, one word of them a
+    secret's name, and either a short name (at most two words, ending in that word)
+    or made of the words of the name that holds it (`UserAccessToken = "user_token"`).
+    `"ini-plain-password"` is none of these: a value. Leading underscores are a name's
+    (`"__RequestVerificationToken"`, a form field's)."""
+    value = value.lstrip("_")
+    if not _IDENTIFIER.fullmatch(value):
+        return False
+    if name and value.isalpha() and not _PASSWORD_WORD.search(name) and value.lower() in {
+            w.lower() for w in _IDENT_WORDS.findall(name)}:
+        return True  # one word of its own name (`access_key='access'`, a test's stand-in), not a password's
+    words = [w.lower() for w in _IDENT_WORDS.findall(value)]
+    if not all(w.isalpha() for w in words) or not any(w in _KEY_WORDS for w in words):
+        return False
+    if words[0] == "x" and len(words) > 1:  # a header's `X-` prefix
+        words = words[1:]
+    if len(words) <= 2 and words[-1] in _KEY_WORDS:
+        return True
+    # a property's or a field's name in camel case (`trustStorePassword`, `trustStoreSecret`): words
+    # of letters, the last a secret's, each after the first capitalized
+    if words[-1] in _KEY_WORDS and _CAMEL_NAME.fullmatch(value):
+        return True
+    if not name:
+        return False
+    own = [w.lower() for w in _IDENT_WORDS.findall(re.split(r"[.:]", name.strip("\"'`@$[] "))[-1])]
+    # a kebab- or snake-case phrase of lower-case words ending in all the words of its own name, a name of two words
+    # or more, with one or two more words before them (`client_secret: grafana-client-secret`, `some-client-secret`):
+    # a label, not a value (`password = ini-plain-password` is a value: one word of a name is too little to repeat)
+    if len(own) >= 2 and _KEBAB_WORDS.fullmatch(value) and 0 < len(words) - len(own) <= 2 and words[-len(own):] == own:
+        return True
+    return set(words) <= {w.lower() for w in _IDENT_WORDS.findall(name)}
+
+
+_KEBAB_WORDS = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+")
+
+
+_CAMEL_NAME = re.compile(r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){2,}")
+_LETTERS_ONLY = re.compile(r"[a-z_]+|[A-Z_]+")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+# Words that make a token-named value an access token whatever it looks like.
+_NOT_TOKEN_WORDS = frozenset(
+    "password passwords passwd pwd secret secrets key keys apikey credential credentials api access auth bearer "
+    "bot github gitlab slack npm pypi personal session oauth jwt csrf deploy service app client user admin "
+    "refresh".split())
+
+
+def _other_reference(value: str, name: str) -> bool:
+    """`password=self.password`, `next_token=response.next_token`: the same name, elsewhere."""
+    last = re.split(r"[.:]", name.strip("\"'`@$ "))[-1].lower()
+    return bool(last) and bool(_DOTTED.fullmatch(value)) and value.rsplit(".", 1)[1].lower() == last
+
+
+def _parser_token(value: str, name: str) -> bool:
+    """A lexer's or a pager's token (`upgrade_token = "upgrades"`, `id_token: "FOOBAR"`):
+    a token-named value of letters only in one case. An auth token is random: it has
+    digits or mixed case. (A password or a key can be a plain word, and an `API_TOKEN`
+    or an `access_token` is a credential whatever its value: not these names.)"""
+    return bool(_LETTERS_ONLY.fullmatch(value) or (_PASCAL_WORDS.fullmatch(value) and not looks_random(value))) and (
+        _lexer_token_name(name))
+
+
+# Two to four capitalised words glued (`END_TOKEN = "EndGlobalSection"`, a solution file's section marker; sonar-dotnet's
+# compliant case): under a lexer's token name, a marker's name, no token.
+_PASCAL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}){2,4}")
+
+
+def _lexer_token_name(name: str) -> bool:
+    """A name whose only secret word is "token", with no word that makes it a credential (`mask_token`,
+    `lastToken`, not `access_token`)."""
+    words = {w.lower() for w in _IDENT_WORDS.findall(name)}
+    return bool(words & {"token", "tokens"}) and not words & _NOT_TOKEN_WORDS
+
+
+def _lexer_comparison(value: str, name: str) -> bool:
+    """A literal compared with what is no secret: a lexer's token (`if token == "]]"`, `t.lastToken != "\\\\"`,
+    `mask_token != "None"`; only a generated value is a secret under such a name), or a field of a secret-named
+    object whose own name is none (`storage_key.device.type != "cpu"`)."""
+    last = re.split(r"[.:]", name.strip("\"'`@$[] "))[-1]
+    return _name_tier(last) == 0 or (_lexer_token_name(name) and not looks_random(value) and not _mixed_hex(value))
+
+
+def _mixed_hex(value: str) -> bool:
+    """Hex of 16 digits or more holding both digits and letters (`31bf3856ad364e35`): generated, no lexer's token."""
+    return len(value) >= 16 and bool(_HEX_ONLY.fullmatch(value)) and re.search(r"[0-9]", value) is not None and (
+        re.search(r"[A-Fa-f]", value) is not None)
+
+
+# A documentation's or a test's sample written into a token's form, in capitals: a sample word at its end
+# (AWS's `AKIAIOSFODNN7EXAMPLE`, `wJalr…EXAMPLEKEY`, `…SAMPLEKEY`, `…FAKEKEY`, `…TESTKEY`, `AKIATESTID`: "TEST"
+# only with a name's word after it, a test-mode key is live), or EXAMPLE/SAMPLE at its start before more capitals or
+# digits (`SAMPLEUtnFEMI/…`; not FAKE there: a test's own fake value is written `FAKE…` and stands for a real one). A
+# random token holds such a word by chance once in millions.
+_DOC_SAMPLE_RE = (r"(?:EXAMPLE|SAMPLE|FAKE|DUMMY)(?:KEY|TOKEN|SECRET)?$|TEST(?:KEY|TOKEN|SECRET|ID)$"
+                  r"|^(?:EXAMPLE|SAMPLE)(?=[A-Z0-9+/_-])")
+# A public key (an authorized_keys line), a hash with its algorithm (`sha512-…`, `sha256:…`), a
+# documented sample (see _DOC_SAMPLE_RE), an environment variable's name (`OPENAI_API_KEY`).
+_PUBLIC_OR_HASH = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)[ \t]+AAAA"
+    r"|(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?|xxh\d+)[:-][A-Za-z0-9+/=_-]{16,}$"
+    r"|.*(?:" + _DOC_SAMPLE_RE + ")"
+    r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASS|PWD|CREDENTIALS?|AUTH)(?:_[A-Z]+)?$")
+# A masked or templated part inside a value (`bP88Q~xxxxxxxx…`, `…-####`).
+_PLACEHOLDER_RUN = re.compile(r"x{8,}|X{8,}|#{4,}|\*{4,}|•{3,}")
+# A name that says its value is a hash or a lock file's digest: a hex or base64 value under it is none of a secret.
+_HASH_WORDS = frozenset("hash hashes hashed digest checksum checksums integrity sha md5 fingerprint etag lock lockfile "
+                        "crc sum".split())
+_HASH_VALUE = re.compile(r"[0-9a-fA-F]{16,}|[A-Za-z0-9+/]{16,}={0,2}")
+
+
+# A path, a URL's path or a route target of lowercase words (`/en/enterprise-server@3.0/auth`,
+# `cms/sites/passwords#update`, `/passwords/:id/edit`), a CSS selector (`#add-password`, `.btn-primary`).
+_WORD_PATH = re.compile(r"(?:\.{0,2}/|~/)?:?[a-z][a-z0-9]*(?:[-_.@#:]+[a-z0-9]+)*"
+                        r"(?:/:?[a-z0-9]+(?:[-_.@#:]+[a-z0-9]+)*)+/?|/[a-z][a-z0-9]*(?:[-_.@#:]+[a-z0-9]+)*/?")
+_SELECTOR = re.compile(r"[#.][a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+
+
+def _word_path(value: str) -> bool:
+    """A path or a selector made of words: every piece letters, maybe a short number after them; also a
+    path of camel-case words (`/users/resetUserPassword`), a repository's path to a commit
+    (`examples/commit/16ad89c4…`), a secret store's reference (`op://vault/item/field`), an attribute selector
+    (`[id='secret']`)."""
+    if _CAMEL_PATH.fullmatch(value) or _COMMIT_PATH.fullmatch(value) or _ATTR_SELECTOR.fullmatch(value):
+        return True
+    if _ROUTE_TARGET.fullmatch(value) and "_" in value:
+        return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[_#]+", value))
+    scheme = _STORE_REF.match(value)
+    if scheme and _STORE_PATH.fullmatch(value, scheme.end()):
+        return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[-_/]+", value[scheme.end():]) if p)
+    if not (_WORD_PATH.fullmatch(value) or _SELECTOR.fullmatch(value)):
+        return False
+    return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[-_.@#:/~]+", value) if p)
+
+
+_CAMEL_PATH = re.compile(r"(?:/[a-z]+(?:[A-Z][a-z]+)*)+/?")
+# a Rails route's target, a controller's and an action's snake-case names (`get "forgot_password" =>
+# "password_resets#forgot_password"`); one of them at least of two words, as `cms/sites/passwords#update` has a path
+_ROUTE_TARGET = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*#[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+_COMMIT_PATH = re.compile(r"[a-z]+(?:/[a-z]+)+/[0-9a-f]{7,40}")
+_ATTR_SELECTOR = re.compile(r"""\[[a-z][\w-]*(?:[~|^$*]?=(?P<q>['"]?)[\w-]*(?P=q))?\]""")
+# a URL's scheme before a path of words whose first has no dot (no web host): a secret store's item
+# (1Password's `op://Private/db/password`, `vault://secret/db`); never a URL's own credentials (_URL_CRED's)
+_STORE_REF = re.compile(r"[a-z][a-z0-9+.-]*://")
+_STORE_PATH = re.compile(r"[A-Za-z][A-Za-z0-9_-]*(?:/[A-Za-z0-9][A-Za-z0-9_-]*)*/?")
+# an IPv6 address (hex groups of up to four, `::` once at most), an IPv4-shaped number, a constant's dotted
+# name (`org.apache.tomcat.util.buf.UDecoder.ALLOW_ENCODED_SLASH`)
+_IPV6 = re.compile(r"(?=[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:)(?:[0-9A-Fa-f]{1,4}|:)(?::[0-9A-Fa-f]{1,4}|:(?=:|$)){2,8}")
+_DOTTED_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3}){2,3}")
+_DOTTED_WORDS = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]+){3,}")
+# a property's key of lower-case dotted words, a digit or two after one (`'e2.api.client.secret.key'`), that names a
+# secret's word: the key a value is looked up by
+_DOTTED_KEY = re.compile(r"[a-z]+[0-9]{0,2}(?:\.[a-z]+[0-9]{0,2}){3,}")
+# ... or a message's key of three dotted words or more, one of them the secret's (Spring's `rejectValue(
+# "repeatedPassword", "user.password.no-match")`)
+_DOTTED_MESSAGE_KEY = re.compile(r"[a-z][a-z0-9]*(?:\.[a-z][a-z0-9-]*){2,}")
+# the Fetch API's credentials modes (`credentials: 'include'`, `"omit"`, `same-origin`): an enumerated value
+_FETCH_MODES = frozenset(("include", "omit", "same-origin"))
+
+
+def _address_or_name(value: str) -> bool:
+    if _IPV6.fullmatch(value):
+        return value.count("::") <= 1 and (value.count(":") >= 7 or "::" in value)
+    if _DOTTED_KEY.fullmatch(value) and any(re.sub(r"[0-9]+$", "", w) in _KEY_WORDS for w in value.split(".")):
+        return True
+    if _DOTTED_MESSAGE_KEY.fullmatch(value) and not _LABEL_WORDS.isdisjoint(value.split(".")):
+        return True
+    # (a file's path or name, and the local host: what names a place is no secret)
+    return bool(_file_name(value) or _LOCAL_HOST.fullmatch(value) or _DOTTED_NUMBER.fullmatch(value) or (
+        _DOTTED_WORDS.fullmatch(value)))
+
+
+_LOCAL_HOST = re.compile(r"localhost(?::[0-9]{1,5})?")  # (`ConnectionStrings: {Redis: localhost}`)
+
+
+def _fetch_mode(value: str, name: str) -> bool:
+    """`credentials: 'include'`: a name whose last word is `credentials` holding one of the Fetch API's modes."""
+    return value in _FETCH_MODES and name.strip("\"'`@$[] ").lower().rsplit(".", 1)[-1].endswith("credentials")
+
+
+_END_ESCAPES = re.compile(r"(?:\\[rn])+$")
+# A prompt's or a field's label under a name for one (`password_prompt = "Password: "`, `PASSWORD_LABEL: "Passwort:"`):
+# one or two words of letters, the first capitalised as text shown to a person is, then a colon: the text asking for
+# the secret, not the secret (two plain words were a phrase already). Under a password's own name the same word stays
+# a value (`password = "Password:"`, the twelfth round: a password can be one word), and a word in lower case before
+# a colon is as often a credential's first half (`"application:" + appSecret`).
+_PROMPT_LABEL = re.compile(r"[A-Z][a-z]+(?: [A-Za-z][a-z]+)?:")
+# A form's label or a message bundle's text about a secret (Security Shepherd's `button.resetPassword = Reset My
+# Password`, `generic.text.password = Mot de Passe`, `form.password = Password:` under a bundle's dotted key, Android's
+# `<string name="loginscreen_password">Password:</string>`): words naming the secret in title case (short joining words
+# aside), or a sentence of four words or more from a capital to a full stop; a label closed by a colon or a question
+# mark where a bundle's key or a string resource holds it. A passphrase seldom names itself, and not in title case:
+# `super secret passphrase`, `my secret pw 42`, `keyboard cat` stay values.
+_LABEL_WORDS = frozenset("password passwords passphrase passcode token tokens key keys secret secrets pin credentials"
+                         .split())
+_LABEL_JOINS = frozenset("a an the my your of to for de le la du des el los der die das".split())
+# (more languages' words for a password than names are read in: a label's value only, gogs' `password=Hasło`)
+_LABEL_FOREIGN = re.compile(
+    "(?i)" + _FOREIGN_PASSWORD + r"|jelsz[oó]|has[lł]o|heslo|parol[aăe]|l[oö]senord|salasana|contrasinal|sandi|"
+    r"palavra-?(?:chave|passe)|passord|adgangskode|lozinka|geslo|[sş]ifre")
+# ... or only letters of a script beyond Latin written as escapes (a `.properties` bundle's `\u5BC6\u7801`)
+_ESCAPED_LETTER = re.compile(r"\\u([0-9A-Fa-f]{4})")
+_ESCAPED_TEXT = re.compile(r"(?:\\u[0-9A-Fa-f]{4})+")
+
+
+def _unescaped(value: str) -> str:
+    """A `.properties` value with its `\\uXXXX` escapes read as the letters they stand for."""
+    return _ESCAPED_LETTER.sub(lambda m: chr(int(m.group(1), 16)), value)
+
+
+def _ui_text(value: str, label: bool = False) -> bool:
+    """A message about a secret, or escaped letters of another script: text, not the secret. `label`: where a
+    message bundle's key or a string resource names the value, a label closed by a colon (`Password:`) is one too;
+    elsewhere it stays a value (`password = "Password:"`, the twelfth and thirty-seventh rounds' policy)."""
+    if _ESCAPED_TEXT.fullmatch(value):
+        return all(c.isalpha() and ord(c) >= 0x370 for c in _unescaped(value))
+    if "\\u" in value:
+        value = _unescaped(value)  # a bundle's `Contrase\u00F1a`
+    if _other_script(value):
+        return True
+    parts = value.split()
+    words = [p.strip(".,:;!?()'\"") for p in parts]
+    if not parts or len(parts) > 40 or not (
+            _LABEL_WORDS.intersection(x.lower() for w in words for x in w.split("-"))
+            or _LABEL_FOREIGN.search("".join(words))):
+        return False
+    if len(parts) >= 4 and value[0].isupper() and value[-1] in ".!?" and _is_phrase(value):
+        return True  # a sentence (`Password change request success.`)
+    # (words of letters; a hyphen inside one joins two: `Re-inserisci la password`, `Palavra-chave`)
+    if len(parts) > 6 or not all(w.replace("-", "").isalpha() and w[0] != "-" != w[-1] for w in words if w) or (
+            not all(words)):
+        return False
+    if label and value[-1] in ":?":
+        return True
+    if len(parts) == 1:
+        # another language's word for a password, capitalised, where a bundle's dotted key or a string resource
+        # holds it (WebGoat's `accounts.table.password=Contraseña`); elsewhere one word under a password's name stays
+        # a value (`"password": "Passord"`, the eighteenth round: a password can be one word)
+        return label and words[0][0].isupper() and (words[0][1:].islower() and (
+            _LABEL_FOREIGN.fullmatch(words[0]) is not None) or _label_compound(words[0]))
+    # title case (`Reset My Password`), or sentence case: a capital, then lower-case words (gogs' `New password`,
+    # `Forgot password?`, `Reset password code lives`)
+    return words[0][0].isupper() and (all(w[0].isupper() or w in _LABEL_JOINS for w in words) or all(
+        w.islower() for w in words[1:]))
+
+
+def _label_compound(word: str) -> bool:
+    """Another language's word for the secret as one word of a label (Bitwarden's strings: `Huvudlösenord`,
+    `Master-Passwort`, `API-Schlüssel`, `Lösenordshistorik`): a letter beyond ASCII or a capitalised compound joined
+    by `-`, not generated."""
+    parts = word.split("-")
+    return not looks_random(word.replace("-", "")) and (not word.isascii() or (
+        len(parts) >= 2 and all(len(p) >= 2 and p.isalpha() for p in parts) and (
+            parts[0].isupper() or parts[0].istitle()) and any(not p.isupper() for p in parts[1:])))
+
+
+# Letters of a script beyond Latin (Greek, Cyrillic, Arabic, CJK, …): a translation's text (gogs' `password=密码`,
+# `Пароль`, `パスワード`), at least two of them and most of a value's letters, no generated run of ASCII among them.
+# A password is typed on a keyboard a service accepts, and nearly always in ASCII: GitHub's secret-scanning spec, in
+# leaktk's fake-leaks, lists `secret='Contrase\u00f1a'` among its values that are no secret.
+_ASCII_RUN = re.compile(r"[A-Za-z0-9+/=_-]{12,}")
+_GLUED_DIGIT = re.compile(r"[^\W\d_]\d|\d[^\W\d_]")
+_ASCII_WORD_DIGITS = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{6,}")
+
+
+def _other_script(value: str) -> bool:
+    """Most of the value's letters, two or more, of a script beyond Latin: text shown to a person."""
+    if value.isascii():
+        return False
+    other = latin = 0
+    for c in value:
+        if c.isalpha():
+            if ord(c) >= 0x370:
+                other += 1
+            else:
+                latin += 1
+    # (one short word with a digit glued to its letters is a password in that script, `Пароль2024`; a phrase or a
+    # sentence may count, `2단계 인증 토큰`, `输入的令牌需要有6位数字。`; an ASCII word of letters and digits inside is a
+    # value quoted in the text, Juice Shop's `…パスワードを<i>slurmCl4ssic</i>に…`)
+    return other >= 2 and other > latin and not any(looks_random(r) for r in _ASCII_RUN.findall(value)) and (
+        " " in value.strip() or other >= 8 or not _GLUED_DIGIT.search(value)) and not _ASCII_WORD_DIGITS.search(value)
+
+
+# A name's last word saying its value is what kind the secret is, what checks or names it, or how long it lives
+# (casdoor's `passwordType == "bcrypt"`, dex's `PasswordConnector = "local"`, gRPC's `Dex_CreatePassword_FullMethodName
+# = "/api.Dex/CreatePassword"`, passbolt's `..._SECRET_TOKEN_COST`, Keycloak's `accessTokenLifespan`): a value that
+# looks generated stays a secret (round 45's `trustTokenOperationType = "Zq8v…"`). Not a template's: AWS'
+# `SecretStringTemplate: '{"username":"admin"}'` is kics' secret.
+# (an id's prefix or suffix, letters and digits with a separator maybe last: HashiCorp Boundary's
+# `PasswordAuthMethodPrefix = "ampw"`; a generated one, round 21's `_TOKEN_PREFIX = "Zq8v…"`, or a password's own
+# first letters, `$PasswordPrefix = "p@ssw0rd00!"`, stays redacted)
+_AFFIX = re.compile(r"[A-Za-z0-9]{1,16}[_.:/-]?")
+_ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit limits cost name "
+                         # (how it is delivered or hashed, when it expires: node-oidc-provider's
+                         # `backchannelTokenDeliveryMode === 'ping'`, `client_secret_expires_at`, django-oauth-toolkit's
+                         # `CLIENT_SECRET_HASHER: "default"`)
+                         "mode modes hasher at expires expiry expiration".split())
+_PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
+
+
+def is_benign_value(value: str, name: str = "") -> bool:
+    """A value no secret-shaped name makes secret: a reference, a placeholder, a
+    phrase of words, an identifier naming a key, a public key, a hash (`name`:
+    what holds the value; `string[…]`, an Android string resource's, may hold a label)."""
+    # (a line's end written as an escape is no part of what the value is: `"[secrets]\\n"`, a section's header)
+    v = _END_ESCAPES.sub("", value.strip()) or value.strip()
+    return bool(_REFERENCE_OR_PLACEHOLDER.match(v)) or _is_phrase(v) or _names_a_key(v, name) or bool(
+        _PUBLIC_OR_HASH.match(v)) or _PLACEHOLDER_RUN.search(v) is not None or _filler(v) or _word_path(v) or (
+        _address_or_name(v)) or _ONE_ESCAPE.fullmatch(v) is not None or _TYPE_NAME.fullmatch(v) is not None or (
+        _CHAR_CLASS_RUN.fullmatch(v) is not None) or _DOC_TYPE.fullmatch(v) is not None or (
+        _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
+        _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
+        _ANDROID_RESOURCE.fullmatch(v) is not None) or _regex_only(v) or _public_pem(v) or (
+        _X509_B64.match(v) is not None) or _ENTRY_POINT.fullmatch(v) is not None or (
+        v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
+        _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
+        _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
+        _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or _one_part_conn(v) or (
+        _LETTER_RUNS.fullmatch(v) is not None) or _PUNCT_ONLY.fullmatch(v) is not None or (
+        _SECRET_NAME_LIST.fullmatch(v) is not None and _NAMED_KIND.search(v) is not None and all(
+            _NAME_LIST_WORD.fullmatch(w) for w in re.split(r"[-,\s]+", v))) or (
+        _INLINE_MARKUP.search(v) is not None and _marked_up_text(v)) or (
+        ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
+        _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
+        _DOTTED_LOWER.fullmatch(v) is not None and (not _PASSWORD_WORD.search(name) or _PASSWORD_WORD.search(v))) or (
+        bool(name) and (
+            (any(form.fullmatch(v) for form in _PUBLISHED_FORMS) and _PASSWORD_WORD.search(name) is None) or
+            (_HEADER_NAME.fullmatch(v) is not None and _HEADER_WORD.search(name) is not None) or
+            _names_itself(v, name) or
+            (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
+            _few_word_chars(v, name) or
+            _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
+            or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
+            or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name) in ("address", "addr"))
+            or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
+            or (v.strip("\"'").lower() in _FLAG_WORDS and _SWITCH_NAME.search(name) is not None)
+            or (_last_word(name) in _ABOUT_WORDS and not looks_random(v))
+            or (_last_word(name) in ("prefix", "suffix") and _AFFIX.fullmatch(v) is not None and not looks_random(v)
+                and _ASCII_WORD_DIGITS.search(v) is None)
+            or (_last_word(name) == "id" and _id_slug(v))
+            or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
+            or _sample_words(v, name) or _extends_name(v, name)
+            or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
+
+
+# A Java class by its package (Shiro's `"credentialsMatcher", "org.apache.shiro.…Sha256CredentialsMatcher"`), an
+# XML Schema type (a SOAP service's `'password' => 'xsd:string'`), an expression indexing a name (Shiro's filter
+# chain, `token = 'roles["guest, admin"]'`): what a value is or where it comes from, never the value.
+_JAVA_CLASS = re.compile(r"(?:[a-z][a-z0-9_]*\.){2,}[A-Z][a-z]+(?:[0-9]+|[A-Z][a-z]+)*(?:\$[A-Z][A-Za-z0-9_]*)?"
+                         r"(?:\.[a-z][A-Za-z0-9_]*)?")
+_XSD_TYPE = re.compile(r"xsd?:[A-Za-z]+")
+_INDEXED_NAME = re.compile(r"[A-Za-z_]\w*\[(?P<index>[^\[\]\n]*)\]")
+
+
+def _java_class(value: str) -> bool:
+    """A package's dotted words, then a class's name of capitalised words, digits only after a word (`Sha256…`), that
+    is no generated string (`dp.pt.GnUaQXtT9Fi…`, a Doppler token, is one; `hunter.two.Wint3rIsHere`, a password)."""
+    return _JAVA_CLASS.fullmatch(value) is not None and not any(looks_random(p) for p in value.split(".")[-2:])
+
+
+def _indexed_name(value: str) -> bool:
+    """A name indexed by words (`roles["guest, admin"]`); an encrypted value's wrapper (`ENC[RSA,tUf83…]`) holds a
+    generated string."""
+    m = _INDEXED_NAME.fullmatch(value)
+    return m is not None and not any(looks_random(part) for part in re.split(r"[\s,\"']+", m.group("index")))
+
+
+# Where a token is looked up, its source and name (echo's `TokenLookup: "cookie:sessionIDsnake"`,
+# `"header:Authorization"`); a generated name is no lookup's.
+_LOOKUP_SPEC = re.compile(r"(?:header|query|cookie|param|form):(?P<name>[A-Za-z][\w-]*)")
+
+
+def _lookup_spec(value: str) -> bool:
+    m = _LOOKUP_SPEC.fullmatch(value)
+    return m is not None and not looks_random(m.group("name"))
+
+
+def _escaped_phrase(value: str) -> bool:
+    """A bundle's message read with its escaped letters (Struts' `Formularz zosta\\u0142 ju\\u017C…`)."""
+    return "\\u" in value and _is_phrase(_unescaped(value))
+
+
+# A form validator's rule (jQuery Validate's `rules: {password: "required"}`): what the field must be, not its value.
+_RULE_WORDS = frozenset(("required", "optional", "nullable", "confirmed"))
+# A PHP class by its namespace (Symfony's `<service id="form.type.password" class="…\\Core\\Type\\PasswordType">`).
+_PHP_CLASS = re.compile(r"\\?[A-Z][A-Za-z0-9]*(?:\\{1,2}[A-Z][A-Za-z0-9]*)+")
+# A moment in ISO 8601 (KeePass' `<MasterKeyChanged>2012-04-05T17:09:34Z</MasterKeyChanged>`): when, under no
+# password's or secret's name.
+_ISO_TIME = re.compile(r"[12][0-9]{3}-[01][0-9]-[0-3][0-9](?:[T ][0-2][0-9]:[0-5][0-9](?::[0-5][0-9](?:\.[0-9]{1,9})?)?"
+                       r"(?:Z|[+-][0-2][0-9]:?[0-5][0-9])?)?")
+# A length of time (`access-token-time-to-live: 10m`, `1h30m`, `500ms`): a setting's duration, under no password's name.
+_DURATION = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:ns|us|ms|s|m|h|d|w)(?:[0-9]+(?:ns|us|ms|s|m|h))*"
+                       # (in words: passbolt's `env('PASSBOLT_AUTH_JWT_REFRESH_TOKEN', '1 month')`, a token's lifetime)
+                       r"|[0-9]+[ \t]?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)")
+# Runs of one letter between dots or dashes (`"access_token": "XXXX.YYYY.ZZZZ"`, a JWT's parts in a doc): a shape.
+# (or one run alone, three letters or more: oauth2-proxy's docs' `client_secret = "YYYYY"`, `cookie_secret = "ZZZ"`)
+_LETTER_RUNS = re.compile(r"([A-Za-z])\1{3,}(?:[.-]([A-Za-z])\2{3,})+|([A-Za-z])\3{2,}")
+# A kebab-case name of words, a short number after one (`wrongsecret-1`) under a name whose last word is `id`
+# (Google Secret Manager's `secret_id`): which secret, not its value. Vault's generated `secret_id` (a UUID) stays.
+_KEBAB_SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
+
+
+def _id_slug(value: str) -> bool:
+    return _KEBAB_SLUG.fullmatch(value) is not None and all(_SLUG_PART.fullmatch(p) for p in value.split("-")) and (
+        not looks_random(value))
+
+
+# A URL of hosts and ports alone, no user, no path, no query (`couchbase://192.168.1.123`, `redis://cache:6379`,
+# `mongodb://a:27017,b:27018`): where a service is, under a connection string's name no secret.
+_HOST_URL = re.compile(r"[a-z][a-z0-9+.-]*://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:,[A-Za-z0-9.-]+(?::[0-9]{1,5})?)*"
+                       # (and a path of words: an OAuth provider's token endpoint, `token:
+                       # "https://graph.facebook.com/oauth/access_token"`; no query, no user, each part not generated)
+                       r"(?:/[A-Za-z0-9._~-]*)*")
+# A connection string of one part naming a file or the local host (`Data Source=/path/to/db/bitwarden.db`, SQLite's).
+_ONE_PART_CONN = re.compile(r"(?i)(?:data ?source|filename|server|host)[ \t]*=[ \t]*(?P<where>[^;=\s]+);?")
+
+
+def _host_url(value: str) -> bool:
+    return _HOST_URL.fullmatch(value) is not None and not any(
+        looks_random(p, 8) for p in re.split(r"[.:/,]+", value) if p)
+
+
+def _one_part_conn(value: str) -> bool:
+    m = _ONE_PART_CONN.fullmatch(value)
+    return m is not None and (_file_name(m.group("where")) or _LOCAL_HOST.fullmatch(m.group("where")) is not None)
+
+
+# Forms published as identifiers, never secrets: an SBOM's SPDX ids (`SPDXRef-Package-…-2c7953c2c68ec3bc`,
+# `LicenseRef-<sha256>`), Cloudflare's ray id (`CF-RAY: 93f47072dde6f88d-IAD`), a JSON pointer (`$ref:
+# "#/$defs/passwordHistory"`).
+_PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*")
+# Lower-case words joined by dots (`token: "comment.doc"`, an editor grammar's scope; `"spring.datasource.password"`, a
+# property's key): a name. Under a password's or a secret's name only when it names one (`hunter.two` is a password).
+_DOTTED_LOWER = re.compile(r"[a-z]{2,}(?:\.[a-z]{2,})+")
+# An Ethereum address under a name ending in "address" (`BeeTokenAddress = '0x3643…6E13'`: 40 hex digits, public; a
+# private key has 64, and an API's token of the same form stays one: `poly_address_api_token = "0x4Cb0…"`).
+_ETH_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+# A file's path from a root, any extension of letters (`api.auth.Password: /foo/bar/Password.js`), and a file's name
+# or path by a known extension (`setup_secrets.ps1`, Compose's `file: ca.crt`, `/Media/MyVideo-720p.mp4`): where a
+# value is read from, not the value (a key file's name is no key).
+_FILE_PATH = re.compile(r"(?:\.{0,2}/|~/)(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[A-Za-z]{1,5}")
+_FILE_NAME = re.compile(
+    r"(?:~/|\.{0,2}/)?(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:ps1|psm1|sh|bash|bat|cmd|py|rb|js|ts|json|ya?ml|toml|ini|"
+    r"cfg|conf|env|txt|md|xml|csv|log|sql|html?|crt|cer|pem|key|p12|pfx|jks|der|csr|pub|keystore|truststore|"
+    r"mp4|m4a|m4v|mkv|webm|avi|mov|mp3|aac|flac|ogg|wav|srt|vtt|png|jpe?g|gif|svg|pdf|zip|gz|tgz|tar|jar|war|dll|"
+    r"exe|so|dylib)")
+
+
+def _file_name(value: str) -> bool:
+    """A file's path or name (_FILE_PATH, _FILE_NAME), no piece of it generated (`/x/Zq8vN3xL0pR7tY2w.js` under a
+    password's name is a secret in a path, as the sixteenth round decided)."""
+    if _FILE_PATH.fullmatch(value) and not any(looks_random(p, 8) for p in re.split(r"[/.]", value) if p):
+        return True
+    return _FILE_NAME.fullmatch(value) is not None and not any(
+        looks_random(piece, 8) for piece in re.split(r"[/._-]+", value))
+
+
+# A resource's location (Spring's `classpath:test-key.pem`, `file:./keys/app.p12`): where a key is read from.
+_RESOURCE_PATH = re.compile(r"(?:classpath\*?|file|resource):(?:\.{0,2}/)*(?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,5}")
+# An Android resource's reference (InsecureShop's `app:passwordToggleTint="@android:color/black"`, `@string/…`,
+# `?attr/…`, `@+id/…`): where the value is kept, never the value.
+_ANDROID_RESOURCE = re.compile(
+    r"[@?]\+?(?:[a-z][\w.]*:)?(?:anim|animator|array|attr|bool|color|dimen|drawable|font|fraction|id|integer|"
+    r"interpolator|layout|menu|mipmap|navigation|plurals|raw|string|style|styleable|transition|xml)/[A-Za-z_][\w.]*")
+# A regular expression's syntax and nothing else (DVGA's `re.sub(r'(?<=password:")(.*)(?=")', …)`: the quote inside
+# the pattern closes a "value" of `)(.*)(?=`): no letter or digit, a wildcard or a group's lookaround in it.
+_REGEX_PUNCT = re.compile(r"[()\[\]{}.*+?=<>!|^$\\,:\s-]+")
+
+
+# Public key material by its form: PEM blocks of certificates and public keys only (traefik's docs put a CA in a
+# Kubernetes Secret's `ca: |-`), and an X.509 certificate's DER in base64 (Android's `font_certs.xml`: `MIIEqDCCA5Cg
+# AwIBAgI…`, a SEQUENCE, then the version's [0] INTEGER 2; a private key's `MIIEvQIBADAN…` is none).
+_PEM_BEGIN = re.compile(r"-----BEGIN ([A-Z0-9 ]+)-----")
+_PUBLIC_PEM_KINDS = frozenset(("CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CRL", "CERTIFICATE REQUEST",
+                               "NEW CERTIFICATE REQUEST", "PUBLIC KEY", "RSA PUBLIC KEY", "PGP PUBLIC KEY BLOCK"))
+_X509_B64 = re.compile(r"MII[A-Za-z0-9+/]{3}CC[A-Za-z0-9+/]{4}AwIBAgI[A-Za-z0-9+/=\s]*$")
+# A Python entry point, a module's dotted path and an attribute (`jupyterhub.authenticators.shared:SharedPassword
+# Authenticator` under `shared-password` in pyproject.toml's entry points): letters only after the colon.
+# (two dots in the module's path, or a class's name of two words or more, or a function's with `_`: `db.local:Secret`,
+# a user and a password, is none)
+_ENTRY_POINT = re.compile(r"[a-z_][a-z0-9_]*(?:(?:\.[a-z_][a-z0-9_]*){2,}:[A-Za-z_]{4,}|\.[a-z_][a-z0-9_]*:"
+                          r"(?:[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:_[a-z]+)+))")
+
+
+def _public_pem(value: str) -> bool:
+    if value.startswith("LS0tLS1CRUdJTi") and len(value) < 65536:  # the same in base64 (a Secret's `ca.crt: LS0t…`)
+        try:
+            value = base64.b64decode(value, validate=True).decode("ascii")
+        except (ValueError, UnicodeDecodeError):
+            return False
+    if not value.startswith("-----BEGIN ") or "PRIVATE" in value:
+        return False
+    kinds = _PEM_BEGIN.findall(value)
+    return bool(kinds) and all(k in _PUBLIC_PEM_KINDS for k in kinds)
+
+
+def _regex_only(value: str) -> bool:
+    return (".*" in value or "(?" in value) and _REGEX_PUNCT.fullmatch(value) is not None
+# Values published as no secret: Azure Storage's emulator (`UseDevelopmentStorage=true`, and Azurite's documented
+# account key for `devstoreaccount1`, the same on every machine).
+_WELL_KNOWN_DEV_VALUES = frozenset((
+    "UseDevelopmentStorage=true",
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="))
+# A package pinned to a version (a test matrix's `py3.9-langchain-notiktoken-v0.1.20: langchain==0.1.20`, tox's
+# factor names holding `tiktoken`; `requests>=2.31,<3`, `numpy~=1.26`): a requirement, never a secret.
+# (a dotted version: `pass==1234` may be a password)
+_REQUIREMENT_PIN = re.compile(
+    r"[A-Za-z][\w.-]*(?:\[[\w,-]+\])?[ \t]*(?:==|>=|<=|~=|!=|===)[ \t]*[0-9]+(?:\.(?:[0-9]+|\*))+[\w.*+!-]*"
+    r"(?:[ \t]*,[ \t]*(?:==|>=|<=|~=|!=|<|>)[ \t]*[0-9]+(?:\.(?:[0-9]+|\*))+[\w.*+!-]*)*")
+# CloudFormation's custom resource property `ServiceToken`: the ARN of the function or topic that serves the resource
+# (`ServiceToken: !GetAtt Fn.Arn`, `ServiceToken: anArn`), no token; a generated value under it is still one.
+_CFN_SERVICE_TOKEN = re.compile(r"[\"']?ServiceToken[\"']?")
+
+
+# A form's widget class (a minified settings form's `password:"PasswordWidget"`): capitalised words, one of them a
+# secret's, ending in a UI element's word.
+_UI_NAME = re.compile(r"(?:[A-Z][a-z]+)*(?:Password|Secret|Token|Key)(?:[A-Z][a-z]+)*"
+                      r"(?:Widget|Field|Input|Form|Dialog|Component|View|Label|Prompt)")
+# An HTTP header's name, capitalised words joined by `-` (Go's `const contentTypeToken string = "Content-Type"`, a
+# constant naming a header, under a token's or a key's name): no token; under a password's name it may be a passphrase.
+_HEADER_NAME = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
+# (under a name saying it holds a header's, any header's name: casdoor's `headerAllowCredentials =
+# "Access-Control-Allow-Credentials"`)
+_HEADER_WORD = re.compile(r"(?i)header")
+
+
+# A JOSE algorithm's registered name (RFC 7518: an OpenID client's `id_token_signed_response_alg: 'RS256'`,
+# `id_token_encrypted_response_enc: 'A128CBC-HS256'`, `'ECDH-ES+A128KW'`): a published identifier, under no password's
+# or secret's name.
+_JOSE_ALG = re.compile(r"[HREP]S(?:256|384|512)|ES256K|EdDSA|Ed25519|Ed448|RSA1_5|RSA-OAEP(?:-(?:256|384|512))?|"
+                       r"A(?:128|192|256)(?:KW|GCMKW|GCM|CBC-HS(?:256|384|512))|ECDH-ES(?:\+A(?:128|192|256)KW)?|"
+                       r"PBES2-HS(?:256|384|512)\+A(?:128|192|256)KW")
+
+
+# A media type's structured suffix (RFC 9068's access token type `at+jwt`, OpenIddict's `oi_reft+jwt`): a format's
+# name, under no password's or secret's name.
+_MEDIA_SUFFIX = re.compile(r"[a-z][a-z0-9._-]{0,40}\+(?:jwt|json|xml|cbor)")
+# Punctuation standing for a value (`OIDC_CLIENT_SECRET=???`, `--client-secret=...`).
+_PUNCT_ONLY = re.compile(r"[?.\u2026]{2,}")
+# Text with HTML's inline markup (FreshRSS' `'password_form' => 'Passwort<br /><small>(für die Anmeldemethode per
+# Webformular)</small>'`): a label shown on a page, under any name.
+_INLINE_MARKUP = re.compile(r"<(?:br|small|b|i|em|strong|span|code|kbd|sup|sub)[ \t]*/?>|</(?:small|b|i|em|strong|span|"
+                            r"code|kbd|sup|sub)>")
+
+
+def _marked_up_text(value: str) -> bool:
+    """Words around the markup, two or more, none generated nor of letters and digits (a password quoted in a hint,
+    round 73's `パスワードを<i>slurmCl4ssic</i>に変更します`)."""
+    text = re.sub(r"<[^<>]*>", " ", value)
+    return len(re.findall(r"[^\W\d_]{2,}", text)) >= 2 and _ASCII_WORD_DIGITS.search(text) is None and not any(
+        looks_random(w) for w in text.split())
+
+
+# Secrets' names in capitals joined by `-`, one or a list (Bitwarden's workflows: `secrets: "UPLOAD-KEYSTORE-PASSWORD,
+# PLAY-KEYSTORE-PASSWORD"`, an Azure Key Vault's names), one of them naming a secret's kind: names, not values.
+_SECRET_NAME_LIST = re.compile(r"(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)(?:,[ \t]*[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)*")
+_NAME_LIST_WORD = re.compile(r"[A-Z]{1,20}[0-9]{0,2}")
+_NAMED_KIND = re.compile(r"(?<![A-Z])(?:PASSWORD|TOKEN|KEY|SECRET|WEBHOOK|ID|EMAIL)(?![A-Z])")
+
+
+def _names_itself(value: str, name: str) -> bool:
+    """A value ending in its own name after a package's path (Go's context key, casdoor's `ctxCredentials =
+    "github.com/jcmturner/gokrb5/v8/ctxCredentials"`): a key naming itself, no secret."""
+    own = name.strip("\"'`[] ")
+    return len(own) >= 4 and "/" in value and value.rsplit("/", 1)[1] == own
+
+
+# An id's field name in camel case (a minified query's `{token:"snapshotId"}`), under a name with no password's word.
+_ID_NAME = re.compile(r"[a-z]{3,}(?:[A-Z][a-z]+)*(?:Id|ID)")
+# A regex of character classes with their counts (`token = r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+"`, HTTP's token grammar):
+# a pattern that matches tokens, none itself.
+_CHAR_CLASS_RUN = re.compile(r"\^?(?:\[[^\]\n]+\](?:[+*?]|\{\d+(?:,\d*)?\})|\\[dwsSWD][+*?]?)+\$?")
+# A style's words and colours (pygments' `Token.Comment: "italic #A3AAB2"`, `"bold bg:#ffffff"`), no secret: one
+# style word at least, each other word a colour.
+_STYLE_WORD = r"(?:no)?(?:bold|italic|underline|inherit)|(?:bg|border):(?:#[0-9a-fA-F]{3,6}|ansi\w+)?"
+_STYLE_SPEC = re.compile(
+    rf"(?:(?:#[0-9a-fA-F]{{3,6}}|ansi\w+)\s+)*(?:{_STYLE_WORD})(?:\s+(?:{_STYLE_WORD}|#[0-9a-fA-F]{{3,6}}|ansi\w+))*")
+# A docstring's field and type (`token: str:`, `password (str):`): a type's name and a colon.
+_DOC_TYPE = re.compile(r"\(?(?:str|string|bytes|int|bool|dict|list|optional\[str\])\)?:", re.I)
+
+
+def _provider_stub(value: str, name: str) -> bool:
+    """A provider's prefix and a body too short for any of its forms, or words, under a token's or a key's name
+    (`GITHUB_TOKEN=ghp_abc123`, `SENDGRID_KEY=SG.abc.def`, `SLACK_TOKEN=xoxb-123-456-abc`): the form's illustration,
+    no token (a provider's token holds twenty characters and more past its prefix). A password's or a secret's name
+    keeps even a short value (the twelfth round's policy)."""
+    m = _STUB_PREFIX.match(value)
+    return m is not None and (len(re.findall(r"[A-Za-z0-9]", value[m.end():])) <= 10 or _STUB_WORDS_REST.fullmatch(
+        value, m.end()) is not None) and not _PASSWORD_WORD.search(name)
+
+
+# ... or lower-case words after the prefix (`api_key="sk_test_iter_forwards_options"`): a test's name for the key
+_STUB_WORDS_REST = re.compile(r"[a-z]{2,}(?:_[a-z]{2,})+")
+
+
+# Two plain words or more in one case, maybe a short number last, the first saying it is a test's, a default's or a
+# sample's (`test-key-001`, `TEST-KEY-123`, `default-public-key-123`, `public-key-for-test`), under a key's or a
+# token's name: what a test or a fallback writes where a key goes. A password's or a secret's name keeps it (the
+# twelfth round's policy), and so does a value calling itself a secret (`default_constructor_secret_kotlin`), one
+# word alone (`API_KEY=test`: scanners' corpora disagree on it), such a word later (`ruby-default-tok-9`) and words
+# with no such word (`api-key-xyz-789-abc`).
+_SAMPLE_WORDS_VALUE = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+(?:[-_][0-9]{1,4})?|[A-Z]{2,}(?:[-_][A-Z]{2,})+"
+                                 r"(?:[-_][0-9]{1,4})?")
+_SAMPLE_WORDS = frozenset("test testing default public sample example demo dummy fake mock".split())
+
+
+def _sample_words(value: str, name: str) -> bool:
+    return _SAMPLE_WORDS_VALUE.fullmatch(value) is not None and (
+        re.match(r"[a-z]+", value.lower())[0] in _SAMPLE_WORDS) and not _PASSWORD_WORD.search(name) and (
+        not _PASSWORD_WORD.search(value))
+
+
+def _few_word_chars(value: str, name: str) -> bool:
+    """At most four letters or digits among signs under a token's or a key's name (`split_token = ".."`,
+    `DONE_TOKEN = "done."`, `_TOKEN_PREFIX = "v1."`, `unk_token="-1"`): a separator, a marker or a number, no
+    token. A password's or a secret's name keeps even a short value (`password = "ab1!"`)."""
+    return len(value) <= 8 and len(re.findall(r"[A-Za-z0-9]", value)) <= 4 and (
+        re.search(r"[^A-Za-z0-9]", value) is not None) and not _PASSWORD_WORD.search(name)
+
+
+# One character written as an escape (`"\u3299"`, `"\U000f0000"`, `"\x1b"`): a glyph's or a control token's code
+# point, never a secret (a key written in escapes takes many: `"\x8f\x1a…"` stays a value).
+# (also CSS's: a backslash and one to six hex digits, an icon font's code point: `@fa-var-user-secret: "\f21b";`)
+_ONE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[0-9a-fA-F]{1,6})")
+# A type's name where a schema or an annotation gives a field's type (playwright's protocol `"password": "string?"`,
+# `"credentials": "boolean?"`; a string annotation `_pad_token_tensor: "torch.Tensor | None"`: dotted names joined by
+# ` | `), not its value.
+_TYPE_NAME = re.compile(
+    r"(?:string|boolean|number|integer|object|array|bool|int|str|float|double|function|symbol|bigint)(?:\?|\[\])?"
+    r"|[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?: \| [A-Za-z_][\w.]*(?:\[[\w., ]*\])?)+"
+    # Python's annotation as a string, a forward reference (`secret_key: "Optional[str]" = None`, `token: "Any"`)
+    r"|(?:typing\.)?(?:Any|(?:Optional|Union|List|Dict|Tuple|Set|FrozenSet|Sequence|Mapping|Iterable|Iterator|Callable"
+    r"|Type|Literal|Annotated|ClassVar|Final|list|dict|tuple|set|type)\[[\w., \[\]|]*\])")
+# The name's own words in its value (`"tiktoken": "tiktoken"`, `"pooling_mode_lasttoken": "lasttoken"`,
+# `"refresh_token": "hf_oauth__refresh_token"`, `"TokenClassificationPipeline": "….token_classification"`): the
+# word holding "key" or "token" with its neighbour (or glued in a longer word), eight letters or more, found in a
+# value that does not look generated (words of two letters or more, numbers of one or two digits): a name or a
+# label mapped to itself. A password's or a secret's name keeps its value (`dbpassword = "dbpassword1"` is a weak
+# password), and so does a fixture's token that names its kind (`NPM_TOKEN=npm_FakeNpmToken0041Xy9`).
+_OWN_NAME_SEP = re.compile(r"[\W_]+")
+
+
+# A name's last word and one word saying what a variable holds of it (`password: passwordHash`, `secret:
+# secretValue`): a variable named for the field it fills, code (a JavaScript object's last member, with no comma
+# after it). Any other tail is a value (`clientSecret: "secretHardcodedString"`, bearer's planted one).
+_CAMEL_TAIL = re.compile(r"Hash|Hashed|Digest|Value|Input|Field|Param|Arg|Var|Confirm|Confirmation|Ref|Text|Str|Bytes|"
+                         r"Buffer|Encrypted|Plain|Raw|Salt|Length|Hint")
+
+
+def _extends_name(value: str, name: str) -> bool:
+    last = _last_word(name)
+    return len(last) >= 3 and value[:len(last)] == last and _CAMEL_TAIL.fullmatch(value, len(last)) is not None
+
+
+def _holds_own_name(value: str, name: str) -> bool:
+    if _PASSWORD_WORD.search(name) or not re.fullmatch(r"[\w.:/ -]+", value) or looks_random(value):
+        return False
+    if not all(len(w) >= 2 if w.isalpha() else len(w) <= 2 for w in _IDENT_WORDS.findall(value)):
+        return False  # a letter alone or a number of three digits or more: a generated part (`npm_FakeNpmToken0041Xy9`)
+    words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    compact = _OWN_NAME_SEP.sub("", value).lower()
+    for k, w in enumerate(words):
+        if "key" in w or "token" in w:
+            whole = ([w] if w not in ("key", "keys", "token", "tokens") else []) + (
+                [words[k - 1] + w] if k else []) + ([w + words[k + 1]] if k + 1 < len(words) else [])
+            if any(len(c) >= 8 and c in compact for c in whole):
+                return True
+    return False
+
+
+# A kebab-case or camel-case identifier of plain words (`my-product`, `iamRoleStatements`) under a name with "key"
+# or "token" as one word of a longer name that says no more (_name_tier 1: Terraform's EFS `creation_token =
+# "my-product"`, an idempotency token; `IAM_ROLE_STATEMENTS_TOKEN = 'iamRoleStatements'`, a constant naming a
+# field): a name, not a generated key. A strong name (`api_key`, `auth_token`) or a password's keeps its value.
+_WORDS_ID = re.compile(r"[a-z]{2,}(?:-[a-z]{2,})+|[a-z]{2,}(?:[A-Z][a-z]{2,})+")
+
+
+def _words_under_weak_name(value: str, name: str) -> bool:
+    return _WORDS_ID.fullmatch(value) is not None and _PASSWORD_WORD.search(name) is None and (
+        _name_tier(name) == 1) and not looks_random(value)
+
+
+# A label of several words (a quoted key with a blank: `'Slack Token'`, `"Square OAuth Secret"`) mapped to an
+# upper-case id (`'CKV_SECRET_14'`: letters, `_`-joined words, maybe a number last): a table of kinds, not a value.
+_UPPER_ID = re.compile(r"[A-Z]{2,}(?:_[A-Z]{2,})+(?:_[0-9]{1,4})?")
+
+
+def _label_mapped_to_id(value: str, name: str) -> bool:
+    label = name.strip("\"'`[] ")
+    return " " in label and _UPPER_ID.fullmatch(value) is not None and not looks_random(value)
+
+
+# A CSS hex colour (`#d8dee9`, `#fff`, `#11223344`): a style's or a theme's token (pygments' `Token: "#d8dee9"`, a
+# design token), never a key or a token of a service's; under a password's or a secret's name it stays a value.
+_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+_PASSWORD_WORD = re.compile(r"(?i)passw|passphrase|pwd|pword|secret|credential|creds")
+# Forms that say what a value is, each kept under any name but a password's or a secret's: an id's field name, an
+# HTTP header's name, a JOSE algorithm, a moment, a media type's suffix, a length of time, a CSS colour.
+_PUBLISHED_FORMS = (_ID_NAME, _HEADER_NAME, _JOSE_ALG, _ISO_TIME, _MEDIA_SUFFIX, _DURATION, _HEX_COLOR)
+
+
+# A storage's or a session's key named in lower-case words (`storage_key = "session_storage"`, Django's `SESSION_KEY =
+# "_auth_user_id"`): the slot a value is kept under, not an Azure storage account's key (base64) or a session's secret.
+_SLOT_KEY_NAME = re.compile(r"(?i)(?:storage|session|cache)[_.-]?key[\"'\]]?$|key[_.-]?prefix[\"'\]]?$")
+# (a separator last: a prefix the code completes, `localStorageKey:"asset-graph-open-nodes-".concat(…)`)
+_SLOT_NAME = re.compile(r"_*[a-z]{2,}(?:[_.:-][a-z]{2,})+[_.:-]?")
+
+
+def _hash_name(name: str) -> bool:
+    return any(w.lower() in _HASH_WORDS for w in _IDENT_WORDS.findall(name))
+
+
+def _filler(value: str) -> bool:
+    """A token-shaped placeholder: its end made of a few characters repeating (`AIzaaaaa…`, `GR1348941` then
+    `123123…`, `glc_111…=`, `…-1D1D-1D1D1D1D1D1D`), or a documented example written out again and again
+    (`…EXAMPLEEXAMPLE…`). A few characters not repeating in a run or a unit (`…34c323c3223c223232c32`) are a
+    value's."""
+    if value.count("EXAMPLE") >= 2:
+        return True
+    if len(value) < 16 or len(set(value[-16:])) >= 5:
+        return False
+    tail = value[-16:]
+    if _FILLER_RUN.search(tail):
+        return True
+    unit = tail.replace("-", "").rstrip("=")
+    return any(all(unit[i] == unit[i + p] for i in range(len(unit) - p)) for p in (1, 2, 3, 4))
+
+
+_FILLER_RUN = re.compile(r"(.)\1{3}")
+
+
+def _masked_after(match: re.Match[str]) -> bool:
+    """A token whose form stops where a mask begins (`xoxp-…-####`, `sk_live_abc***`)."""
+    after = match.string[match.end():match.end() + 3]
+    return after in ("###", "***", "...", "xxx", "XXX") or after.startswith("…")
+
+
+# The prefixes _provider_stub knows: the rule table's hints of four characters and more that end in `_`, `-` or `.`
+# (`glpat-`, `npm_`, `sk-proj-`), less the ones that are words (`api-`, `key_`, `test_`); _TOKEN's own (`ghp_`,
+# `xoxb-`, `sk_live_`); `SG.`, `hf_` and `sk-`, three characters each.
+_STUB_WORDS = {"api-", "key-", "key_", "live_", "test_", "pat_", "pat.", "secret_", "1000.", "curlopt_", "bundle_",
+               "sdk-", "ico-", "rgapi-"}
+_STUB_PREFIX = re.compile("(?i)(?:gh[pousr]_|github_pat_|xox[abeoprs]-|[rs]k_(?:live|test)_|sg\\.|hf_|sk-|" + "|".join(
+    re.escape(h) for h in sorted({h.lower() for _, hints, _ in _RULES for h in hints
+                                  if len(h) >= 4 and h[-1] in "_-." and h.lower() not in _STUB_WORDS},
+                                 key=len, reverse=True)) + ")")
+
+_CHAR_CLASSES = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"[0-9]"))
+_TOKEN_CHARS = re.compile(r"[A-Za-z0-9+/=_.~-]+")
+_HEX_ONLY = re.compile(r"[0-9a-fA-F]+")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
+# Names of what is random but no secret: ids, versions, commits.
+_ID_WORDS = frozenset("id ids uuid guid rev revision commit version ref sha tag image digest".split())
+# One word of a slug or an identifier: letters (maybe a short number after them: `v2`, `utf8`) or a number.
+_SLUG_PART = re.compile(r"[A-Za-z]+[0-9]{0,4}|[0-9]+")
+_WORDISH = re.compile(r"[A-Z]?[a-z]{3,}")
+
+
+def _entropy(value: str) -> float:
+    counts: dict[str, int] = {}
+    for ch in value:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def looks_random(value: str, min_len: int = 12) -> bool:
+    """Does a value look like a generated secret: one run of token characters, not words
+    (`color-primary-500`, `created_at`), not a number, a uuid or a git sha, mixed
+    character classes and high entropy?"""
+    v = value.strip()
+    if len(v) < min_len or not _TOKEN_CHARS.fullmatch(v) or _UUID.fullmatch(v) or v.isdigit():
+        return False
+    if _HEX_ONLY.fullmatch(v):
+        return len(v) >= 32 and len(v) != 40 and _entropy(v) >= 3.0
+    if all(_SLUG_PART.fullmatch(p) for p in re.split(r"[_.:/~+=-]+", v) if p):
+        return False  # words and short numbers: an identifier, a slug, a version
+    if sum(map(len, _WORDISH.findall(v))) * 2 >= len(v):
+        return False  # mostly words: a file name, a label (`S2ORC_title_abstract.jsonl.gz`)
+    classes = sum(1 for c in _CHAR_CLASSES if c.search(v))
+    return classes >= 2 and _entropy(v) >= (3.0 if len(v) < 24 else 3.5)
+
+
+def _ordinary_but_random(path: tuple[str, ...] | list[str] | str, value: str) -> bool:
+    """A value under an ordinary name that is a secret by its look alone (a `.env`'s `APP_SEED=…`):
+    long, all three character classes, high entropy; never hex (a digest, a commit), never under an
+    id's, a version's or a hash's name anywhere on its path (`hashes:0:content`)."""
+    v = value.strip()
+    name = _last_name(path)
+    if len(v) < 20 or _HEX_ONLY.fullmatch(v) or not looks_random(v, 20) or is_benign_value(v, name):
+        return False
+    parts = _path_parts(path)
+    # (a name's words, and the name whole: `md5` is read as `md`, `5`)
+    words = {w.lower() for p in parts for w in _IDENT_WORDS.findall(p)} | {p.lower() for p in parts}
+    if words & _ID_WORDS or words & _HASH_WORDS or _ABSOLUTE_WORD_PATH.fullmatch(v):
+        return False
+    if name.lower() in _JWK_PUBLIC and any(p.lower() in ("keys", "jwk", "jwks") for p in parts[:-1]):
+        return False  # a JSON Web Key's public part (`{"keys": [{"kty": "RSA", "n": "vfk9…", "e": "AQAB"}]}`)
+    if _compressed_markup(v):
+        return False
+    return all(c.search(v) for c in _CHAR_CLASSES) and _entropy(v) >= 4.0
+
+
+def _compressed_markup(value: str) -> bool:
+    """Base64 of raw DEFLATE whose first bytes inflate to markup (a draw.io file's `<diagram>`, the drawing compressed,
+    `%3CmxGraphModel…` once inflated): a document's data, never a secret, whatever its look. Reads 4,000 characters
+    at most and inflates 64 bytes."""
+    head = value[:4000]
+    head = head[:len(head) - len(head) % 4]
+    if len(head) < 100:
+        return False
+    try:  # (validate: base64's alphabet only, its padding at the end)
+        out = zlib.decompressobj(-15).decompress(base64.b64decode(head, validate=True), 64)
+    except (ValueError, zlib.error):
+        return False
+    return out.startswith((b"%3C", b"<"))
+
+
+# A JSON Web Key's public members: an RSA key's modulus and exponent, an EC key's point, its certificate chain and
+# thumbprints, its id (its private members, `d`, `p`, `q`, `dp`, `dq`, `qi`, `k`, are judged as any value is).
+_JWK_PUBLIC = frozenset(("n", "e", "x", "y", "x5c", "x5t", "x5t#s256", "kid"))
+
+
+# An absolute path with a word of its own among its pieces (`/20141201/lineups/USA-CA00053-DEFAULT`): a location.
+_ABSOLUTE_WORD_PATH = re.compile(r"/(?:[^/\s]+/)*[a-z]{4,}(?:/[^/\s]*)*")
+
+
+def _path_parts(path: tuple[str, ...] | list[str] | str) -> list[str]:
+    """A key path's parts as strings (one part for a bare name): what is_secret_key, _ordinary_but_random and
+    redact_value read."""
+    return [path] if isinstance(path, str) else [str(p) for p in path]
+
+
+def _last_name(path: tuple[str, ...] | list[str] | str) -> str:
+    if isinstance(path, str):
+        return path
+    named = [str(p) for p in path if not str(p).isdigit()]
+    return named[-1] if named else ""
+
+
+# A URL's credentials that are a syntax's words, not a value (`user:password@host:port/dbname`, `username:pwd@`,
+# `myuser:mypassword@`): both the user and the password a placeholder word (a word that could be one, `secret`,
+# `tiger`, is judged as a password still). A user's `[` opens a syntax's optional part
+# (`scheme://[user:passwd@]proxy.server:port`). (Also a token's place, `gist://username:token@id/file`, SMB's user
+# after its workgroup, `smb://workgroup;user:password@host`, and fsspec's `github://org:repo@sha/path`.)
+_TEMPLATE_USERS = frozenset("user username usr login myuser name org".split())
+_TEMPLATE_PASSWORDS = frozenset("password passwd pass pwd pw mypassword token repo".split())
+
+# A connection string's parts that may hold a credential by their name (`Password`, `Pwd`, `AccountKey`,
+# `SharedAccessSignature`, `Token`, `Secret`, `Auth…`, a certificate's): a string with none of them names a server.
+_CONN_CREDENTIAL_PART = re.compile(r"(?i)pass|pwd|secret|key|token|sig|auth|cert|cred")
+_CONN_PART_NAME = re.compile(r"[A-Za-z][A-Za-z _-]*")
+
+
+def _credential_free_conn(text: str) -> bool:
+    """A connection string with no credential (`Server=(localdb)\\mssqllocaldb;Database=app;Trusted_Connection=True`,
+    `Host=localhost;Database=catalog`): every part a name and a value, no part's name a credential's, no value
+    generated or holding a URL's `user:password@`."""
+    parts = [p.strip() for p in text.split(";") if p.strip()]
+    if len(parts) < 2:
+        return False
+    for part in parts:
+        name, eq, value = part.partition("=")
+        value = value.strip()
+        if value.lower() in ("true", "false", "yes", "no") and not _PASSWORD_WORD.search(name):
+            continue  # a switch (`TrustServerCertificate=True`) holds no credential
+        if not eq or not _CONN_PART_NAME.fullmatch(name.strip()) or _CONN_CREDENTIAL_PART.search(name) or (
+                "@" in value or looks_random(_UUID.sub("", value), 16)):
+            return False
+    return True
+
+
+# Format holes and separators only (`{cache.bindings.tcp.host}:{cache.bindings.tcp.port}`): no literal to hide.
+# (each hole a dotted name of words: `{Zq5kVrX1n8tA}` is a brace-wrapped password)
+_HOLE = r"\{[a-z_][a-z0-9_-]*(?:\.[a-z_][a-z0-9_-]*)+\}"
+_HOLES_ONLY = re.compile(rf"{_HOLE}(?:[:/;,@ ]*{_HOLE})*")
+# A dependency's version range (`^4.0.21`, `~1.2`): package.json's value under a package's name.
+# (or a version's wildcard, `1.0.*`, `2.x`: Composer's `"ircmaxell/password-compat": "1.0.*"`)
+_VERSION_RANGE = re.compile(r"[\^~][0-9]+(?:\.(?:[0-9]+|x|\*)){1,2}(?:-[\w.]+)?|[0-9]+(?:\.[0-9]+){0,2}\.[x*]")
+
+
+def _template_conn(text: str) -> bool:
+    """A connection string's syntax in words (`…;UID=user;PWD=password`), as a URL's `user:password@`: a user and a
+    password, each a placeholder word (_TEMPLATE_USERS, _TEMPLATE_PASSWORDS), and no other credential."""
+    users, passwords = set(), set()
+    for m in _CONN_CRED.finditer(text):
+        key = re.sub(r"[ \t]+", "", m.group(2)).lower().rstrip("=")
+        value = m.group(3).strip().lower()
+        if key in ("password", "pwd"):
+            passwords.add(value)
+        elif key in ("userid", "uid", "user", "username"):
+            users.add(value)
+        else:
+            return False
+    return bool(users) and bool(passwords) and users <= _TEMPLATE_USERS and passwords <= _TEMPLATE_PASSWORDS
+
+
+def _password_like(value: str) -> bool:
+    """A literal given by position that looks like a password: six characters or more, letters with digits or
+    signs among them (`p4ssw0rd`, `Tr0ub4dor&3`), no blank, dot, slash, colon, `=`, `,` or `;` (a host, a path, a
+    DSN, a user's DN), not a plain word (`mydb`, `admin123`)."""
+    return len(value) >= 6 and not re.search(r"[\s./:\\=,;]", value) and re.search(r"[A-Za-z]", value) is not None and (
+        re.search(r"[0-9!@#$%^&*+~?]", value) is not None) and not _PLAIN_WORD.fullmatch(value) and (
+        not is_benign_value(value, "password"))
+
+
+# A name that says its password is a switch's (MySQL's `MYSQL_RANDOM_ROOT_PASSWORD=yes`, `MYSQL_ALLOW_EMPTY_PASSWORD`,
+# `SKIP_PASSWORD`): a flag's word under it is the switch, no password.
+_SWITCH_NAME = re.compile(r"(?i)(?:^|[_.-])(?:random|allow|empty|skip|require|enable|disable|generate)[_.-]")
+# A flag's or a null's word: no password, wherever a short value is judged (_VERDICT_WORDS, _QUERY_KEPT).
+_FLAG_WORDS = frozenset("true false yes no on off none null nil".split())
