@@ -87,7 +87,9 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
                             "name username user login email "
                             # (and a record's own fields: dex's `staticPasswords: [{userID: …, groups: [team-a]}]`,
                             # Keycloak's `credentials: [{id: …, createdDate: 1591297959315}]`)
-                            "id ids uuid group groups date".split())
+                            "id ids uuid group groups date "
+                            # (Ory Kratos' `credentials: {password: {identifiers: [user@example.com]}}`)
+                            "identifier identifiers".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,
 # NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`, an XML element's `class`): what the secret
 # is like, not the secret; judged by themselves under a section of secrets (its `Default` stays the secret's).
@@ -180,11 +182,17 @@ def _in_secret_section(named: list[str]) -> bool:
         # field's schema holds it: `$defs: {FilePassword: {properties: {algorithm: {enum: […]}}}}`)
         if k and named[k - 1] in _SCHEMA_MAPS and (named[-1].lower() not in _SCHEMA_VALUE_WORDS or deepest > k):
             continue
-        if _secret_name(p)[1] and not (k and named[k - 1].lower() in _UNIT_COLLECTIONS):
+        # (a method's hooks, run after a password's flow: Ory Kratos' `after: {password: {hooks: [{hook: session}]}}`,
+        # a webhook's config below, judged by its own names)
+        if _secret_name(p)[1] and not (k and named[k - 1].lower() in _UNIT_COLLECTIONS) and (
+                named[k + 1:k + 2] != ["hooks"]):
             return not any(q.lower() in ("labels", "annotations") for q in named[k + 1:-1])
     return False
 
 
+# When a setting applies, in a section of secrets under a name that is none (hanko's `password:
+# {acquire_on_registration: always}`): a policy's word, no secret.
+_POLICY_WORDS = frozenset("always never conditional optional required".split())
 _LIST_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
 # Identifiers with a separator, one or more (`ssl-ca`, `LD-ACCESS-TOKEN`, `BW-GHAPP-ID,BW-GHAPP-KEY`): secrets' names.
 _SECRET_NAME_ONE = r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+"
@@ -205,7 +213,8 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
         if name.lower() == "secrets" and _SECRET_NAMES.fullmatch(value.strip()):
             return redact_text(value)  # the names of secrets (Compose's `secrets: [ssl-ca]`, an Action's input)
         if is_secret_key(path):
-            if not is_benign_value(value, name):
+            if not is_benign_value(value, name) and not (
+                    value.strip().lower() in _POLICY_WORDS and not _secret_name(name)[0]):
                 return REDACTED
         elif (_name_tier(name) == 1 or _in_secret_section(named := [p for p in parts if not p.isdigit()]) or (
                 _record_key(parts, named))) and looks_random(value) and not is_benign_value(value, name):

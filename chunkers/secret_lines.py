@@ -422,10 +422,19 @@ def _url_cred(m: re.Match[str]) -> str:
             password == "x-oauth-basic" and _URL_PASSWORD_HOLE.fullmatch(m.group(2))) or (
             m.group(2).count("{") > m.group(2).count("}") and _URL_USERINFO_HOLES.fullmatch(f"{m.group(2)}:{password}")
             or "|" in m.group(2) or m.group(2).startswith(("[", "(")) and not m.group(2).startswith(REDACTED)) or (
-            m.group(2).rsplit(";", 1)[-1].lower() in _TEMPLATE_USERS and password.lower() in _TEMPLATE_PASSWORDS) or (
+            _template_user(m.group(2).rsplit(";", 1)[-1]) and password.lower() in _TEMPLATE_PASSWORDS) or (
             _URL_PASSWORD_PLACEHOLDER.fullmatch(password)):
         return m.group(0)
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
+
+
+# A user's placeholder named for its service (lldap's `postgres://postgres-user:password@postgres-server/…`).
+_SERVICE_USER = re.compile(r"(?i)[a-z]+[-_]user(?:name)?")
+
+
+def _template_user(user: str) -> bool:
+    """A syntax's word for the user (_TEMPLATE_USERS), or one named for its service (`mysql-user`, `db_username`)."""
+    return user.lower() in _TEMPLATE_USERS or _SERVICE_USER.fullmatch(user) is not None
 
 
 def _url_with_hole(value: str) -> bool:

@@ -64,11 +64,16 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a variable with a path after it (`$BASE_URL/reset`), a variable in shell quotes (`'$DB_PASSWORD'`),
     # a bracketed phrase (`[Shared Access key goes here]`)
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
+    # a shell function's or script's positional or special parameter (lldap's `admin_password="$3"`), a command's
+    # output cut at a quote inside it (`PASSWORD="$(< "$password_file")"` read to the inner quote: `$(< `)
+    r"\$\{?[0-9@*#]\}?|\$\([^)\n]*|"
     r"(?:process\.env|import\.meta\.env|os\.environ|env|environ|secrets|vars|config|settings|configuration)[.\[:].*|"
     # a config's reference to the environment or a file (LiteLLM's `os.environ/NAME`, opencode's `{env:NAME}` and
     # `{file:path}`), a vals reference to a secret store (`ref+vault://path#/key`, `ref+awssecrets://…`)
     r"os\.environ/[A-Za-z_]\w*|\{(?:env|file):[^{}\s]+\}|ref\+[a-z0-9]+://.*|"
-    r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-](?:here|placeholder)|change[_-]?me|replace[_-]?me|"
+    r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-](?:here|placeholder)|"
+    # (an instruction to change the value, words after it too: lldap's `REPLACE_WITH_RANDOM`, `CHANGE_ME_TO_SOMETHING`)
+    r"(?:change|replace)[_-]?(?:me|with)[a-z]*(?:[_-][a-z]+)*|"
     # `your` before capitalised words (hackazon's documented `['yourUserName'] = 'yourPassWord'`)
     r"(?-i:your(?:[A-Z][a-z]*)+)|"
     # a YAML anchor or alias of words (`credentials: &default-credentials`, `password: *shared`): a mapping's name
@@ -110,6 +115,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # truncated or masked (`hf_...`, `sk-…`, `hf_***`), a sample's name (`my_secret_key`, `secret_value`)
     r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-]){0,3}"
     r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-]value)?|"
+    # (a key's first word before `_value`: hanko's `{"private_key": "private_value"}`)
+    r"(?:secret|api|access|private)[_-]value|"
     # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
     # (.NET's composite format's hole with an alignment or a format: `{0,-8}`, `{0:#,0.00}`)
     r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\{\d+(?:,-?\d+)?:[^{}\s]*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|[ua]rn:.*|"
@@ -128,6 +135,9 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
 _PHRASE_WORD = re.compile(
     r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[a-z]+(?:_[a-z]+)+|[A-Z]+|"""
     r"""[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd]|&|-|—|"""
+    # (lower-case words joined by `-`, maybe after an acronym: hanko's Dutch `otpSecretKey: "Geheime OTP-sleutel"`; a
+    # capitalised word's suffix, Azerbaijani's `Bender-in`, is none: round 73's password quoted in a hint stays one)
+    r"""(?:[A-Z]{2,}|[a-z]{2,})(?:-[a-z]{2,})+|"""
     r"""[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*)"""
     r"""[.,:;!?)\]'"`*]*""")
 # An identifier: words joined by `_`, `.`, `:`, `-` or camel case.
@@ -441,12 +451,15 @@ def _other_script(value: str) -> bool:
 # (an id's prefix or suffix, letters and digits with a separator maybe last: HashiCorp Boundary's
 # `PasswordAuthMethodPrefix = "ampw"`; a generated one, round 21's `_TOKEN_PREFIX = "Zq8v…"`, or a password's own
 # first letters, `$PasswordPrefix = "p@ssw0rd00!"`, stays redacted)
-_AFFIX = re.compile(r"[A-Za-z0-9]{1,16}[_.:/-]?")
+# (words joined by `-` too, Hydra's `aadAccessTokenPrefix = "vc-nonce-at:"`)
+_AFFIX = re.compile(r"[A-Za-z0-9]{1,16}(?:-[A-Za-z0-9]{1,16}){0,3}[_.:/-]?")
 _ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit limits cost name "
                          # (how it is delivered or hashed, when it expires: node-oidc-provider's
                          # `backchannelTokenDeliveryMode === 'ping'`, `client_secret_expires_at`, django-oauth-toolkit's
                          # `CLIENT_SECRET_HASHER: "default"`)
-                         "mode modes hasher at expires expiry expiration".split())
+                         "mode modes hasher at expires expiry expiration "
+                         # (where it is kept: hanko's `sessionTokenLocation: "cookie"`, `!== "sessionStorage"`)
+                         "location locations".split())
 _PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
 
 
@@ -469,6 +482,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
         _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or _one_part_conn(v) or (
         _LETTER_RUNS.fullmatch(v) is not None) or _PUNCT_ONLY.fullmatch(v) is not None or (
+        _GLOB_PATH.fullmatch(v) is not None) or _hole_message(v) or (
         _SECRET_NAME_LIST.fullmatch(v) is not None and _NAMED_KIND.search(v) is not None and all(
             _NAME_LIST_WORD.fullmatch(w) for w in re.split(r"[-,\s]+", v))) or (
         _INLINE_MARKUP.search(v) is not None and _marked_up_text(v)) or (
@@ -687,8 +701,25 @@ _JOSE_ALG = re.compile(r"[HREP]S(?:256|384|512)|ES256K|EdDSA|Ed25519|Ed448|RSA1_
 # A media type's structured suffix (RFC 9068's access token type `at+jwt`, OpenIddict's `oi_reft+jwt`): a format's
 # name, under no password's or secret's name.
 _MEDIA_SUFFIX = re.compile(r"[a-z][a-z0-9._-]{0,40}\+(?:jwt|json|xml|cbor)")
-# Punctuation standing for a value (`OIDC_CLIENT_SECRET=???`, `--client-secret=...`).
-_PUNCT_ONLY = re.compile(r"[?.\u2026]{2,}")
+# Punctuation standing for a value (`OIDC_CLIENT_SECRET=???`, `--client-secret=...`), or the empty string written out
+# (lldap's `[[ "$password" != '""' ]]`).
+_PUNCT_ONLY = re.compile(r"[?.\u2026]{2,}|\"\"|''")
+# A glob of words (hanko's routes in its tests, `PASSWORD_LOGIN: "**/password/login"`): a path, under any name.
+_GLOB_PATH = re.compile(r"(?:\*\*/)+[a-z]+(?:[_-][a-z]+)*(?:/[a-z]+(?:[_-][a-z]+)*)*(?:/\*{1,2})?")
+# A format's named hole (`{minLength}`), in a message (_hole_message).
+_FORMAT_HOLE = re.compile(r"\{[A-Za-z_]\w*\}")
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
+def _hole_message(value: str) -> bool:
+    """A message with a format's named hole, in a script beyond ASCII (hanko's `"{passwordRetryAfter}后重试"`,
+    `"必须长在{minLength}和{maxLength}字符之间。"`): text, under any name, where no ASCII letter or digit stands outside
+    the holes and two letters or more do."""
+    if "{" not in value:
+        return False
+    rest = _FORMAT_HOLE.sub("", value)
+    return rest != value and _ASCII_ALNUM.search(rest) is None and sum(c.isalpha() for c in rest) >= 2
+
 # Text with HTML's inline markup (FreshRSS' `'password_form' => 'Passwort<br /><small>(für die Anmeldemethode per
 # Webformular)</small>'`): a label shown on a page, under any name.
 _INLINE_MARKUP = re.compile(r"<(?:br|small|b|i|em|strong|span|code|kbd|sup|sub)[ \t]*/?>|</(?:small|b|i|em|strong|span|"
