@@ -139,7 +139,7 @@ _PHRASE_WORD = re.compile(
     # capitalised word's suffix, Azerbaijani's `Bender-in`, is none: round 73's password quoted in a hint stays one)
     r"""(?:[A-Z]{2,}|[a-z]{2,})(?:-[a-z]{2,})+|"""
     r"""[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*)"""
-    r"""[.,:;!?)\]'"`*]*""")
+    r"""[.,:;!?)\]'"`*\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f]*""")
 # An identifier: words joined by `_`, `.`, `:`, `-` or camel case.
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.:\-][A-Za-z0-9]+)*")
 
@@ -459,7 +459,9 @@ _ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit li
                          # `CLIENT_SECRET_HASHER: "default"`)
                          "mode modes hasher at expires expiry expiration "
                          # (where it is kept: hanko's `sessionTokenLocation: "cookie"`, `!== "sessionStorage"`)
-                         "location locations".split())
+                         "location locations "
+                         # (how it is stored or checked: logto's `passwordEncryptionMethod: 'plain'`)
+                         "method methods algorithm algorithms scheme strategy".split())
 _PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
 
 
@@ -706,8 +708,8 @@ _MEDIA_SUFFIX = re.compile(r"[a-z][a-z0-9._-]{0,40}\+(?:jwt|json|xml|cbor)")
 _PUNCT_ONLY = re.compile(r"[?.\u2026]{2,}|\"\"|''")
 # A glob of words (hanko's routes in its tests, `PASSWORD_LOGIN: "**/password/login"`): a path, under any name.
 _GLOB_PATH = re.compile(r"(?:\*\*/)+[a-z]+(?:[_-][a-z]+)*(?:/[a-z]+(?:[_-][a-z]+)*)*(?:/\*{1,2})?")
-# A format's named hole (`{minLength}`), in a message (_hole_message).
-_FORMAT_HOLE = re.compile(r"\{[A-Za-z_]\w*\}")
+# A format's named hole (`{minLength}`, i18next's `{{value, number}}`), in a message (_hole_message).
+_FORMAT_HOLE = re.compile(r"\{\{[^{}\n]*\}\}|\{[A-Za-z_]\w*\}")
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
@@ -743,13 +745,17 @@ _NAMED_KIND = re.compile(r"(?<![A-Z])(?:PASSWORD|TOKEN|KEY|SECRET|WEBHOOK|ID|EMA
 
 def _names_itself(value: str, name: str) -> bool:
     """A value ending in its own name after a package's path (Go's context key, casdoor's `ctxCredentials =
-    "github.com/jcmturner/gokrb5/v8/ctxCredentials"`): a key naming itself, no secret."""
+    "github.com/jcmturner/gokrb5/v8/ctxCredentials"`), or its name's letters in another case (SuperTokens' recipe
+    `EMAILPASSWORD: "emailpassword"`, `emailpassword: "Emailpassword"`): a key naming itself, no secret."""
     own = name.strip("\"'`[] ")
-    return len(own) >= 4 and "/" in value and value.rsplit("/", 1)[1] == own
+    return len(own) >= 4 and "/" in value and value.rsplit("/", 1)[1] == own or (
+        len(own) >= 6 and value.isalpha() and value.lower() == own.lower())
 
 
 # An id's field name in camel case (a minified query's `{token:"snapshotId"}`), under a name with no password's word.
-_ID_NAME = re.compile(r"[a-z]{3,}(?:[A-Z][a-z]+)*(?:Id|ID)")
+# (or words joined by `-` or `_` ending in `id`: logto's tests' `toHaveBeenCalledWith('access-token',
+# 'verification-record-id')`)
+_ID_NAME = re.compile(r"[a-z]{3,}(?:[A-Z][a-z]+)*(?:Id|ID)|[a-z]{2,}(?:[-_][a-z]{2,})*[-_]id")
 # A regex of character classes with their counts (`token = r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+"`, HTTP's token grammar):
 # a pattern that matches tokens, none itself.
 _CHAR_CLASS_RUN = re.compile(r"\^?(?:\[[^\]\n]+\](?:[+*?]|\{\d+(?:,\d*)?\})|\\[dwsSWD][+*?]?)+\$?")
@@ -785,12 +791,18 @@ _STUB_WORDS_REST = re.compile(r"[a-z]{2,}(?:_[a-z]{2,})+")
 _SAMPLE_WORDS_VALUE = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+(?:[-_][0-9]{1,4})?|[A-Z]{2,}(?:[-_][A-Z]{2,})+"
                                  r"(?:[-_][0-9]{1,4})?")
 _SAMPLE_WORDS = frozenset("test testing default public sample example demo dummy fake mock".split())
+_NAME_LETTERS = re.compile(r"[^A-Za-z]+")
 
 
 def _sample_words(value: str, name: str) -> bool:
-    return _SAMPLE_WORDS_VALUE.fullmatch(value) is not None and (
-        re.match(r"[a-z]+", value.lower())[0] in _SAMPLE_WORDS) and not _PASSWORD_WORD.search(name) and (
-        not _PASSWORD_WORD.search(value))
+    """A test's or a default's words under a key's or a token's name (`API_KEY = 'test-key-001'`), or one such word
+    run into the name's own letters (SuperTokens' `apiKey: "testapikey"`); never under a password's name."""
+    if _PASSWORD_WORD.search(name) or _PASSWORD_WORD.search(value):
+        return False
+    if _SAMPLE_WORDS_VALUE.fullmatch(value) is not None and re.match(r"[a-z]+", value.lower())[0] in _SAMPLE_WORDS:
+        return True
+    own = _NAME_LETTERS.sub("", name).lower()
+    return len(own) >= 3 and value.islower() and any(value == w + own for w in _SAMPLE_WORDS)
 
 
 def _few_word_chars(value: str, name: str) -> bool:
