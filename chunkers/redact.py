@@ -156,7 +156,10 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
         return _in_secret_section(named)
     if len(named) >= 2 and (named[-1] == "keys" and named[-2].lower() in _LOGGING_SECTIONS or (
             # the key a reference reads (Kubernetes' `secretKeyRef: {name: db, key: username}`): a name
-            named[-1].lower() in ("key", "name") and _last_word(named[-2]) == "ref")) or (
+            named[-1].lower() in ("key", "name") and _last_word(named[-2]) == "ref") or (
+            # a Secret volume's items name its keys and their files (`secret: {items: [{key: REGISTRY_HTPASSWD,
+            # path: passwd}]}`)
+            named[-1].lower() in ("key", "path") and named[-2].lower() == "items")) or (
             # an Android preference's key (`<EditTextPreference android:key="server_preference">`): the name it is
             # stored under, judged by what it looks like
             named and named[-1].lower().lstrip("@") in ("android:key", "app:key")):

@@ -1305,7 +1305,9 @@ def _ini_line(match: re.Match[str]) -> str:
             or _REFERENCE_OR_PLACEHOLDER.match(value) or _names_a_key(value, name) or _PUBLIC_OR_HASH.match(value)
             or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value) or _file_name(bare)
             or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))
-            or _ui_text(bare, label="." in name)):
+            or _ui_text(bare, label="." in name)
+            # (a flag toggled, code on an ini-shaped line: Harbor's `showConfirmPwd = !showConfirmPwd`)
+            or (bare[:1] == "!" and bare[1:] == name)):
         return match.group(0)
     return _replace(match, "value")
 

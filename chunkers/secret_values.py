@@ -73,7 +73,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"os\.environ/[A-Za-z_]\w*|\{(?:env|file):[^{}\s]+\}|ref\+[a-z0-9]+://.*|"
     r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-](?:here|placeholder)|"
     # (an instruction to change the value, words after it too: lldap's `REPLACE_WITH_RANDOM`, `CHANGE_ME_TO_SOMETHING`)
-    r"(?:change|replace)[_-]?(?:me|with)[a-z]*(?:[_-][a-z]+)*|"
+    # (after `please`, Ory's `PLEASE-CHANGE-ME-I-AM-VERY-INSECURE`; or a denial, Harbor's `not-a-secure-key`)
+    r"(?:please[_-]?)?(?:change|replace)[_-]?(?:me|with)[a-z]*(?:[_-][a-z]+)*|not[_-]a[_-][a-z]+(?:[_-][a-z]+)*|"
     # `your` before capitalised words (hackazon's documented `['yourUserName'] = 'yourPassWord'`)
     r"(?-i:your(?:[A-Z][a-z]*)+)|"
     # a YAML anchor or alias of words (`credentials: &default-credentials`, `password: *shared`): a mapping's name
@@ -461,7 +462,9 @@ _ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit li
                          # (where it is kept: hanko's `sessionTokenLocation: "cookie"`, `!== "sessionStorage"`)
                          "location locations "
                          # (how it is stored or checked: logto's `passwordEncryptionMethod: 'plain'`)
-                         "method methods algorithm algorithms scheme strategy".split())
+                         "method methods algorithm algorithms scheme strategy "
+                         # (its hash's version: Harbor's `PasswordVersion: "sha256"`)
+                         "version versions".split())
 _PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
 
 
@@ -494,7 +497,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         bool(name) and (
             (any(form.fullmatch(v) for form in _PUBLISHED_FORMS) and _PASSWORD_WORD.search(name) is None) or
             (_HEADER_NAME.fullmatch(v) is not None and _HEADER_WORD.search(name) is not None) or
-            _names_itself(v, name) or
+            _names_itself(v, name) or (v[:1] == "!" and v[1:] == name.strip()) or
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
