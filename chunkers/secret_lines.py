@@ -30,9 +30,9 @@ from .secret_tokens import (
 from .secret_values import (
     _CONN_CRED, _DOTTED, _FLAG_WORDS, _HEX_ONLY, _IDENTIFIER, _ID_WORDS, _KEY_WORDS, _PASSWORD_WORD, _PLACEHOLDER,
     _PLACEHOLDER_RUN, _PLAIN_WORD, _PUBLIC_OR_HASH, _REFERENCE_OR_PLACEHOLDER, _SLUG_PART, _TEMPLATE_PASSWORDS,
-    _TEMPLATE_USERS, _TOKEN_CHARS, _UPPER_ID, _UUID, _WELL_KNOWN_DEV_VALUES, _entropy, _file_name, _hash_name,
+    _TOKEN_CHARS, _UPPER_ID, _UUID, _WELL_KNOWN_DEV_VALUES, _entropy, _file_name, _hash_name,
     _is_phrase, _label_mapped_to_id, _lexer_comparison, _names_a_key, _ordinary_but_random, _other_reference,
-    _password_like, _template_conn, _ui_text, is_benign_value, looks_random,
+    _password_like, _template_conn, _template_user, _toggles_itself, _ui_text, is_benign_value, looks_random,
 )
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
@@ -426,15 +426,6 @@ def _url_cred(m: re.Match[str]) -> str:
             _URL_PASSWORD_PLACEHOLDER.fullmatch(password)):
         return m.group(0)
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
-
-
-# A user's placeholder named for its service (lldap's `postgres://postgres-user:password@postgres-server/…`).
-_SERVICE_USER = re.compile(r"(?i)[a-z]+[-_]user(?:name)?")
-
-
-def _template_user(user: str) -> bool:
-    """A syntax's word for the user (_TEMPLATE_USERS), or one named for its service (`mysql-user`, `db_username`)."""
-    return user.lower() in _TEMPLATE_USERS or _SERVICE_USER.fullmatch(user) is not None
 
 
 def _url_with_hole(value: str) -> bool:
@@ -1306,8 +1297,7 @@ def _ini_line(match: re.Match[str]) -> str:
             or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value) or _file_name(bare)
             or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))
             or _ui_text(bare, label="." in name)
-            # (a flag toggled, code on an ini-shaped line: Harbor's `showConfirmPwd = !showConfirmPwd`)
-            or (bare[:1] == "!" and bare[1:] == name)):
+            or _toggles_itself(bare, name)):
         return match.group(0)
     return _replace(match, "value")
 

@@ -497,7 +497,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         bool(name) and (
             (any(form.fullmatch(v) for form in _PUBLISHED_FORMS) and _PASSWORD_WORD.search(name) is None) or
             (_HEADER_NAME.fullmatch(v) is not None and _HEADER_WORD.search(name) is not None) or
-            _names_itself(v, name) or (v[:1] == "!" and v[1:] == name.strip()) or
+            _names_itself(v, name) or _toggles_itself(v, name) or
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
@@ -512,6 +512,11 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
             or _sample_words(v, name) or _extends_name(v, name)
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
+
+
+def _toggles_itself(value: str, name: str) -> bool:
+    """A flag toggled, its own name after `!` (Harbor's `showConfirmPwd = !showConfirmPwd`): code, no value."""
+    return value[:1] == "!" and value[1:] == name.strip()
 
 
 # A Java class by its package (Shiro's `"credentialsMatcher", "org.apache.shiro.…Sha256CredentialsMatcher"`), an
@@ -1043,6 +1048,14 @@ def _last_name(path: tuple[str, ...] | list[str] | str) -> str:
 # after its workgroup, `smb://workgroup;user:password@host`, and fsspec's `github://org:repo@sha/path`.)
 _TEMPLATE_USERS = frozenset("user username usr login myuser name org".split())
 _TEMPLATE_PASSWORDS = frozenset("password passwd pass pwd pw mypassword token repo".split())
+# A user's placeholder named for its service (lldap's `postgres://postgres-user:password@postgres-server/…`).
+_SERVICE_USER = re.compile(r"(?i)[a-z]+[-_]user(?:name)?")
+
+
+def _template_user(user: str) -> bool:
+    """A syntax's word for the user (_TEMPLATE_USERS), or one named for its service (`mysql-user`, `db_username`)."""
+    return user.lower() in _TEMPLATE_USERS or _SERVICE_USER.fullmatch(user) is not None
+
 
 # A connection string's parts that may hold a credential by their name (`Password`, `Pwd`, `AccountKey`,
 # `SharedAccessSignature`, `Token`, `Secret`, `Auth…`, a certificate's): a string with none of them names a server.

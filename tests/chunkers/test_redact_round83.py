@@ -8,6 +8,8 @@ KEPT = [
     # a flag toggled on an ini-shaped line
     "      showConfirmPwd = !showConfirmPwd",
     "    showConfirmSecret = !showConfirmSecret",
+    # ... and quoted, a value judged by its look
+    '    showConfirmPwd: "!showConfirmPwd"',
     # the hash's version, said by its name's last word
     '\tPasswordVersion: "sha256",',
     # an instruction after `please`, a denial
@@ -20,6 +22,8 @@ REDACTED_CASES = [
     # `!` before a password, or before another name
     ("password = !hunter2", "hunter2"),
     ("showPwd = !showPwdX", "showPwdX"),
+    ("password = '!hunter2'", "hunter2"),
+    ('showPwd: "!showPwdX"', "showPwdX"),
     # a generated version, a generated run after `please`, digits in a denial's words
     (f'passwordVersion = "{GENERATED}"', GENERATED),
     (f'secret = "please_{GENERATED}"', GENERATED),
