@@ -145,6 +145,8 @@ def inputs(size: int) -> dict[str, str]:
         "scheme_run_userinfo": rep("a.", ':pass@"', 'x = "redis://'),
         # a call's string of many secret words and no closing quote (round 65: 1.4 s at 60,000)
         "call_pair_words": rep("key", "", 'setPassword("'),
+        # a phrase's word of another language's letters, long, before a `/` (round 84: 14 s at 60,000)
+        "foreign_word_slash": rep("ä", '/ä1."', '"password": "ab '),
     }
 
 

@@ -1024,15 +1024,36 @@ def _spaced_pair(match: re.Match[str]) -> str:
 
 def _quoted_env(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
-    # the first of `;`-separated pairs (`"password=:password;user=:user;"`): its value ends at the `;`; also at a
-    # `&` when what comes before it is a placeholder or a bind parameter (`"password=?&login=a"`; a word there,
-    # `"token=abcdefghij&user=admin"`, is a value)
+    # the first of `;`-separated pairs (`"password=:password;user=:user;"`): its value ends at the `;`
     head, sep, rest = re.match(r"([^;&]*)([;&]?)(.*)", value).groups()
+    if sep == "&" and _QUERY_REST.fullmatch(rest):
+        # a query string's pairs (pocketbase's S3 test, `"continuation-token=test_ct&delimiter=…&prefix=…"`): each
+        # value ends at its `&` and is judged under its own name (`"token=hunter2&user=admin"` keeps
+        # `user=admin`; `"password=?&secret=…"` finds the secret after the placeholder)
+        out = [_query_value(name, head)]
+        for pair in rest.split("&"):
+            key, _, val = pair.partition("=")
+            out.append(f"{key}={_query_value(key, val)}")
+        start, end = match.span("value")
+        return match.group(0)[:start - match.start()] + "&".join(out) + match.group(0)[end - match.start():]
     if value == REDACTED or _NOT_SECRET_NAME.search(name) or not _env_secret_name(name) or (
             is_benign_value(value, name)) or (sep and "=" in rest and (
                 is_benign_value(head, name) if sep == ";" else _REFERENCE_OR_PLACEHOLDER.match(head))):
         return match.group(0)
     return _replace(match, "value")
+
+
+# What follows a query's first pair: more pairs of a name and a value (`delimiter=x&list-type=2`).
+_QUERY_REST = re.compile(r"[A-Za-z_][\w.-]*=[^&=]*(?:&[A-Za-z_][\w.-]*=[^&=]*)*")
+
+
+def _query_value(name: str, value: str) -> str:
+    """A query pair's value, redacted where its name is a secret's and the value no placeholder (a word is a value
+    there: Sonar's `"token=bacdefghijklmnopqrs&user=admin"`)."""
+    if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or not _env_secret_name(name) or (
+            _REFERENCE_OR_PLACEHOLDER.match(value)):
+        return value
+    return REDACTED
 
 
 # A weak name's unquoted value, alone on its line (`klipfolio_key=…`, `box-key = …`, YAML's `aws_key: …`, Go's

@@ -119,10 +119,15 @@ _NOT_SECRET_NAME = re.compile(
     # (`hidePasswords: 0.04`), how long a credential lives (Cassandra's `credentials_validity_in_ms: 2000`)
     r"user[_.-]?secrets[_.-]?id(?![a-z])|(?:alg|algs|values|methods|types)[_.-]?supported(?![a-z])|"
     r"(?<![a-z])(?:hide|show|mask|reveal|toggle)[_.-]?(?:passw|secret|token)|"
-    r"(?:validity|timeout|ttl)(?:[_.-]?in)?(?:[_.-]?(?:ms|millis|seconds?|secs?|minutes?|mins?|hours?|days?))?"
+    # (and how far a clock may drift past it: pocketbase's `PB_ID_TOKEN_LEEWAY=60`, seconds)
+    r"(?:validity|timeout|ttl|leeway|skew)(?:[_.-]?in)?"
+    r"(?:[_.-]?(?:ms|millis|seconds?|secs?|minutes?|mins?|hours?|days?))?"
     r"[\"'\]]?$|"
     # a name that negates its secret word (`'not-secret'`, `non_secret`, `no-password`, `not_a_token`)
-    r"(?<![a-z])(not?|non)[_.-](an?[_.-])?(secret|passw|pwd|token|key|cred|api[_.-]?key)|(?<![a-z])n(ot|on)secret)"
+    r"(?<![a-z])(not?|non)[_.-](an?[_.-])?(secret|passw|pwd|token|key|cred|api[_.-]?key)|(?<![a-z])n(ot|on)secret|"
+    # a list's place to go on from (S3's `continuation-token=…`, `nextPageToken`): a cursor, no credential
+    # (a word of its own: `statuspage_token` is Statuspage's)
+    r"(?:continuation|pagination|(?<![a-z])page|(?-i:(?<=[a-z])Page))[_.-]?tokens?(?![a-z]))"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.
 _NOT_A_VALUE = re.compile(

@@ -71,10 +71,13 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a config's reference to the environment or a file (LiteLLM's `os.environ/NAME`, opencode's `{env:NAME}` and
     # `{file:path}`), a vals reference to a secret store (`ref+vault://path#/key`, `ref+awssecrets://…`)
     r"os\.environ/[A-Za-z_]\w*|\{(?:env|file):[^{}\s]+\}|ref\+[a-z0-9]+://.*|"
-    r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|.*[_-](?:here|placeholder)|"
+    # (also run together: supabase's `SECRET_KEY=YOURSECRETKEYGOESHERE`)
+    r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|your[a-z0-9]{2,40}here|.*[_-](?:here|placeholder)|"
     # (an instruction to change the value, words after it too: lldap's `REPLACE_WITH_RANDOM`, `CHANGE_ME_TO_SOMETHING`)
     # (after `please`, Ory's `PLEASE-CHANGE-ME-I-AM-VERY-INSECURE`; or a denial, Harbor's `not-a-secure-key`)
     r"(?:please[_-]?)?(?:change|replace)[_-]?(?:me|with)[a-z]*(?:[_-][a-z]+)*|not[_-]a[_-][a-z]+(?:[_-][a-z]+)*|"
+    # (`change this`, maybe shouted, words after it: supabase's `GOTRUE_JWT_SECRET="CHANGE-THIS! VERY IMPORTANT!"`)
+    r"change[_-]?this(?:[_-][a-z]+)*!*(?:\s+[a-z]+)*!*|"
     # `your` before capitalised words (hackazon's documented `['yourUserName'] = 'yourPassWord'`)
     r"(?-i:your(?:[A-Z][a-z]*)+)|"
     # a YAML anchor or alias of words (`credentials: &default-credentials`, `password: *shared`): a mapping's name
@@ -92,7 +95,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # braced value), a literal of no value (`"null"`),
     # a CloudFormation reference (`!Ref DBPassword`, `!GetAtt Secret.Value`, `!Sub "${Pass}"`)
     # (also a JSONPath template's field, kubectl's `'{.credential.access_token}'`)
-    r"(?:\{\s*\.?[A-Za-z_][A-Za-z_.-]*\s*\})+|null|none|nil|undefined|true|false|"
+    # (a sentence's stop after the literal: pygoat's documented `password=TRUE.`)
+    r"(?:\{\s*\.?[A-Za-z_][A-Za-z_.-]*\s*\})+|(?:null|none|nil|undefined|true|false)\.?|"
     # a Terraform reference quoted (`"var.mailgun_api_key"`, `"local.db_password"`): lower-case words
     r"(?-i:(?:var|local)\.[a-z][a-z0-9]*(?:_[a-z0-9]+)*)|"
     # a label to concatenate a value to: words, then a space and `=` or `:` (`"Password = "`; the value is read
@@ -115,7 +119,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"(?:example|sample)[_-]?[a-z_-]*(?:key|token|password|passwd|secret)\d*|"
     # truncated or masked (`hf_...`, `sk-…`, `hf_***`), a sample's name (`my_secret_key`, `secret_value`)
     r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-]){0,3}"
-    r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-]value)?|"
+    # (or `_hash` after it: supabase's `Token: "some-token-hash"`)
+    r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-](?:value|hash))?|"
     # (a key's first word before `_value`: hanko's `{"private_key": "private_value"}`)
     r"(?:secret|api|access|private)[_-]value|"
     # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
@@ -139,7 +144,11 @@ _PHRASE_WORD = re.compile(
     # (lower-case words joined by `-`, maybe after an acronym: hanko's Dutch `otpSecretKey: "Geheime OTP-sleutel"`; a
     # capitalised word's suffix, Azerbaijani's `Bender-in`, is none: round 73's password quoted in a hint stays one)
     r"""(?:[A-Z]{2,}|[a-z]{2,})(?:-[a-z]{2,})+|"""
-    r"""[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*)"""
+    # (words joined by `/` among them: umami's Swedish `"Felaktigt användarnamn/lösenord."`, "wrong user name or
+    # password")
+    # (the words before the first of another language's letters ASCII, so that each `/` is read one way only; that
+    # letter found by a look ahead, not by splitting the word in three: a 30,000-letter word before a `/` took 14 s)
+    r"""(?:[A-Za-z]+/)*(?=[A-Za-z]*[^\x00-\x7f\W\d_])[^\W\d_]+(?:/[^\W\d_]+)*)"""
     r"""[.,:;!?)\]'"`*\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f]*""")
 # An identifier: words joined by `_`, `.`, `:`, `-` or camel case.
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.:\-][A-Za-z0-9]+)*")
@@ -464,7 +473,10 @@ _ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit li
                          # (how it is stored or checked: logto's `passwordEncryptionMethod: 'plain'`)
                          "method methods algorithm algorithms scheme strategy "
                          # (its hash's version: Harbor's `PasswordVersion: "sha256"`)
-                         "version versions".split())
+                         "version versions "
+                         # (why one is refused: supabase's `Pwned ErrorSchemaWeakPasswordReasons = "pwned"`, Go's typed
+                         # constant read with its type's name)
+                         "reason reasons".split())
 _PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
 
 
@@ -493,6 +505,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _INLINE_MARKUP.search(v) is not None and _marked_up_text(v)) or (
         ";" in v and "=" in v and (_template_conn(v) or _credential_free_conn(v))) or (
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
+        _SCRIPT_RUN.fullmatch(v) is not None) or (
         _DOTTED_LOWER.fullmatch(v) is not None and (not _PASSWORD_WORD.search(name) or _PASSWORD_WORD.search(v))) or (
         bool(name) and (
             (any(form.fullmatch(v) for form in _PUBLISHED_FORMS) and _PASSWORD_WORD.search(name) is None) or
@@ -509,9 +522,34 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_last_word(name) in ("prefix", "suffix") and _AFFIX.fullmatch(v) is not None and not looks_random(v)
                 and _ASCII_WORD_DIGITS.search(v) is None)
             or (_last_word(name) == "id" and _id_slug(v))
+            or (_last_word(name) == "kid" and _KEY_ID.fullmatch(v) is not None and not looks_random(v))
+            or _limit_number(v, name) or _message_id(v, name)
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
             or _sample_words(v, name) or _extends_name(v, name)
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
+
+
+# A JOSE key id, a JWT header's `kid` (pocketbase's `key2Token.Header["kid"] = "key2"`): which key, no key.
+_KEY_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}")
+# A command running one script file (a package.json's `"change-password": "node scripts/change-password.js"`).
+_SCRIPT_RUN = re.compile(
+    r"(?:node|python3?|ruby|bash|sh|deno|bun|tsx|ts-node|npx)[ \t]+[\w./-]+\.(?:[cm]?js|ts|py|rb|sh)")
+# A number, maybe with a unit of time, under a name with the word `limit` (supabase's
+# `GOTRUE_RATE_LIMIT_TOKEN_REFRESH="30"`): a count or a rate, no token.
+_LIMIT_NUMBER = re.compile(r"[0-9]{1,6}(?:\.[0-9]+)?(?:ms|[smhd])?")
+# A message's id, dotted words and words joined by `-` last (umami's `newPassword: 'label.new-password'`).
+_MESSAGE_ID = re.compile(r"[a-z]{2,}(?:\.[a-z]{2,})*\.[a-z]{2,}(?:-[a-z]{2,})+")
+
+
+def _limit_number(value: str, name: str) -> bool:
+    return _LIMIT_NUMBER.fullmatch(value) is not None and not _PASSWORD_WORD.search(name) and any(
+        w.lower() in ("limit", "limits") for w in _IDENT_WORDS.findall(name))
+
+
+def _message_id(value: str, name: str) -> bool:
+    """A message's id ending in its name's last word (`noMatchPassword: 'message.no-match-password'`): which text to
+    show, no value (MWS' `amzn.mws.abcdefab-abcd-…` under `key1` is a key)."""
+    return _MESSAGE_ID.fullmatch(value) is not None and _last_word(name) in re.split(r"[.-]", value)
 
 
 def _toggles_itself(value: str, name: str) -> bool:
