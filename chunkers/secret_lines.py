@@ -575,6 +575,9 @@ def _quoted(match: re.Match[str]) -> str:
             return match.group(0)
     if match.group("name")[:1] in "\"'" and match.string[:match.start()].rstrip().endswith("?"):
         return match.group(0)  # a ternary's quoted branch (`c ? 'not-a-secret' : '…'`), no key
+    if match.group("name")[:1] in "\"'" and match.group("op").strip() == "=" and (
+            match.string[:match.start()].rstrip().endswith("|")):
+        return match.group(0)  # a union's last member and its default (`type: "sign-in" | "forget-password" = "…"`)
     if match.group("op").strip() == "=" and _TYPE_ALIAS_HEAD.search(match.string, max(0, match.start() - 40),
                                                                      match.start()):
         return match.group(0)  # a TypeScript type of literals (`type TrustTokenOperationType = "Issuance"|…`)
@@ -590,10 +593,11 @@ def _quoted(match: re.Match[str]) -> str:
     if _FILE_NAME_KEY.search(match.group("name")) and re.fullmatch(r"[\w-]+(?:\.[\w-]+)+", value) and not any(
             looks_random(part, 8) for part in value.split(".")):
         return match.group(0)  # a file's name under a file's name (`TIKTOKEN_VOCAB_FILE = "tokenizer.model"`)
-    if re.match(r"\s*\+\s*[A-Za-z_]", match.string[match.end():]) and (
-            # a concatenation's head ending in a blank (`tokenText = "<missing " + kind + ">"`)
+    if _CONCAT_AFTER.match(match.string, match.end()) and (
+            # a concatenation's head ending in a blank (`tokenText = "<missing " + kind + ">"`), or an auth scheme's
+            # name and a blank (Kong's Lua `creds = "Basic " .. ngx.encode_base64(…)`)
             (value[-1:].isspace() and re.search(r"[^A-Za-z0-9]", value.strip())
-             and not _PASSWORD_WORD.search(match.group("name")))
+             and not _PASSWORD_WORD.search(match.group("name"))) or _SCHEME_HEAD.fullmatch(value)
             # words before a variable (`secret_content="secret for bookTitle" + randomint`), a phrase
             or _WORDS_HEAD.fullmatch(value)
             # a connection string's one key, its value the variable (WebGoat.NET's `"Data Source=" + GoatDBFile`)
@@ -629,6 +633,9 @@ _PASCAL_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
 # Three words or more of letters, a name's camel case among them (`"secret for bookTitle"`): before a concatenation
 # with a variable, a message's head, as a phrase of words is (_is_phrase) where a name breaks its words.
 _WORDS_HEAD = re.compile(r"[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}")
+# A concatenation after a literal, JavaScript's `+` or Lua's `..`, then a name.
+_CONCAT_AFTER = re.compile(r"\s*(?:\+|\.\.)\s*[A-Za-z_$]")
+_SCHEME_HEAD = re.compile(r"(?i)(?:basic|bearer|token|digest)[ \t]+")
 # A table's literal index read as the name's last word (`credentials["username"]` as `credentials_username`: no secret)
 _INDEX_JOIN = re.compile(r"\[[\"']([\w.@-]+)[\"']\]")
 # A name whose secret's word is a storage key, no other (`storageKey`, `storage-key`): an Azure account's key is 88
@@ -694,6 +701,8 @@ _CONST_NAME_END = re.compile(r"_NAME$")
 
 def _quoted_call(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
+    if value.rstrip().endswith(":") and _CONCAT_AFTER.match(match.string, match.end()):
+        return match.group(0)  # a label before what it joins (Kong's `hmac_sha1_binary("secret", "date: " .. date)`)
     if match.re is _CONST_CALL_PAIR:
         # (a constant naming the field: its value is the field's, `addHeader(SECRET_HEADER_NAME, "…")` a header's)
         name = _CONST_NAME_END.sub("", name)

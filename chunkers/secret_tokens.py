@@ -307,9 +307,15 @@ def _auth_header(match: re.Match[str]) -> str:
             # a scheme's parameters by name, their values concatenated (nusoap's `'Digest username="' . $username`)
             re.fullmatch(r"[A-Za-z_]+=", value) and match.string[match.end():match.end() + 1] in "\"'") or (
             # a Digest header's user or realm, no response after it (vulhub's `Authorization: Digest username=admin`)
-            scheme is not None and scheme.lower() == "digest" and _DIGEST_PARAM.match(value)):
+            scheme is not None and scheme.lower() == "digest" and _DIGEST_PARAM.match(value)) or (
+            # a test's token named in words (better-auth's `Bearer test-scim-token`, APISIX's `Bearer test-key`)
+            scheme is not None and scheme.lower() in ("bearer", "token") and _TOKEN_STAND_IN.fullmatch(value)):
         return match.group(0)
     return _replace(match, "value")
+
+
+# Lower-case words naming a token or a key, a short part after it maybe (`rotating-token-b`, `token123`).
+_TOKEN_STAND_IN = re.compile(r"(?:[a-z]+-)*(?:token|key)(?:-[a-z0-9]{1,4})*|(?:token|key)[0-9]{1,4}")
 
 
 def _template_basic(value: str) -> bool:

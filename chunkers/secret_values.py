@@ -71,6 +71,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a config's reference to the environment or a file (LiteLLM's `os.environ/NAME`, opencode's `{env:NAME}` and
     # `{file:path}`), a vals reference to a secret store (`ref+vault://path#/key`, `ref+awssecrets://…`)
     r"os\.environ/[A-Za-z_]\w*|\{(?:env|file):[^{}\s]+\}|ref\+[a-z0-9]+://.*|"
+    # (Kong's vault reference, `{vault://env/pg_password}`; APISIX's, `$ENV://VAULT_TOKEN`, `$secret://vault/1/key`)
+    r"\{vault://[^{}\s]+\}|\$(?:ENV|env|secret)://[\w./-]+|"
     # (also run together: supabase's `SECRET_KEY=YOURSECRETKEYGOESHERE`)
     r"x{3,}|•+|(?:your|enter|insert)[\s_-].*|your[a-z0-9]{2,40}here|.*[_-](?:here|placeholder)|"
     # (an instruction to change the value, words after it too: lldap's `REPLACE_WITH_RANDOM`, `CHANGE_ME_TO_SOMETHING`)
@@ -108,16 +110,21 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # between other brackets or bars (`"|SPEAKER|"`, `"]<]start of image[>["`, `"[MASK2]"`)
     r"\[[A-Za-z_]+\]|[\[\]<>|{}]{1,4}[A-Za-z][A-Za-z_ -]*[0-9]{0,2}[\[\]<>|{}]{1,4}|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
-    r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|"
+    # (a mask's word or the word for a value itself: Caddy's `f.AddOperation("password", "HIDDEN")`, `KEY=value`)
+    r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|hidden|masked|value|"
     # a placeholder word between runs of signs (`"--- redacted ---"`, `"== hidden =="`), a bracketed phrase after
     # signs (`" * [would prune] "`, a status line's template)
     r"[^\w\s]{2,}\s*(?:redacted|hidden|masked|omitted|removed|censored)\s*[^\w\s]{2,}|"
     r"[^\w\s\[]+\s*\[[a-z]+(?:\s[a-z]+)+\]|"
     # a call's other arguments read as a value between two strings' ends (`"…token:", default=api_token or "`)
     r",\s*[A-Za-z_]\w*\s*=[^=].*|"
+    # (... or a call: OpenResty's `ngx.say("with credentials:    ", hit("/graphql-shared-a"))`)
+    r",\s*[A-Za-z_][\w.:]*\(.*|"
     # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
     r"(?:example|sample)[_-]?[a-z_-]*(?:key|token|password|passwd|secret)\d*|"
     # truncated or masked (`hf_...`, `sk-…`, `hf_***`), a sample's name (`my_secret_key`, `secret_value`)
+    # (several secret words after a sample's word: APISIX's `"access_key_secret": "fake-key-secret"`)
+    r"(?:example|sample|dummy|fake)[_-](?:(?:secret|api|access|private|key|token)[_-]){1,2}(?:secret|token|key)s?|"
     r".*(?:\.\.\.|…|\*\*\*).*|(?:(?:my|some|the|example|sample|dummy|fake)[_-]){0,3}"
     # (or `_hash` after it: supabase's `Token: "some-token-hash"`)
     r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-](?:value|hash))?|"
@@ -131,7 +138,9 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # code between two strings' ends (`" + arg + secretConst + "`: `+` first and last, spaced)
     r"" + _BIND_PARAM + r"|[\"'`]\s*(?:\+|&|\|\||\.\s*[$\w]).*|.*(?:\+|&|\|\||[$\w]\s*\.)\s*[\"'`]|"
     # ... also PHP's `.` (`" . pwd . "`)
-    r"\s*\+\s+[$\w].*\s\+\s*|\s*\.\s+[$\w][\w$>\[\]'\"-]*\s+\.\s*)$"
+    r"\s*\+\s+[$\w].*\s\+\s*|\s*\.\s+[$\w][\w$>\[\]'\"-]*\s+\.\s*|"
+    # ... and Lua's `..` (APISIX's `"…?accessToken=" .. res_json["accessToken"]`: ` .. res_json[` between the quotes)
+    r"\s*\.\.\s*[$\w].*)$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
 # format hole; a class's name in camel case too (a docstring's `server_credentials: A ServerCredentials object.`),
@@ -462,7 +471,8 @@ def _other_script(value: str) -> bool:
 # `PasswordAuthMethodPrefix = "ampw"`; a generated one, round 21's `_TOKEN_PREFIX = "Zq8v…"`, or a password's own
 # first letters, `$PasswordPrefix = "p@ssw0rd00!"`, stays redacted)
 # (words joined by `-` too, Hydra's `aadAccessTokenPrefix = "vc-nonce-at:"`)
-_AFFIX = re.compile(r"[A-Za-z0-9]{1,16}(?:-[A-Za-z0-9]{1,16}){0,3}[_.:/-]?")
+# (or `_`: better-auth's `refreshTokenPrefix = "hello_rt_"`)
+_AFFIX = re.compile(r"[A-Za-z0-9]{1,16}(?:[-_][A-Za-z0-9]{1,16}){0,3}[_.:/-]?")
 _ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit limits cost name "
                          # (how it is delivered or hashed, when it expires: node-oidc-provider's
                          # `backchannelTokenDeliveryMode === 'ping'`, `client_secret_expires_at`, django-oauth-toolkit's
@@ -645,7 +655,8 @@ def _one_part_conn(value: str) -> bool:
 _PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*")
 # Lower-case words joined by dots (`token: "comment.doc"`, an editor grammar's scope; `"spring.datasource.password"`, a
 # property's key): a name. Under a password's or a secret's name only when it names one (`hunter.two` is a password).
-_DOTTED_LOWER = re.compile(r"[a-z]{2,}(?:\.[a-z]{2,})+")
+# (the first part words joined by `-`: better-auth's tests' `secret: "better-auth.secret"`)
+_DOTTED_LOWER = re.compile(r"[a-z]{2,}(?:-[a-z]{2,})*(?:\.[a-z]{2,})+")
 # An Ethereum address under a name ending in "address" (`BeeTokenAddress = '0x3643…6E13'`: 40 hex digits, public; a
 # private key has 64, and an API's token of the same form stays one: `poly_address_api_token = "0x4Cb0…"`).
 _ETH_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
