@@ -104,6 +104,10 @@ _SCHEMA_MAPS = frozenset(("properties", "patternProperties", "$defs", "definitio
 # what the unit is or runs (`jobs: {git-secrets: {runs-on: …}}`, a job running that scanner), not that its keys are
 # secrets.
 _UNIT_COLLECTIONS = frozenset("jobs services volumes networks tasks stages workflows targets".split())
+# A scanner's finding's fields in a report's list of secrets (is_secret_key).
+# (not its `line`, `description` or `snippet`: gitleaks' `line` quotes the secret's source line)
+_FINDING_FIELDS = frozenset("severity confidence tags tag detector category status filepath beginline endline "
+                            "startline linenumber column offset".split())
 # Python's logging configuration (`[loggers] keys = root,sqlalchemy`, alembic.ini's): the names of its sections.
 _LOGGING_SECTIONS = frozenset("loggers handlers formatters".split())
 
@@ -166,6 +170,12 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
         return False
     if named and _secret_name(named[-1])[0]:
         return True
+    # (what a scanner's report says of a secret it found, in its list of them: xygeni's `secrets: [{severity: low,
+    # confidence: high, tags: [in-repo], location: {filepath: …, beginLine: 12}}]`; the secret's own fields, `key`
+    # or `value`, stay judged as secrets)
+    if named and named[-1].lower() in _FINDING_FIELDS and any(
+            p.lower() == "secrets" and parts[i + 1].isdigit() for i, p in enumerate(parts[:-1])):
+        return False
     # (a location's name, `file: ca.crt`; a name that says it names a secret, Kubernetes' `secret: {secretName: …}`;
     # a package's, `"@inquirer/password": "^4.0.21"`: judged by what they say, not by their section)
     if named and (_last_word(named[-1]) in _LOCATION_WORDS or _NOT_SECRET_NAME.search(named[-1]) or (

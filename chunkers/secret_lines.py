@@ -465,7 +465,9 @@ _URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{
                                 r"\$[A-Za-z_]\w*\{[A-Za-z_][\w.]*\}|"
                                 # a bracketed placeholder (`[YOUR-PASSWORD]`) and a regular expression's wildcard
                                 # (`(postgres://.*:)(.*)(@.*)`)
-                                r"\[[A-Za-z][A-Za-z_ -]*\]|[()]*\.[*+][()]*")
+                                r"\[[A-Za-z][A-Za-z_ -]*\]|[()]*\.[*+][()]*|"
+                                # a scanner's mask between signs (DefectDojo's `postgres://postgres:---REDACTED---@`)
+                                r"[^\w\s:@/]{2,}(?i:redacted|hidden|masked|removed)[^\w\s:@/]{2,}")
 
 
 # A URL's user and password that are template expressions or format holes whose own `:` split them wrongly (the

@@ -125,6 +125,8 @@ _NOT_SECRET_NAME = re.compile(
     r"[\"'\]]?$|"
     # a name that negates its secret word (`'not-secret'`, `non_secret`, `no-password`, `not_a_token`)
     r"(?<![a-z])(not?|non)[_.-](an?[_.-])?(secret|passw|pwd|token|key|cred|api[_.-]?key)|(?<![a-z])n(ot|on)secret|"
+    # the name of a Secret a chart is given to read (Helm's `existingSecret: dojopro-license`), not its value
+    r"(?<![a-z])existing[_.-]?secrets?(?![a-z])|"
     # a list's place to go on from (S3's `continuation-token=…`, `nextPageToken`): a cursor, no credential
     # (a word of its own: `statuspage_token` is Statuspage's)
     r"(?:continuation|pagination|(?<![a-z])page|(?-i:(?<=[a-z])Page))[_.-]?tokens?(?![a-z]))"
