@@ -1047,7 +1047,7 @@ def _quoted_env(match: re.Match[str]) -> str:
             out.append(f"{key}={_query_value(key, val)}")
         start, end = match.span("value")
         return match.group(0)[:start - match.start()] + "&".join(out) + match.group(0)[end - match.start():]
-    if value == REDACTED or _NOT_SECRET_NAME.search(name) or not _env_secret_name(name) or (
+    if value == REDACTED or not _env_secret_name(name) or (
             is_benign_value(value, name)) or (sep and "=" in rest and (
                 is_benign_value(head, name) if sep == ";" else _REFERENCE_OR_PLACEHOLDER.match(head))):
         return match.group(0)
@@ -1061,8 +1061,7 @@ _QUERY_REST = re.compile(r"[A-Za-z_][\w.-]*=[^&=]*(?:&[A-Za-z_][\w.-]*=[^&=]*)*"
 def _query_value(name: str, value: str) -> str:
     """A query pair's value, redacted where its name is a secret's and the value no placeholder (a word is a value
     there: Sonar's `"token=bacdefghijklmnopqrs&user=admin"`)."""
-    if not value or value == REDACTED or _NOT_SECRET_NAME.search(name) or not _env_secret_name(name) or (
-            _REFERENCE_OR_PLACEHOLDER.match(value)):
+    if not value or value == REDACTED or not _env_secret_name(name) or _REFERENCE_OR_PLACEHOLDER.match(value):
         return value
     return REDACTED
 
