@@ -32,7 +32,8 @@ from .secret_values import (
     _PLACEHOLDER_RUN, _PLAIN_WORD, _PUBLIC_OR_HASH, _REFERENCE_OR_PLACEHOLDER, _SLUG_PART, _TEMPLATE_PASSWORDS,
     _TOKEN_CHARS, _UPPER_ID, _UUID, _WELL_KNOWN_DEV_VALUES, _entropy, _file_name, _hash_name,
     _is_phrase, _label_mapped_to_id, _lexer_comparison, _names_a_key, _ordinary_but_random, _other_reference,
-    _password_like, _template_conn, _template_user, _toggles_itself, _ui_text, is_benign_value, looks_random,
+    _password_like, _sample_words, _template_conn, _template_user, _toggles_itself, _ui_text, is_benign_value,
+    looks_random,
 )
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
@@ -1328,7 +1329,7 @@ def _ini_line(match: re.Match[str]) -> str:
             or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value) or _file_name(bare)
             or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))
             or _ui_text(bare, label="." in name)
-            or _toggles_itself(bare, name)):
+            or _toggles_itself(bare, name) or _sample_words(bare, name)):
         return match.group(0)
     return _replace(match, "value")
 

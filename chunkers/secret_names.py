@@ -129,12 +129,18 @@ _NOT_SECRET_NAME = re.compile(
     r"(?<![a-z])existing[_.-]?secrets?(?![a-z])|"
     # a list's place to go on from (S3's `continuation-token=…`, `nextPageToken`): a cursor, no credential
     # (a word of its own: `statuspage_token` is Statuspage's)
-    r"(?:continuation|pagination|(?<![a-z])page|(?-i:(?<=[a-z])Page))[_.-]?tokens?(?![a-z]))"
+    r"(?:continuation|pagination|(?<![a-z])page|(?-i:(?<=[a-z])Page))[_.-]?tokens?(?![a-z])|"
+    # a name whose last word says its value is a policy or what a store can do (external-secrets' Go constants
+    # `CreatePolicyOwner ExternalSecretCreationPolicy = "Owner"`, `SecretStoreCapabilities = "ReadOnly"`: the type's
+    # name is read), an enumeration's word; camel case only (a generated value after Python's quoted
+    # `"set_secret_data_policy"`, a method's name, stays judged)
+    r"(?-i:(?<=[a-z0-9])(?:Polic(?:y|ies)|Capabilities))[\"'\]]?$)"
 )
 # Values on a config-shaped line that are type annotations or code, not secrets.
 _NOT_A_VALUE = re.compile(
     r"(?i)^(?:str|string|int|bool|boolean|number|bytes|any|object|none|null|nil|true|false|undefined|"
-    r"optional|secretstr|secretbytes|\[REDACTED\])$|[();,\[\]{}<>]|\s=|=\s|^=|^\$\{|^\{\{|^%\w+%$|"
+    # (a GraphQL schema's type, non-null: keystone's `sessionToken: String!`)
+    r"optional|secretstr|secretbytes|\[REDACTED\])!?$|[();,\[\]{}<>]|\s=|=\s|^=|^\$\{|^\{\{|^%\w+%$|"
     # a bare CamelCase word after `name:` is a type annotation far more often than a secret
     r"(?-i:^_?[A-Z][a-z]+(?:[A-Z][a-z]+)*$)|"
     # a ternary of references, no literal (Terraform's `local.is_primary ? var.db_password : null`)

@@ -228,6 +228,11 @@ _DOC_EXAMPLE = re.compile(_DOC_SAMPLE_RE)
 _SAYS_EXAMPLE = re.compile(r"(?i)example(?:s|key|token|secret|only)?$|this_?is_?an?_?example|not_?a_?real")
 
 
+# A regex's group where a rule expects a secret (parse-server's tests' `/…\?token=([a-zA-Z0-9]+)\&id=…/`): the
+# pattern that matches the token, none itself.
+_REGEX_GROUP = re.compile(r"\((?:\?:)?(?:\[[^\[\]\s]+\]|\\[dwsSWD])[+*]")
+
+
 def _rule_value_kept(value: str) -> bool:
     """A placeholder where a rule expects a secret: `xxxx…`, `<token>`, `$VAR`, a doc's example (`…EXAMPLEKEY`, or
     one that says so, `…tokenexample`, `…ThisIsAnExample…`)."""
@@ -235,7 +240,8 @@ def _rule_value_kept(value: str) -> bool:
             or ("xample" in value and _SAYS_EXAMPLE.search(value) is not None)
             or _TOKEN_PLACEHOLDER.search(value) is not None or _DOC_EXAMPLE.search(value) is not None
             or value.lower() in _PROSE_AFTER_FLAG
-            or _METAVAR.fullmatch(value) is not None or is_benign_value(value))
+            or _METAVAR.fullmatch(value) is not None or _REGEX_GROUP.match(value) is not None
+            or is_benign_value(value))
 
 
 # A coverage badge's token in a README's image (`https://codecov.io/gh/o/r/graph/badge.svg?token=BQKzPoql9j`,

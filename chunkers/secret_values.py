@@ -80,6 +80,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"(?:please[_-]?)?(?:change|replace)[_-]?(?:me|with)[a-z]*(?:[_-][a-z]+)*|not[_-]a[_-][a-z]+(?:[_-][a-z]+)*|"
     # (`change this`, maybe shouted, words after it: supabase's `GOTRUE_JWT_SECRET="CHANGE-THIS! VERY IMPORTANT!"`)
     r"change[_-]?this(?:[_-][a-z]+)*!*(?:\s+[a-z]+)*!*|"
+    # (... or among words between signs: keystone's documented `secret: '-- EXAMPLE COOKIE SECRET; CHANGE ME --'`)
+    r"[^\w\s]*\s*(?:[a-z]+[\s;,.:!_-]+){0,8}change[\s_-]?(?:me|this)(?:[\s;,.:!_-]+[a-z]+){0,8}[\s;,.:!_-]*|"
     # `your` before capitalised words (hackazon's documented `['yourUserName'] = 'yourPassWord'`)
     r"(?-i:your(?:[A-Z][a-z]*)+)|"
     # a YAML anchor or alias of words (`credentials: &default-credentials`, `password: *shared`): a mapping's name
@@ -130,6 +132,14 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"(?:(?:secret|api|access|private)[_-])?(?:secret|token|password|key)s?(?:[_-](?:value|hash))?|"
     # (a key's first word before `_value`: hanko's `{"private_key": "private_value"}`)
     r"(?:secret|api|access|private)[_-]value|"
+    # (words ending in the word value, joined by `_` or `-` or in camel case: external-secrets' tests' `secretVal =
+    # "someValue"`, `"another-value"`, `secretCertificate := "certificate_value"`; run together, `testvalue` under a
+    # password's name, one word: the twelfth round's policy)
+    r"(?-i:[a-z]{2,12}(?:[A-Z][a-z]{1,11}){0,2}Value|[a-z]{2,12}(?:[_-][a-z]{2,12}){0,2}[_-]value|"
+    r"[A-Z]{2,12}(?:_[A-Z]{2,12}){0,2}_VALUE)|"
+    # (a sample's word run into a token's or a key's: parse-server's `access_token: 'sometoken'`, `"mytoken"`; a
+    # password's or a secret's, `mypassword`, stays one: the twelfth round's policy)
+    r"(?:my|some|your|the)(?:api)?(?:token|key)s?|"
     # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
     # (.NET's composite format's hole with an alignment or a format: `{0,-8}`, `{0:#,0.00}`)
     r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\{\d+(?:,-?\d+)?:[^{}\s]*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|[ua]rn:.*|"
