@@ -1537,13 +1537,21 @@ def _cli_flag(match: re.Match[str]) -> str:
             _NOT_SECRET_NAME.search(match.group("flag"))) or (
             group == "v" and value in _FLAG_TYPES and _FLAG_TYPE_GAP.match(match.string, match.end())) or (
             "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
-            # a key's file after a key's flag (`kubeseal --recovery-private-key k8s/main.key`)
-            _file_name(value)) or (
+            # a key's file after a key's flag (`kubeseal --recovery-private-key k8s/main.key`), or files listed
+            # (`file1.key,file2.key,...`)
+            _file_name(value) or _file_list(value)) or (
             _PLACEHOLDER_RUN.search(value) or _TOKEN_PLACEHOLDER.search(value)) or (
             # a prefix before a placeholder (`--token=sha256~<token>`, `--key=ak_${KEY}`)
             group == "v" and match.string[match.end():match.end() + 1] in ("<", "{", "$")):
         return match.group(0)
     return _replace(match, group)
+
+
+def _file_list(value: str) -> bool:
+    """Files' names joined by `,`, maybe an ellipsis for more (sealed-secrets' `--recovery-private-key
+    file1.key,file2.key,...`)."""
+    parts = value.split(",")
+    return len(parts) > 1 and all(_file_name(p) or p in ("...", "\u2026") for p in parts) and _file_name(parts[0])
 
 
 def _npmrc(match: re.Match[str]) -> str:

@@ -69,7 +69,9 @@ _NOT_SECRET_NAME = re.compile(
     r"passw(or)?d[_.-]?(?:[a-z0-9]{1,12}[_.-])?(broker|provider|driver|hasher)s?(?![a-z])|"
     # how long a password's reset code lives (gogs' `RESET_PASSWORD_CODE_LIVES = 180`, minutes)
     r"passw(or)?d[_.-]?code[_.-]?(lives|life(time)?|ttl|timeout)(?![a-z])|"
+    # (JBoss' login module option `password-stacking`, whose value says how: `useFirstPass`)
     r"passw(or)?d[_.-]?(policy|length|hash|hint|field|label|reset|url|min|max|rules?|placeholder|input|mgr|manager|"
+    r"stacking|"
     # (the characters a generator draws from: mutillidae's `lPasswordCharset = "ABC…xyz0123456789"`)
     r"charset|chars|characters|alphabet|"
     # the name of where a password is kept (`passwordName = "UserPasswordValue"`), as `secretName` is
@@ -77,7 +79,9 @@ _NOT_SECRET_NAME = re.compile(
     # what names or points at a secret (Kubernetes' `secretName`, `secretKeyRef`, a vault path), or says which kind it
     # is (a scanner's `"secret_type": "adafruit_io_key"`)
     # (and the class of a CSI driver's provider of them: `secretProviderClass: "app-aws-secretsmanager"`)
-    r"secrets?[_.-]?(name|namespace|ref|key[_.-]?ref|store|provider([_.-]?class)?|arn|path|version|manager|type|kind)s?"
+    # (a namespace's abbreviation too: sealed-secrets' `secretNS = "myns"`)
+    r"secrets?[_.-]?(name|namespace|ns|ref|key[_.-]?ref|store|provider([_.-]?class)?|arn|path|version|manager|type|"
+    r"kind)s?"
     r"(?![a-z])|"
     # where a secret comes from (JupyterHub's `secret_from = 'env'`), no secret's word after it (`secret_source_token`)
     r"secrets?[_.-]?(from|source|origin)([_.-]?env)?(?![a-z])(?![\w.-]*?(key|token|secret|passw|pwd))|"

@@ -26,7 +26,9 @@ _METAVAR = re.compile(r"[A-Z][A-Z_]*")
 _PROSE_AFTER_FLAG = frozenset(
     "a above an and are as be below by can else false flag flags for from given here if in instead is it "
     "must no none not null of on only option options or parameter requires see should switch the then "
-    "to true value values was when will with yes".split())
+    "to true value values was when will with yes "
+    # (and words that go on a sentence: sealed-secrets' `"warning: ignoring --recovery-private-key because …"`)
+    "because unless since without after before which that while".split())
 
 # Tokens whose form alone says what they are (case-sensitive). A placeholder
 # (`ghp_xxxx…`, `sk_live_****`) is kept.

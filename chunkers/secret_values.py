@@ -14,7 +14,7 @@ import math
 import re
 import zlib
 
-from .secret_names import _FOREIGN_PASSWORD, _IDENT_WORDS, _last_word, _name_tier
+from .secret_names import _FOREIGN_PASSWORD, _IDENT_WORDS, _has_secret_word, _last_word, _name_tier
 from .secret_rules import _RULES
 
 # A plain word (letters, then digits at the end: `admin123`, `mydb`): a literal given by position that is one, or a
@@ -78,6 +78,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # (an instruction to change the value, words after it too: lldap's `REPLACE_WITH_RANDOM`, `CHANGE_ME_TO_SOMETHING`)
     # (after `please`, Ory's `PLEASE-CHANGE-ME-I-AM-VERY-INSECURE`; or a denial, Harbor's `not-a-secure-key`)
     r"(?:please[_-]?)?(?:change|replace)[_-]?(?:me|with)[a-z]*(?:[_-][a-z]+)*|not[_-]a[_-][a-z]+(?:[_-][a-z]+)*|"
+    # (Java's keystores' `changeit`, keywhiz's shouted `password: CHANGE`)
+    r"change[_-]?it|(?-i:CHANGE)|"
     # (`change this`, maybe shouted, words after it: supabase's `GOTRUE_JWT_SECRET="CHANGE-THIS! VERY IMPORTANT!"`)
     r"change[_-]?this(?:[_-][a-z]+)*!*(?:\s+[a-z]+)*!*|"
     # (... or among words between signs: keystone's documented `secret: '-- EXAMPLE COOKIE SECRET; CHANGE ME --'`)
@@ -112,6 +114,10 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # between other brackets or bars (`"|SPEAKER|"`, `"]<]start of image[>["`, `"[MASK2]"`)
     r"\[[A-Za-z_]+\]|[\[\]<>|{}]{1,4}[A-Za-z][A-Za-z_ -]*[0-9]{0,2}[\[\]<>|{}]{1,4}|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
+    # (Summon's reference to a secret store's variable: conjur's `AWS_SECRET_ACCESS_KEY: !var ci/aws/…/secret`)
+    r"!var(?::file)?[ \t]+[\w./:#@+-]+|"
+    # (a path ending in a variable: conjur's `-e GCLOUD_SERVICE_KEY=/tmp$GCLOUD_SERVICE_KEY`)
+    r"(?:/[\w.-]*)+\$\{?[A-Za-z_]\w*\}?|"
     # (a mask's word or the word for a value itself: Caddy's `f.AddOperation("password", "HIDDEN")`, `KEY=value`)
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|hidden|masked|value|"
     # a placeholder word between runs of signs (`"--- redacted ---"`, `"== hidden =="`), a bracketed phrase after
@@ -557,13 +563,16 @@ _SCRIPT_RUN = re.compile(
 # A number, maybe with a unit of time, under a name with the word `limit` (supabase's
 # `GOTRUE_RATE_LIMIT_TOKEN_REFRESH="30"`): a count or a rate, no token.
 _LIMIT_NUMBER = re.compile(r"[0-9]{1,6}(?:\.[0-9]+)?(?:ms|[smhd])?")
+_LIMIT_WORDS = frozenset("limit limits size max lifetime capacity".split())
 # A message's id, dotted words and words joined by `-` last (umami's `newPassword: 'label.new-password'`).
 _MESSAGE_ID = re.compile(r"[a-z]{2,}(?:\.[a-z]{2,})*\.[a-z]{2,}(?:-[a-z]{2,})+")
 
 
 def _limit_number(value: str, name: str) -> bool:
+    """A number under a name with a limit's or a size's word (`RATE_LIMIT = 100`, confidant's
+    `KMS_AUTH_TOKEN_CACHE_SIZE=4096`, `AUTH_TOKEN_MAX_LIFETIME='10'`): a bound, no secret; never a password's."""
     return _LIMIT_NUMBER.fullmatch(value) is not None and not _PASSWORD_WORD.search(name) and any(
-        w.lower() in ("limit", "limits") for w in _IDENT_WORDS.findall(name))
+        w.lower() in _LIMIT_WORDS for w in _IDENT_WORDS.findall(name))
 
 
 def _message_id(value: str, name: str) -> bool:
@@ -816,7 +825,21 @@ def _names_itself(value: str, name: str) -> bool:
     `EMAILPASSWORD: "emailpassword"`, `emailpassword: "Emailpassword"`): a key naming itself, no secret."""
     own = name.strip("\"'`[] ")
     return len(own) >= 4 and "/" in value and value.rsplit("/", 1)[1] == own or (
-        len(own) >= 6 and value.isalpha() and value.lower() == own.lower())
+        len(own) >= 6 and value.isalpha() and value.lower() == own.lower()) or _names_its_kind(value, own)
+
+
+def _names_its_kind(value: str, own: str) -> bool:
+    """A value of its name's first words run together in lower case, a plural's `s` after them (sealed-secrets'
+    `SealedSecretPlural = "sealedsecrets"`, external-secrets' `ExternalSecretSubsystem = "externalsecret"`): a kind's
+    name. The first word is no secret's (`SECRET_KEY_HMAC = "secretkey"` stays judged), nor are both the value's
+    words and the rest of the name (Bitwarden's `topSecretKey = "topsecret"`, a secret's one word)."""
+    if not (value.isalpha() and value.islower() and len(value) >= 6):
+        return False
+    words = [w.lower() for w in _IDENT_WORDS.findall(own)]
+    if len(words) < 3 or _has_secret_word(words[0]):
+        return False
+    return any(value in (head := "".join(words[:k]), head + "s") and not (
+        _has_secret_word(head) and _has_secret_word("".join(words[k:]))) for k in range(2, len(words)))
 
 
 # An id's field name in camel case (a minified query's `{token:"snapshotId"}`), under a name with no password's word.
