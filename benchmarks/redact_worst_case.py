@@ -147,6 +147,8 @@ def inputs(size: int) -> dict[str, str]:
         "call_pair_words": rep("key", "", 'setPassword("'),
         # a phrase's word of another language's letters, long, before a `/` (round 84: 14 s at 60,000)
         "foreign_word_slash": rep("ä", '/ä1."', '"password": "ab '),
+        # a run of `value="x"` after a secret's label: each read lazily to the line's end for a `name=` (round 89)
+        "xml_value_run": rep(' value="x"', " />", '<a for="password"'),
     }
 
 

@@ -348,7 +348,9 @@ _URL_CRED_MORE = re.compile(r"(@[\w.\[\]-]+(?::\d+)?),([^\s:/@\"'<>,]+):([^\s@/\
 # name="AuthToken" value="…">`. One branch per quote, so `value="ab'c"` is one value.
 _XML_NAME = r"""(?:"(?P<n1>[^"\n]*?{core}[^"\n]*)"|'(?P<n2>[^'\n]*?{core}[^'\n]*)')"""
 _XML_VALUE = r"""(?:"(?P<v1>[^"\n]*)"|'(?P<v2>[^'\n]*)')"""
-_XML_ATTRS = r"""(?:\s+[\w:.-]+\s*=\s*(?:"[^"\n]*"|'[^'\n]*'))*?"""
+# (at most sixteen between: read lazily to the end of a line from each `value=`, a run of 6,000 `value="x"` after a
+# secret's label took 4 s; real elements keep a few)
+_XML_ATTRS = r"""(?:\s+[\w:.-]+\s*=\s*(?:"[^"\n]*"|'[^'\n]*')){0,16}?"""
 _XML_PAIRS = tuple(re.compile("(?i)" + pattern.replace("{core}", _SECRET_CORE)) for pattern in (
     r"\b(?:key|name)\s*=\s*" + _XML_NAME + _XML_ATTRS + r"\s+value\s*=\s*" + _XML_VALUE,
     r"\bvalue\s*=\s*" + _XML_VALUE + _XML_ATTRS + r"\s+(?:key|name)\s*=\s*" + _XML_NAME,
@@ -610,6 +612,10 @@ def _quoted(match: re.Match[str]) -> str:
         return match.group(0)  # a template's expression cut at a quote inside it (`'${hash(req.body.password || '')}'`)
     if match.group("op") == "=" and _BINDING_HEAD.search(match.string, max(0, match.start() - 8), match.start()):
         return match.group(0)  # a template's binding, an expression (Angular's `[password]="password.value"`)
+    if _BOUND_VALUE_OP.fullmatch(match.group("op")) and value[:1] not in ("'", "`"):
+        # ... or the bound value after a secret's label (Jetstream's `<JetLabel for="password"
+        # :value="$t('Password')"`); a string in it is a literal (`:value="'hunter2'"`)
+        return match.group(0)
     if value[:1].isspace() and match.group("op").strip() == ":" and (
             _SHELL_JOIN.search(value) or value.rstrip().endswith("=")):
         # a string's closing quote after its `:` (`grep "^FROM org/wrongsecrets:" f | cut …`, an attribute's
@@ -647,6 +653,7 @@ _STORAGE_KEY_NAME = re.compile(r"(?i)^[\"']?(?:(?!secret|passw|token|cred|auth|a
 _CONN_KEY_HEAD = re.compile(r"[A-Za-z][A-Za-z ]{0,30}=")
 # An HTML template's attribute binding before a name (Angular's `[password]=`, Vue's `:password=`, `v-bind:token=`).
 _BINDING_HEAD = re.compile(r"(?:^|\s)(?:\[|:|v-bind:)$")
+_BOUND_VALUE_OP = re.compile(r"\s+(?::|v-bind:|\[)value\]?\s*=\s*")
 # A shell's pipe or list between blanks: a command's text, never a secret's.
 _SHELL_JOIN = re.compile(r"\s(?:\||\|\||&&|;)\s")
 _TYPE_ALIAS_HEAD = re.compile(r"(?:^|[\s;{(])(?:export[ \t]+|declare[ \t]+)*type[ \t]+$")

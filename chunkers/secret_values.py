@@ -86,6 +86,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"[^\w\s]*\s*(?:[a-z]+[\s;,.:!_-]+){0,8}change[\s_-]?(?:me|this)(?:[\s;,.:!_-]+[a-z]+){0,8}[\s;,.:!_-]*|"
     # `your` before capitalised words (hackazon's documented `['yourUserName'] = 'yourPassWord'`)
     r"(?-i:your(?:[A-Z][a-z]*)+)|"
+    # (... or shouted, run into a secret's word: snipe-it's `MAIL_PASSWORD=YOURPASSWORD`)
+    r"(?-i:YOUR(?:[A-Z]+_?)?(?:PASSWORD|PASSWD|SECRET|TOKEN|KEY|APIKEY|API_KEY)S?)|"
     # a YAML anchor or alias of words (`credentials: &default-credentials`, `password: *shared`): a mapping's name
     r"(?-i:[&*][a-z]+(?:[-_][a-z]+)*)|"
     # a build's token to replace: an upper-case name between a pair of its delimiters (Maven's and Ant's `@DB_PASS@`,
@@ -166,6 +168,9 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
 _PHRASE_WORD = re.compile(
     r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[a-z]+(?:_[a-z]+)+|[A-Z]+|"""
     r"""[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd]|&|-|—|"""
+    # (capitalised words or an acronym joined by `-`: snipe-it's `'two_factor_secret' => 'Two-Factor Code'`; a
+    # capitalised word's lower-case suffix, `Bender-in`, stays none)
+    r"""(?:[A-Z]{2,}|[A-Z][a-z]+)(?:-[A-Z][a-z]+)+|"""
     # (lower-case words joined by `-`, maybe after an acronym: hanko's Dutch `otpSecretKey: "Geheime OTP-sleutel"`; a
     # capitalised word's suffix, Azerbaijani's `Bender-in`, is none: round 73's password quoted in a hint stays one)
     r"""(?:[A-Z]{2,}|[a-z]{2,})(?:-[a-z]{2,})+|"""
