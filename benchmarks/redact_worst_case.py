@@ -149,6 +149,8 @@ def inputs(size: int) -> dict[str, str]:
         "foreign_word_slash": rep("ä", '/ä1."', '"password": "ab '),
         # a run of `value="x"` after a secret's label: each read lazily to the line's end for a `name=` (round 89)
         "xml_value_run": rep(' value="x"', " />", '<a for="password"'),
+        # a name of many words before a secret's and a lower-case value: round 88's kind's name joined each head afresh
+        "kind_name_words": rep("Ab", 'Secret = "sealedxyzq"', "Sealed"),
     }
 
 
