@@ -151,6 +151,8 @@ def inputs(size: int) -> dict[str, str]:
         "xml_value_run": rep(' value="x"', " />", '<a for="password"'),
         # a name of many words before a secret's and a lower-case value: round 88's kind's name joined each head afresh
         "kind_name_words": rep("Ab", 'Secret = "sealedxyzq"', "Sealed"),
+        # a list of many generated items under a password's name, each read and redacted (round 90)
+        "list_items": rep("'Zq8vN3xL0pR7tY2wK5mB4cD', ", "]", "pwd = ["),
     }
 
 

@@ -247,6 +247,51 @@ _WRAPPED_HINT = re.compile(r"(?i)(?:code\w*|bytes|bytearray|string|from|unhexlif
 _CHAR_ONE = r"""(?:'(?:[^'\\\n]|\\.)'|"(?:[^"\\\n]|\\.)")"""
 # (its array's opening, what _CHAR_ARRAY needs: found from the `{`, where _CHAR_ARRAY scans from every name's letters,
 # 2 s over a 0.9 MB minified line)
+# A list literal of strings under a password's or a secret's name (XVWA's `$pwd = array('21232f29…', …)`, MD5s of its
+# users' passwords; `passwords = ['…', …]`, `Set.of("…")`): an item that looks generated (a hash, a key) is redacted,
+# words stay (round 23's `String[] SECRETS = {"secret", "admin"}`: a list of names).
+# (the opener found first, its name read in the 80 characters before it: a name's run of 60,000 characters is read
+# once, not from each of its characters)
+_LIST_OPEN = re.compile(
+    r"(?:=>|:=|=|:)[ \t]*"
+    r"(?:array[ \t]*\(|\[|(?:new[ \t]+[\w.<>]{1,80}[ \t]*\[[ \t]*\][ \t]*)?\{|(?:[\w.]{0,80}\.)?(?:of|asList)[ \t]*\()")
+_LIST_NAME = re.compile(r"([$@]?[A-Za-z_][\w.]*)[\"']?[ \t]*$")
+_ARRAY_DECL = re.compile(r"\[[ \t]*\][ \t]+$")
+_LIST_ITEM = re.compile(r"""(["'])([^"'\n]{12,200})\1""")
+# (a password's or a secret's word, not a credential's: WebAuthn's `"allowed_credentials":["rwOw…="]` are public ids)
+_LIST_SECRET_WORD = re.compile(r"(?i)passw|passphrase|pwd|pword|secret")
+
+
+def _list_items(line: str) -> str:
+    """The generated items of a secret-named list literal on the line redacted (_LIST_OPEN)."""
+    m = _LIST_OPEN.search(line)
+    if m is None:
+        return line
+    named = _LIST_NAME.search(line, max(0, m.start() - 80), m.start())
+    name = named.group(1) if named else ""
+    if not _LIST_SECRET_WORD.search(name) or _NOT_SECRET_NAME.search(name) or (
+            # a brace is a Java array's only after `[]` (`String[] SECRETS = {…}`): else an object, whose members
+            # have names of their own (Cloud Foundry's `"credentials":{"name":"d04fb13d…"}`)
+            m.group(0).endswith("{") and "new" not in m.group(0)
+            and not _ARRAY_DECL.search(line, max(0, named.start() - 40), named.start())):
+        return line
+    head, rest = line[:m.end()], line[m.end():]
+
+    def item(found: re.Match[str]) -> str:
+        value = found.group(2)
+        # the list's own items only, between its opener or `,` and `,` or its closer: an object's member inside
+        # (Kratos' WebAuthn `"credentials":[{"id":"THTndqZP…"`) has a name of its own, a call's argument is a call's
+        # (read in a window of 64 characters each side: a slice to the line's start per item was quadratic)
+        before = rest[max(0, found.start() - 64):found.start()].rstrip()[-1:]
+        after = rest[found.end():found.end() + 64].lstrip()[:1]
+        if before not in ("", ",") or after not in ("", ",", "]", ")", "}") or (
+                REDACTED in value or not looks_random(value) or is_benign_value(value, name)):
+            return found.group(0)
+        return found.group(1) + REDACTED + found.group(1)
+
+    return head + _LIST_ITEM.sub(item, rest)
+
+
 _CHAR_ARRAY_HINT = re.compile(r"\{\s*" + _CHAR_ONE + r"\s*,")
 _CHAR_ARRAY = re.compile(
     r"(?i)(?P<name>" + _SECRET_NAME + r")\s*(?:\[\s*\])?\s*=\s*(?:new\s+char\s*\[\s*\]\s*)?\{\s*"
@@ -1792,6 +1837,9 @@ def _redact_line(line: str) -> str:
         line = _AUTH_BARE.sub(_auth_bare, line)
     if "createHmac" in line:
         line = _HMAC_KEY.sub(_hmac_key, line)
+    if secret and ("[" in line or "{" in line or "(" in line) and (
+            "passw" in low or "pwd" in low or "secret" in low or "pword" in low or "passphrase" in low):
+        line = _list_items(line)
     if secret and "{" in line and "=" in line and _CHAR_ARRAY_HINT.search(line):
         line = _sub_at(_CHAR_ARRAY, _char_array, line, _run_starts(line, None, _NAME_FIRST_ANY, False))
     if secret and "=" in line and ("code" in low or "bytes" in low or "String(" in line or "from(" in line
