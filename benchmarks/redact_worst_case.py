@@ -153,6 +153,8 @@ def inputs(size: int) -> dict[str, str]:
         "kind_name_words": rep("Ab", 'Secret = "sealedxyzq"', "Sealed"),
         # a list of many generated items under a password's name, each read and redacted (round 90)
         "list_items": rep("'Zq8vN3xL0pR7tY2wK5mB4cD', ", "]", "pwd = ["),
+        # `$` makes each `a` a name's start, and a name ending in `pw` is read up to 100 characters back (round 91)
+        "pw_dollar_run": rep("a$pw", ' = "hunter2x"'),
     }
 
 

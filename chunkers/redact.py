@@ -197,8 +197,10 @@ def _in_secret_section(named: list[str]) -> bool:
             continue
         # (a method's hooks, run after a password's flow: Ory Kratos' `after: {password: {hooks: [{hook: session}]}}`,
         # a webhook's config below, judged by its own names)
+        # (nor a unit's `configuration` in a list of them: bank-vaults' Vault secrets engines, `secrets: [{type:
+        # database, configuration: {config: [{allowed_roles: [pipeline]}]}}]`, judged by their own names)
         if _secret_name(p)[1] and not (k and named[k - 1].lower() in _UNIT_COLLECTIONS) and (
-                named[k + 1:k + 2] != ["hooks"]):
+                named[k + 1:k + 2] != ["hooks"]) and "configuration" not in named[k + 1:-1]:
             return not any(q.lower() in ("labels", "annotations") for q in named[k + 1:-1])
     return False
 

@@ -32,8 +32,8 @@ from .secret_values import (
     _PLACEHOLDER_RUN, _PLAIN_WORD, _PUBLIC_OR_HASH, _REFERENCE_OR_PLACEHOLDER, _SLUG_PART, _TEMPLATE_PASSWORDS,
     _TOKEN_CHARS, _UPPER_ID, _UUID, _WELL_KNOWN_DEV_VALUES, _entropy, _file_name, _hash_name,
     _is_phrase, _label_mapped_to_id, _lexer_comparison, _names_a_key, _ordinary_but_random, _other_reference,
-    _password_like, _sample_words, _template_conn, _template_user, _toggles_itself, _ui_text, is_benign_value,
-    looks_random,
+    _password_like, _sample_words, _template_conn, _template_user, _toggles_itself, _ui_text, gpg_key_id,
+    is_benign_value, looks_random,
 )
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
@@ -350,7 +350,8 @@ _SHORT_NAMED = re.compile(
 # (Names here and in _SHORT_NAMED and _WEAK_QUOTED are 100 characters at most before their last word:
 # unbounded, each start inside a long run of name characters, `a$a$a$…`, was read to the run's end, 7 s at 20,000.)
 _PASS_NAMED = re.compile(
-    r"(?P<name>\b[A-Za-z_$][\w$]{0,100}?(?:[A-Za-z0-9]_(?i:pass)|[a-z0-9]Pass|[A-Z0-9]PASS)|\b(?i:pass)[0-9]{1,2}\b)"
+    r"(?P<name>\b[A-Za-z_$][\w$]{0,100}?(?:[A-Za-z0-9]_(?i:pass|pw)|[a-z0-9]Pass|[A-Z0-9]PASS|[a-z]pass|[A-Za-z](?i:pw))|"
+    r"\b(?i:pass)[0-9]{1,2}\b)"
     r"(?P<op>[\"']?\]?\s*(?::{1,3}=|\?=|=>|=|:)\s*)(?P<q>[\"'`])(?P<value>[^\"'`\n\\]{4,200})(?P=q)"
 )
 # A literal under a name that ends in the word "key" or "token" without saying which
@@ -1381,7 +1382,7 @@ def _ini_line(match: re.Match[str]) -> str:
             or _other_reference(value, name) or _PLACEHOLDER_RUN.search(value) or _file_name(bare)
             or (_is_phrase(value) and not _INI_PROSE.isdisjoint(value.lower().split()))
             or _ui_text(bare, label="." in name)
-            or _toggles_itself(bare, name) or _sample_words(bare, name)):
+            or _toggles_itself(bare, name) or _sample_words(bare, name) or gpg_key_id(bare, name)):
         return match.group(0)
     return _replace(match, "value")
 
@@ -1586,7 +1587,7 @@ def _cli_flag(match: re.Match[str]) -> str:
             # a flag that asks for the secret takes none (`wget --ask-password URL`), nor one turning it off
             _ASK_FLAG.search(match.group("flag"))) or (
             group == "v" and _METAVAR.fullmatch(value.rstrip("])}"))) or (
-            _NOT_SECRET_NAME.search(match.group("flag"))) or (
+            _NOT_SECRET_NAME.search(match.group("flag"))) or gpg_key_id(value, match.group("flag")) or (
             group == "v" and value in _FLAG_TYPES and _FLAG_TYPE_GAP.match(match.string, match.end())) or (
             "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
             # a key's file after a key's flag (`kubeseal --recovery-private-key k8s/main.key`), or files listed
@@ -1954,7 +1955,7 @@ def _redact_line(line: str) -> str:
         line = _CMP_CALL.sub(_cmp_call, line)
     if ("pw" in low or "cred" in low) and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
         line = _SHORT_NAMED.sub(_short_named, line)
-    if "pass" in low and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
+    if ("pass" in low or "pw" in low) and ("=" in line or ":" in line) and ('"' in line or "'" in line or "`" in line):
         line = _PASS_NAMED.sub(_pass_named, line)
     if (secret or "pass" in low) and "(" in line and ("=" in line or ":" in line) and (
             '"' in line or "'" in line or "`" in line) and any(h in low for h in _DECODE_HINTS):

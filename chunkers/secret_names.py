@@ -42,7 +42,9 @@ _FOREIGN_PASSWORD = r"(?:mot(?:de|_de_)passe|passwort|senha|contrase(?:ñ|n)a|wa
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
 _NOT_SECRET_NAME = re.compile(
     r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|file|path|count|limit|len|length|name|field|expir|ttl|"
-    r"lifetime|lifespan|usage|kind|str|ids?|index|offset|pos|prob|logit|mode|stream|scopes?)|max[_-]?tokens|"
+    # (not Vault's dev server's root token id, `VAULT_DEV_ROOT_TOKEN_ID`: the token itself)
+    r"lifetime|lifespan|usage|kind|str|(?<!root[_-]token[_-])(?<!root[_-]token)(?<!roottoken)ids?|index|offset|pos|"
+    r"prob|logit|mode|stream|scopes?)|max[_-]?tokens|"
     # a plural names many (`total_tokens`, `MAX_TOTAL_TOKENS`): a count or a list, not one secret
     r"tokens(?![a-z])|(?<!access[_.-])(?<!access)key[_.-]?(name|id|type|path|file|vault|size|length|alias)|"
     # the name of the header that carries a key (`ApiKeyHeader`), not `ApiKeyHeaderValue`
@@ -177,7 +179,8 @@ _STRONG_NAME = re.compile(
     r"license|app|preshared|consumer|session|refresh|bearer|bot|deploy|service|admin|oauth|personal|webhook|github|gitlab|slack|"
     # (a provider's: `FACEBOOK_TOKEN`)
     r"npm|pypi|nuget|docker|registry|hmac|jwt|csrf|xsrf|cookie|encrypt|decrypt|cipher|aes|sas|id|facebook)"
-    r"(?:key|token)")
+    # (Vault's dev server's `VAULT_DEV_ROOT_TOKEN_ID`: the root token itself, whatever it looks like)
+    r"(?:key|token)|roottokenid")
 _WEAK_WORDS = frozenset("key keys token tokens".split())
 
 
@@ -245,7 +248,14 @@ _PASS_HOLDERS = frozenset(
 
 def _pass_tier(words: list[str]) -> int | None:
     """A name's words ending in `pass` after another: 2 after an account's word (_PASS_HOLDERS), 0 after a step's
-    (_PASS_STEP), else 1; None for any other name. Free text's _pass_named and parsed settings' _name_tier read it."""
+    (_PASS_STEP), else 1; 2 also for an account's word run into `pass` or `pw`, or `pw` after it; None for any other
+    name. Free text's _pass_named and parsed settings' _name_tier read it."""
+    last = words[-1] if words else ""
+    if last not in ("pass", "pw") and last.endswith(("pass", "pw")) and (
+            last[:-4] if last.endswith("pass") else last[:-2]) in _PASS_HOLDERS:
+        return 2  # run together after an account's word (Vault's LDAP `bindpass`, slapd's `rootpw`, `keypass`)
+    if len(words) >= 2 and last == "pw":
+        return 2 if words[-2] in _PASS_HOLDERS else None  # (`db_pw`, `adminPw`; a pen's width stays a width)
     if len(words) < 2 or words[-1] != "pass":
         return None
     return 0 if words[-2] in _PASS_STEP else 2 if words[-2] in _PASS_HOLDERS else 1

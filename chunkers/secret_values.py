@@ -97,7 +97,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # (lower case too, the underscores three or more: Security Shepherd's `keystorePass="___password___"`)
     r"_{2,}[a-z][a-z0-9]*(?:_[a-z0-9]+)*_{2,}|_{3,}[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_{3,}|"
     # (a workflow expression after words: actions/cache's `key: maven-output-${{ hashFiles('target/**') }}`)
-    r"[a-z]+(?:[-_][a-z]+)*[-_]\$\{\{.*\}\}.*|"
+    # (a version's digits after a word: bank-vaults' `key: licensei-v1-${{ github.ref_name }}-…`)
+    r"[a-z]+[0-9]*(?:[-_][a-z]+[0-9]*)*[-_]\$\{\{.*\}\}.*|"
     r"\[%[A-Z][A-Z0-9_]{2,}%\])|#\{[A-Za-z_][\w.-]*\}#|"
     # a single-brace template's hole of a name's letters (`{password}`, `{ DRONE_TOKEN }`; `{Zq5…}` is a
     # braced value), a literal of no value (`"null"`),
@@ -541,7 +542,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         bool(name) and (
             (any(form.fullmatch(v) for form in _PUBLISHED_FORMS) and _PASSWORD_WORD.search(name) is None) or
             (_HEADER_NAME.fullmatch(v) is not None and _HEADER_WORD.search(name) is not None) or
-            _names_itself(v, name) or _toggles_itself(v, name) or
+            _names_itself(v, name) or _toggles_itself(v, name) or _site_url(v, name) or gpg_key_id(v, name) or
+            (_NAME_OF_NAME.fullmatch(v) is not None and _PASSWORD_ONLY.search(name) is None) or
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
@@ -829,7 +831,8 @@ def _names_itself(value: str, name: str) -> bool:
     "github.com/jcmturner/gokrb5/v8/ctxCredentials"`), or its name's letters in another case (SuperTokens' recipe
     `EMAILPASSWORD: "emailpassword"`, `emailpassword: "Emailpassword"`): a key naming itself, no secret."""
     own = name.strip("\"'`[] ")
-    return len(own) >= 4 and "/" in value and value.rsplit("/", 1)[1] == own or (
+    # (a dot file's too: gopass' test of `"/home/user/../bob/.password-store": "/home/bob/.password-store"`)
+    return len(own) >= 4 and "/" in value and value.rsplit("/", 1)[1].lstrip(".") == own or (
         len(own) >= 6 and value.isalpha() and value.lower() == own.lower()) or _names_its_kind(value, own)
 
 
@@ -853,6 +856,34 @@ def _names_its_kind(value: str, own: str) -> bool:
         if value in (head, head + "s") and not (_has_secret_word(head) and _has_secret_word("".join(words[k + 1:]))):
             return True
     return False
+
+
+# A name's value, words joined by `-` ending in `name` (bank-vaults' flag `cfgK8SSecret = "k8s-secret-name"`): under
+# any name but a password's (`password = "k8s-secret-name"` stays judged).
+_NAME_OF_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-name")
+_PASSWORD_ONLY = re.compile(r"(?i)passw|passphrase|pwd|pword")
+# GnuPG's options that select a key by its id or fingerprint (`default-key 0xD869…`, `--export-secret-key 0xKEYID`,
+# git's `signingkey = 3AA5C343…`): which key, no key. The id's hex in one of its three lengths, or `0x` and a
+# shouted placeholder.
+_GPG_KEY_OPTION = re.compile(r"(?i)(?:default|trusted|signing)-?key|export-secret-(?:sub)?keys?")
+_GPG_KEY_ID = re.compile(r"(?:0x)?(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{16}|[0-9A-Fa-f]{40})|0x[A-Z]{3,}")
+# A host's name, a URL on that host or below it (gopass' password rules by site, `"victoriassecret.com":
+# "https://www.victoriassecret.com/us/account/profile#changePassword"`): the site's page, no secret.
+_HOST_NAME = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}")
+_URL_HOST = re.compile(r"https?://([a-z0-9.-]+)(?:[:/?#]|$)", re.I)
+
+
+def _site_url(value: str, name: str) -> bool:
+    """A URL on the host its name is, or below it (_HOST_NAME), with no credentials before the host."""
+    own = name.strip("\"'`[] ").lower()
+    found = _URL_HOST.match(value)
+    return found is not None and _HOST_NAME.fullmatch(own) is not None and (
+        (host := found.group(1).lower()) == own or host.endswith("." + own))
+
+
+def gpg_key_id(value: str, option: str) -> bool:
+    """A key's id after one of GnuPG's options that select a key (_GPG_KEY_OPTION)."""
+    return _GPG_KEY_OPTION.fullmatch(option.strip("-#\"' ")) is not None and _GPG_KEY_ID.fullmatch(value) is not None
 
 
 # An id's field name in camel case (a minified query's `{token:"snapshotId"}`), under a name with no password's word.
