@@ -88,6 +88,8 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
                             # (and a record's own fields: dex's `staticPasswords: [{userID: …, groups: [team-a]}]`,
                             # Keycloak's `credentials: [{id: …, createdDate: 1591297959315}]`)
                             "id ids uuid group groups date "
+                            # (Jenkins' `credentials: [{string: {scope: GLOBAL, secret: …}}]`)
+                            "scope scopes "
                             # (Ory Kratos' `credentials: {password: {identifiers: [user@example.com]}}`)
                             "identifier identifiers".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,

@@ -796,7 +796,15 @@ def _method_call(match: re.Match[str]) -> str:
     value = match.group("value")
     if any(c.isspace() for c in value) or value.endswith((":", "?")):
         return match.group(0)
+    # a Kubernetes Secret named, its object's methods called on it (1Password's operator's e2e tests'
+    # `kubeClient.Secret("login").Get(ctx)`, jsonnet's `kube.Secret("wordpress") {`): a name of lower-case words
+    if match.group("name") == "Secret" and _K8S_NAME.fullmatch(value) and _OBJECT_AFTER.match(match.string, match.end()):
+        return match.group(0)
     return _quoted_call(match)
+
+
+_K8S_NAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?")
+_OBJECT_AFTER = re.compile(r"\.[A-Za-z_]|[ \t]*\{")
 
 
 def _literal_as(match: re.Match[str], name: str, group: str = "value") -> str:
@@ -1588,6 +1596,8 @@ def _cli_flag(match: re.Match[str]) -> str:
             _ASK_FLAG.search(match.group("flag"))) or (
             group == "v" and _METAVAR.fullmatch(value.rstrip("])}"))) or (
             _NOT_SECRET_NAME.search(match.group("flag"))) or gpg_key_id(value, match.group("flag")) or (
+            # what to generate one from (1Password's `op item edit --generate-password=letters,digits,symbols,32`)
+            "generate" in match.group("flag") and _GENERATE_RECIPE.fullmatch(value)) or (
             group == "v" and value in _FLAG_TYPES and _FLAG_TYPE_GAP.match(match.string, match.end())) or (
             "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
             # a key's file after a key's flag (`kubeseal --recovery-private-key k8s/main.key`), or files listed
@@ -1598,6 +1608,9 @@ def _cli_flag(match: re.Match[str]) -> str:
             group == "v" and match.string[match.end():match.end() + 1] in ("<", "{", "$")):
         return match.group(0)
     return _replace(match, group)
+
+
+_GENERATE_RECIPE = re.compile(r"(?:letters|digits|symbols|[0-9]{1,3})(?:,(?:letters|digits|symbols|[0-9]{1,3}))*")
 
 
 def _file_list(value: str) -> bool:

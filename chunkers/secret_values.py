@@ -64,6 +64,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a variable with a path after it (`$BASE_URL/reset`), a variable in shell quotes (`'$DB_PASSWORD'`),
     # a bracketed phrase (`[Shared Access key goes here]`)
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
+    # (... or in escaped quotes: git's sample hook's `$last_update_token = "\"$last_update_token\"";`)
+    r"\\\"\$\{?[A-Za-z_]\w*\}?\\\"|"
     # a shell function's or script's positional or special parameter (lldap's `admin_password="$3"`), a command's
     # output cut at a quote inside it (`PASSWORD="$(< "$password_file")"` read to the inner quote: `$(< `)
     r"\$\{?[0-9@*#]\}?|\$\([^)\n]*|"
@@ -94,11 +96,15 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # `@@PASSWORD_PLACEHOLDER@@`, a template's `$SAFE_NAME$`, replace-token tasks' `#TOKEN#`, `__TOKEN__`,
     # `#{Db.Password}#`, `[%TOKEN%]`)
     r"(?-i:@@?[A-Z][A-Z0-9_]{2,}@@?|\$[A-Z][A-Z0-9_]{2,}\$|#[A-Z][A-Z0-9_]{2,}#|__[A-Z][A-Z0-9_]{2,}__|"
+    # (a name in camel case between doubled `#`: 1Password's operator's tests' `"password": "##newPassword##"`)
+    r"##[A-Za-z][A-Za-z0-9_]{2,}##|"
     # (lower case too, the underscores three or more: Security Shepherd's `keystorePass="___password___"`)
     r"_{2,}[a-z][a-z0-9]*(?:_[a-z0-9]+)*_{2,}|_{3,}[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_{3,}|"
     # (a workflow expression after words: actions/cache's `key: maven-output-${{ hashFiles('target/**') }}`)
     # (a version's digits after a word: bank-vaults' `key: licensei-v1-${{ github.ref_name }}-…`)
     r"[a-z]+[0-9]*(?:[-_][a-z]+[0-9]*)*[-_]\$\{\{.*\}\}.*|"
+    # (... or expressions first, words between and after them: `${{ runner.os }}-python-${{ … }}-docs`)
+    r"\$\{\{[^{}\n]*\}\}(?:[-_.](?:\$\{\{[^{}\n]*\}\}|[a-z]+[0-9]*))+|"
     r"\[%[A-Z][A-Z0-9_]{2,}%\])|#\{[A-Za-z_][\w.-]*\}#|"
     # a single-brace template's hole of a name's letters (`{password}`, `{ DRONE_TOKEN }`; `{Zq5…}` is a
     # braced value), a literal of no value (`"null"`),
@@ -107,7 +113,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # (a sentence's stop after the literal: pygoat's documented `password=TRUE.`)
     r"(?:\{\s*\.?[A-Za-z_][A-Za-z_.-]*\s*\})+|(?:null|none|nil|undefined|true|false)\.?|"
     # a Terraform reference quoted (`"var.mailgun_api_key"`, `"local.db_password"`): lower-case words
-    r"(?-i:(?:var|local)\.[a-z][a-z0-9]*(?:_[a-z0-9]+)*)|"
+    # (or `-`, Terraform's names may hold it: cloudgoat's `password = var.rds-password`)
+    r"(?-i:(?:var|local)\.[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*)|"
     # a label to concatenate a value to: words, then a space and `=` or `:` (`"Password = "`; the value is read
     # stripped: `"application:"` is none, a value that a key follows in `"application:" + appKey`)
     r"[A-Za-z][A-Za-z ]*?\s[=:]|"
@@ -526,6 +533,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
         _ANDROID_RESOURCE.fullmatch(v) is not None) or _regex_only(v) or _public_pem(v) or (
         _X509_B64.match(v) is not None) or _ENTRY_POINT.fullmatch(v) is not None or (
+        _GCP_NAME.fullmatch(v) is not None) or (
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
@@ -554,6 +562,17 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_last_word(name) in _ABOUT_WORDS and not looks_random(v))
             or (_last_word(name) in ("prefix", "suffix") and _AFFIX.fullmatch(v) is not None and not looks_random(v)
                 and _ASCII_WORD_DIGITS.search(v) is None)
+            # (a host's name as a prefix: 1Password's operator's `OnepasswordPrefix = "operator.1password.io"`)
+            or (_last_word(name) in ("prefix", "suffix") and _HOST_NAME.fullmatch(v) is not None)
+            # (an environment variable's name under a name for one: Jenkins' `usernamePassword(…, passwordVariable:
+            # 'FLAG')`)
+            or (_last_word(name) in ("variable", "var") and _ENV_NAME.fullmatch(v) is not None)
+            # (a unit of time under a token's name: Cognito's `token_validity_units { access_token = "minutes" }`)
+            or (v.lower() in _TIME_UNITS and _PASSWORD_WORD.search(name) is None)
+            # (a plugin's version under its name: Jenkins' plugins.txt `ssh-credentials: 1.19`, `token-macro:
+            # 267.vcdaea6462991`)
+            or (_VERSION.fullmatch(v) is not None and _PASSWORD_ONLY.search(name) is None and "secret" not in
+                name.lower())
             or (_last_word(name) == "id" and _id_slug(v))
             or (_last_word(name) == "kid" and _KEY_ID.fullmatch(v) is not None and not looks_random(v))
             or _limit_number(v, name) or _message_id(v, name)
@@ -884,6 +903,20 @@ def _site_url(value: str, name: str) -> bool:
 def gpg_key_id(value: str, option: str) -> bool:
     """A key's id after one of GnuPG's options that select a key (_GPG_KEY_OPTION)."""
     return _GPG_KEY_OPTION.fullmatch(option.strip("-#\"' ")) is not None and _GPG_KEY_ID.fullmatch(value) is not None
+
+
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
+_TIME_UNITS = frozenset("seconds minutes hours days weeks".split())
+# A version: two to four numbers, or Jenkins' incremental one, a number, `.v` and a commit's hex.
+_VERSION = re.compile(r"[0-9]{1,4}(?:\.[0-9]{1,4}){1,3}|[0-9]{1,5}\.v[0-9a-f]{8,16}")
+# A Google Cloud resource's name (a KMS key's, a secret's in Secret Manager: `projects/${PROJECT_ID}/locations/global/
+# keyRings/my-keyring/cryptoKeys/my-key`, `projects/p/secrets/db/versions/3`) or an IAM role's (`roles/secretmanager.
+# secretAccessor`): which key or secret, no key, as AWS' ARN is.
+_GCP_PART = r"(?:\$\{?[A-Za-z_]\w*\}?|[A-Za-z0-9][\w.-]*)"
+_GCP_NAME = re.compile(
+    rf"projects/{_GCP_PART}/(?:locations/{_GCP_PART}/keyRings/{_GCP_PART}/cryptoKeys/{_GCP_PART}"
+    rf"(?:/cryptoKeyVersions/{_GCP_PART})?|secrets/{_GCP_PART}(?:/versions/{_GCP_PART})?)"
+    r"|roles/[a-z][A-Za-z]*(?:\.[a-z][A-Za-z]*){0,2}")
 
 
 # An id's field name in camel case (a minified query's `{token:"snapshotId"}`), under a name with no password's word.
