@@ -989,7 +989,8 @@ def _basic_plain(match: re.Match[str]) -> str:
 
 def _auth_bare(match: re.Match[str]) -> str:
     value = match.group("value")
-    if REDACTED in value or _TOKEN_PLACEHOLDER.search(value) or _REFERENCE_OR_PLACEHOLDER.match(value):
+    if REDACTED in value or _TOKEN_PLACEHOLDER.search(value) or _REFERENCE_OR_PLACEHOLDER.match(value) or (
+            value in _WELL_KNOWN_DEV_VALUES):
         return match.group(0)
     if match.group("scheme").lower() == "bearer":
         return _replace(match, "value") if looks_random(value) and not is_benign_value(value) else match.group(0)

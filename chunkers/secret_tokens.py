@@ -15,8 +15,8 @@ import re
 from .secret_names import REDACTED, _IDENT_WORDS, _NOT_A_VALUE, _NOT_SECRET_NAME
 from .secret_rules import RULES, _RULES, _hint_literals
 from .secret_values import (
-    _DOC_SAMPLE_RE, _REFERENCE_OR_PLACEHOLDER, _TEMPLATE_PASSWORDS, _TEMPLATE_USERS, _entropy, _filler, _masked_after,
-    _password_like, is_benign_value, looks_random,
+    _DOC_SAMPLE_RE, _REFERENCE_OR_PLACEHOLDER, _TEMPLATE_PASSWORDS, _TEMPLATE_USERS, _WELL_KNOWN_DEV_VALUES, _entropy,
+    _filler, _masked_after, _password_like, is_benign_value, looks_random,
 )
 
 # A help text's placeholder for the value (`--token TEXT`, `--password PASSWORD`).
@@ -310,7 +310,7 @@ def _auth_header(match: re.Match[str]) -> str:
                 is_benign_value(value) or _auth_code(match))):
         return match.group(0)
     if (_METAVAR.fullmatch(value) or re.fullmatch(r"[A-Z]?[a-z]+", value) or _TOKEN_PLACEHOLDER.search(value)
-            or _REFERENCE_OR_PLACEHOLDER.match(value)) or (
+            or _REFERENCE_OR_PLACEHOLDER.match(value) or value in _WELL_KNOWN_DEV_VALUES) or (
             scheme is not None and scheme.lower() == "basic" and _template_basic(value)) or (
             # a scheme's parameters by name, their values concatenated (nusoap's `'Digest username="' . $username`)
             re.fullmatch(r"[A-Za-z_]+=", value) and match.string[match.end():match.end() + 1] in "\"'") or (

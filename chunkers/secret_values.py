@@ -69,6 +69,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a shell function's or script's positional or special parameter (lldap's `admin_password="$3"`), a command's
     # output cut at a quote inside it (`PASSWORD="$(< "$password_file")"` read to the inner quote: `$(< `)
     r"\$\{?[0-9@*#]\}?|\$\([^)\n]*|"
+    # (words before a command's output, made when the script runs: `SECRET_ID="test-secret-$(openssl rand -hex 4)"`)
+    r"[a-z]+(?:-[a-z]+)*-\$\([^()\n]*\)|"
     r"(?:process\.env|import\.meta\.env|os\.environ|env|environ|secrets|vars|config|settings|configuration)[.\[:].*|"
     # a config's reference to the environment or a file (LiteLLM's `os.environ/NAME`, opencode's `{env:NAME}` and
     # `{file:path}`), a vals reference to a secret store (`ref+vault://path#/key`, `ref+awssecrets://…`)
@@ -155,7 +157,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"[A-Z]{2,12}(?:_[A-Z]{2,12}){0,2}_VALUE)|"
     # (a sample's word run into a token's or a key's: parse-server's `access_token: 'sometoken'`, `"mytoken"`; a
     # password's or a secret's, `mypassword`, stays one: the twelfth round's policy)
-    r"(?:my|some|your|the)(?:api)?(?:token|key)s?|"
+    # (or a placeholder's word: vault-csi-provider's tests' `ServiceAccountToken: "footoken"`)
+    r"(?:my|some|your|the|foo|bar|baz)(?:api)?(?:token|key)s?|"
     # a format template (`%s_upgrades`, `{0}`), a regex, a call (`get_token()`), a URN
     # (.NET's composite format's hole with an alignment or a format: `{0,-8}`, `{0:#,0.00}`)
     r".*(?:(?-i:%[sdr])|%\(\w+\)[sd]|\{\d*\}|\{\d+(?:,-?\d+)?:[^{}\s]*\}|\(\?:|\\[wdsb]|\[\^).*|[\w.]+\(.*\)|[ua]rn:.*|"
@@ -509,6 +512,8 @@ _ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit li
                          "mode modes hasher at expires expiry expiration "
                          # (where it is kept: hanko's `sessionTokenLocation: "cookie"`, `!== "sessionStorage"`)
                          "location locations "
+                         # (where a request carries it: requests-oauthlib's `default_token_placement = "query"`)
+                         "placement "
                          # (how it is stored or checked: logto's `passwordEncryptionMethod: 'plain'`)
                          "method methods algorithm algorithms scheme strategy "
                          # (its hash's version: Harbor's `PasswordVersion: "sha256"`)
@@ -533,7 +538,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
         _ANDROID_RESOURCE.fullmatch(v) is not None) or _regex_only(v) or _public_pem(v) or (
         _X509_B64.match(v) is not None) or _ENTRY_POINT.fullmatch(v) is not None or (
-        _GCP_NAME.fullmatch(v) is not None) or (
+        _GCP_NAME.fullmatch(v) is not None) or _OWN_MEMBER.fullmatch(v) is not None or (
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
@@ -567,6 +572,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
             # (an environment variable's name under a name for one: Jenkins' `usernamePassword(…, passwordVariable:
             # 'FLAG')`)
             or (_last_word(name) in ("variable", "var") and _ENV_NAME.fullmatch(v) is not None)
+            or (_QUALIFIED_KEY.fullmatch(v) is not None and _PASSWORD_ONLY.search(name) is None)
+            or (_LOWER_HEADER.fullmatch(v) is not None and _PASSWORD_WORD.search(name) is None)
             # (a unit of time under a token's name: Cognito's `token_validity_units { access_token = "minutes" }`)
             or (v.lower() in _TIME_UNITS and _PASSWORD_WORD.search(name) is None)
             # (a plugin's version under its name: Jenkins' plugins.txt `ssh-credentials: 1.19`, `token-macro:
@@ -770,7 +777,14 @@ def _regex_only(value: str) -> bool:
 # account key for `devstoreaccount1`, the same on every machine).
 _WELL_KNOWN_DEV_VALUES = frozenset((
     "UseDevelopmentStorage=true",
-    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="))
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    # the OAuth RFCs' own examples, quoted by every library that implements them (oauthlib's docstrings): RFC 6749's
+    # access and refresh tokens, code, client id and secret (and its Basic credentials), OpenID Connect Core's token,
+    # RFC 5849's consumer keys and tokens (not RFC 6750's `mF_9.B5f-4.1JqM`: Nosey Parker's test counts it a secret)
+    "2YotnFZFEjr1zCsicMWpAA", "tGzv3JOkF0XG5Qx2TlKWIA", "SplxlOBeZQQYbYS6WxSbIA", "s6BhdRkqt3", "gX1fBat3bV",
+    "czZCaGRSa3F0MzpnWDFmQmF0M2JW", "h480djs93hd8", "SlAV32hkKG", "dpf43f3p2l4k3l03",
+    "kd94hf93k423kf44", "hh5s93j4hdidpola", "hdhd0244k9j7ao03", "nnch734d00sl2jdk", "pfkkdhi9sl3r4s00",
+    "0685bd9184jfhq22", "ad180jjd733klru7"))
 # A package pinned to a version (a test matrix's `py3.9-langchain-notiktoken-v0.1.20: langchain==0.1.20`, tox's
 # factor names holding `tiktoken`; `requests>=2.31,<3`, `numpy~=1.26`): a requirement, never a secret.
 # (a dotted version: `pass==1234` may be a password)
@@ -905,6 +919,13 @@ def gpg_key_id(value: str, option: str) -> bool:
     return _GPG_KEY_OPTION.fullmatch(option.strip("-#\"' ")) is not None and _GPG_KEY_ID.fullmatch(value) is not None
 
 
+# A Kubernetes label's, annotation's or attribute's qualified key, a DNS prefix and a name (`secrets-store.csi.k8s.io/
+# managed`, `csi.storage.k8s.io/serviceAccount.tokens`), or an HTTP header's name in lower case (`x-ms-session-token`):
+# under any name but a password's, a name.
+_QUALIFIED_KEY = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+/[A-Za-z0-9][\w.-]*")
+_LOWER_HEADER = re.compile(r"x-[a-z0-9]+(?:-[a-z0-9]+)+")
+# An object's member, an expression where a value goes (cryptography's `nid_key = self._lib.NID_pbe_WithSHA1And3_…`).
+_OWN_MEMBER = re.compile(r"(?:self|this|cls)(?:\.[A-Za-z_]\w*)+")
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 _TIME_UNITS = frozenset("seconds minutes hours days weeks".split())
 # A version: two to four numbers, or Jenkins' incremental one, a number, `.v` and a commit's hex.
