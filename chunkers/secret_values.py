@@ -897,8 +897,9 @@ _NAME_OF_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-name")
 _PASSWORD_ONLY = re.compile(r"(?i)passw|passphrase|pwd|pword")
 # GnuPG's options that select a key by its id or fingerprint (`default-key 0xD869…`, `--export-secret-key 0xKEYID`,
 # git's `signingkey = 3AA5C343…`): which key, no key. The id's hex in one of its three lengths, or `0x` and a
-# shouted placeholder.
-_GPG_KEY_OPTION = re.compile(r"(?i)(?:default|trusted|signing)-?key|export-secret-(?:sub)?keys?")
+# shouted placeholder. The options as GnuPG and git write them, in lower case: an application's `signingKey` or
+# `SIGNING_KEY` in hex is an HMAC's secret (a re-read of round 91 found the first draft took any case).
+_GPG_KEY_OPTION = re.compile(r"(?:default|trusted)-key|signingkey|export-secret-(?:sub)?keys?")
 _GPG_KEY_ID = re.compile(r"(?:0x)?(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{16}|[0-9A-Fa-f]{40})|0x[A-Z]{3,}")
 # A host's name, a URL on that host or below it (gopass' password rules by site, `"victoriassecret.com":
 # "https://www.victoriassecret.com/us/account/profile#changePassword"`): the site's page, no secret.

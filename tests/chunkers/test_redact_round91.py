@@ -29,6 +29,11 @@ REDACTED_CASES = [
     ('password = "k8s-secret-name"', "k8s-secret-name"),
     (f"#default-key {GENERATED}9", GENERATED),
     ("secret_key = 3AA5C34371567BD2", "3AA5C34371567BD2"),
+    # an application's signing key in hex is an HMAC's secret: only GnuPG's and git's own lower-case options select
+    # a key by its id
+    ('"signingKey": "0123456789abcdef0123456789abcdef01234567",', "0123456789abcdef0123456789abcdef01234567"),
+    ("signingKey: 3AA5C34371567BD2", "3AA5C34371567BD2"),
+    ("SIGNINGKEY=3AA5C34371567BD2", "3AA5C34371567BD2"),
     (f'"/home/bob/.password": "{GENERATED}",', GENERATED),
     (f'"victoriassecret.com": "{GENERATED}",', GENERATED),
     # an account's word run into `pass` or `pw`, or `pw` after it (Vault's LDAP `bindpass`, slapd's `rootpw`)
