@@ -28,9 +28,9 @@ from .secret_tokens import (
     _sql_login_call, _sql_password, _sql_role_password, _template_pair, _token,
 )
 from .secret_values import (
-    _CONN_CRED, _DOTTED, _FLAG_WORDS, _HEX_ONLY, _IDENTIFIER, _ID_WORDS, _KEY_WORDS, _PASSWORD_WORD, _PLACEHOLDER,
-    _PLACEHOLDER_RUN, _PLAIN_WORD, _PUBLIC_OR_HASH, _REFERENCE_OR_PLACEHOLDER, _SLUG_PART, _TEMPLATE_PASSWORDS,
-    _TOKEN_CHARS, _UPPER_ID, _UUID, _WELL_KNOWN_DEV_VALUES, _entropy, _file_name, _hash_name,
+    _CONN_CRED, _DOTTED, _FLAG_WORDS, _HEX_ONLY, _IDENTIFIER, _ID_WORDS, _KEY_WORDS, _PASSWORD_OR_SECRET,
+    _PASSWORD_WORD, _PLACEHOLDER, _PLACEHOLDER_RUN, _PLAIN_WORD, _PUBLIC_OR_HASH, _REFERENCE_OR_PLACEHOLDER, _SLUG_PART,
+    _TEMPLATE_PASSWORDS, _TOKEN_CHARS, _UPPER_ID, _UUID, _WELL_KNOWN_DEV_VALUES, _entropy, _file_name, _hash_name,
     _is_phrase, _label_mapped_to_id, _lexer_comparison, _names_a_key, _ordinary_but_random, _other_reference,
     _password_like, _sample_words, _template_conn, _template_user, _toggles_itself, _ui_text, gpg_key_id,
     is_benign_value, looks_random,
@@ -258,8 +258,6 @@ _LIST_OPEN = re.compile(
 _LIST_NAME = re.compile(r"([$@]?[A-Za-z_][\w.]*)[\"']?[ \t]*$")
 _ARRAY_DECL = re.compile(r"\[[ \t]*\][ \t]+$")
 _LIST_ITEM = re.compile(r"""(["'])([^"'\n]{12,200})\1""")
-# (a password's or a secret's word, not a credential's: WebAuthn's `"allowed_credentials":["rwOw…="]` are public ids)
-_LIST_SECRET_WORD = re.compile(r"(?i)passw|passphrase|pwd|pword|secret")
 
 
 def _list_items(line: str) -> str:
@@ -269,7 +267,7 @@ def _list_items(line: str) -> str:
         return line
     named = _LIST_NAME.search(line, max(0, m.start() - 80), m.start())
     name = named.group(1) if named else ""
-    if not _LIST_SECRET_WORD.search(name) or _NOT_SECRET_NAME.search(name) or (
+    if not _PASSWORD_OR_SECRET.search(name) or _NOT_SECRET_NAME.search(name) or (
             # a brace is a Java array's only after `[]` (`String[] SECRETS = {…}`): else an object, whose members
             # have names of their own (Cloud Foundry's `"credentials":{"name":"d04fb13d…"}`)
             m.group(0).endswith("{") and "new" not in m.group(0)

@@ -578,8 +578,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (v.lower() in _TIME_UNITS and _PASSWORD_WORD.search(name) is None)
             # (a plugin's version under its name: Jenkins' plugins.txt `ssh-credentials: 1.19`, `token-macro:
             # 267.vcdaea6462991`)
-            or (_VERSION.fullmatch(v) is not None and _PASSWORD_ONLY.search(name) is None and "secret" not in
-                name.lower())
+            or (_VERSION.fullmatch(v) is not None and _PASSWORD_OR_SECRET.search(name) is None)
             or (_last_word(name) == "id" and _id_slug(v))
             or (_last_word(name) == "kid" and _KEY_ID.fullmatch(v) is not None and not looks_random(v))
             or _limit_number(v, name) or _message_id(v, name)
@@ -895,6 +894,8 @@ def _names_its_kind(value: str, own: str) -> bool:
 # any name but a password's (`password = "k8s-secret-name"` stays judged).
 _NAME_OF_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-name")
 _PASSWORD_ONLY = re.compile(r"(?i)passw|passphrase|pwd|pword")
+# ... or a secret's (not a credential's: WebAuthn's `"allowed_credentials":["rwOw…="]` are public ids)
+_PASSWORD_OR_SECRET = re.compile(r"(?i)passw|passphrase|pwd|pword|secret")
 # GnuPG's options that select a key by its id or fingerprint (`default-key 0xD869…`, `--export-secret-key 0xKEYID`,
 # git's `signingkey = 3AA5C343…`): which key, no key. The id's hex in one of its three lengths, or `0x` and a
 # shouted placeholder. The options as GnuPG and git write them, in lower case: an application's `signingKey` or
