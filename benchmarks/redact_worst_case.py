@@ -155,6 +155,10 @@ def inputs(size: int) -> dict[str, str]:
         "list_items": rep("'Zq8vN3xL0pR7tY2wK5mB4cD', ", "]", "pwd = ["),
         # `$` makes each `a` a name's start, and a name ending in `pw` is read up to 100 characters back (round 91)
         "pw_dollar_run": rep("a$pw", ' = "hunter2x"'),
+        # many list openers before a secret's list, or under names that are no secret's (each opener's name is read in
+        # its own window of 80 characters: round 94)
+        "list_openers": rep("x=[1]; ", 'passwords = ["Zq8vN3xL0pR7tY2wK5mB4cD"]', "secret "),
+        "list_openers_names": rep("ab_user_name=[", '"Zq8vN3xL0pR7tY2wK5mB4cD"]', "secret "),
         # a Google Cloud resource's name of many parts, a cache key of many expressions and words (round 92)
         "gcp_name_parts": rep("a/", "x", "GOOGLE_CLOUD_KMS_KEY=projects/"),
         "cache_key_exprs": rep("-a1", "-A", "key: ${{ x }}"),

@@ -260,11 +260,8 @@ _ARRAY_DECL = re.compile(r"\[[ \t]*\][ \t]+$")
 _LIST_ITEM = re.compile(r"""(["'])([^"'\n]{12,200})\1""")
 
 
-def _list_items(line: str) -> str:
-    """The generated items of a secret-named list literal on the line redacted (_LIST_OPEN)."""
-    m = _LIST_OPEN.search(line)
-    if m is None:
-        return line
+def _secret_list(line: str, m: re.Match[str]) -> str:
+    """The name before the opener `m` where it is a password's or a secret's list's, else ''."""
     named = _LIST_NAME.search(line, max(0, m.start() - 80), m.start())
     name = named.group(1) if named else ""
     if not _PASSWORD_OR_SECRET.search(name) or _NOT_SECRET_NAME.search(name) or (
@@ -272,6 +269,22 @@ def _list_items(line: str) -> str:
             # have names of their own (Cloud Foundry's `"credentials":{"name":"d04fb13d…"}`)
             m.group(0).endswith("{") and "new" not in m.group(0)
             and not _ARRAY_DECL.search(line, max(0, named.start() - 40), named.start())):
+        return ""
+    return name
+
+
+def _list_items(line: str) -> str:
+    """The generated items of a secret-named list literal on the line redacted (_LIST_OPEN).
+
+    The first opener under such a name is the one read, not the line's first opener (`x = [1]; passwords = […]`,
+    minified `p0={passwords:["…"]}`); each opener's name is read in its own window, so a line of openers is read once.
+    """
+    name = ""
+    for m in _LIST_OPEN.finditer(line):
+        name = _secret_list(line, m)
+        if name:
+            break
+    if not name:
         return line
     head, rest = line[:m.end()], line[m.end():]
 
