@@ -159,6 +159,14 @@ def inputs(size: int) -> dict[str, str]:
         # its own window of 80 characters: round 94)
         "list_openers": rep("x=[1]; ", 'passwords = ["Zq8vN3xL0pR7tY2wK5mB4cD"]', "secret "),
         "list_openers_names": rep("ab_user_name=[", '"Zq8vN3xL0pR7tY2wK5mB4cD"]', "secret "),
+        # a store's path after a secret's flag, a database's file, a name's last word, a template after words, a run of
+        # one sign, a conditional's branches (round 95)
+        "store_path_run": rep("a/", '"', 'x -secret="'),
+        "db_file_run": rep("a/", 'x.db"', 'DefaultConnection = "Data Source='),
+        "last_word_run": rep("aAddr", ' = "Zq8vN3xL0pR7tY2wK5mB4cD"', "token"),
+        "template_run": rep("a-{{", "", "key: "),
+        "sign_run": rep("%", "x", "AWS_SECRET_ACCESS_KEY="),
+        "ternary_run": rep("a.", " ? 0 : 60", "max_password_age = var."),
         # a Google Cloud resource's name of many parts, a cache key of many expressions and words (round 92)
         "gcp_name_parts": rep("a/", "x", "GOOGLE_CLOUD_KMS_KEY=projects/"),
         "cache_key_exprs": rep("-a1", "-A", "key: ${{ x }}"),

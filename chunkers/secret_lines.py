@@ -1610,6 +1610,9 @@ def _cli_flag(match: re.Match[str]) -> str:
             _NOT_SECRET_NAME.search(match.group("flag"))) or gpg_key_id(value, match.group("flag")) or (
             # what to generate one from (1Password's `op item edit --generate-password=letters,digits,symbols,32`)
             "generate" in match.group("flag") and _GENERATE_RECIPE.fullmatch(value)) or (
+            # a secret's path in a store after a secret's flag (envconsul's `-secret="mysql/creds/readonly"`, Vault's
+            # `-secret secret/my-app`): lower-case words joined by `/`
+            _SECRET_FLAG.search(match.group("flag")) and _STORE_PATH.fullmatch(value)) or (
             group == "v" and value in _FLAG_TYPES and _FLAG_TYPE_GAP.match(match.string, match.end())) or (
             "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
             # a key's file after a key's flag (`kubeseal --recovery-private-key k8s/main.key`), or files listed
@@ -1622,6 +1625,8 @@ def _cli_flag(match: re.Match[str]) -> str:
     return _replace(match, group)
 
 
+_SECRET_FLAG = re.compile(r"(?i)(?<![a-z])secrets?$")
+_STORE_PATH = re.compile(r"[a-z][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_.-]*)+/?")
 _GENERATE_RECIPE = re.compile(r"(?:letters|digits|symbols|[0-9]{1,3})(?:,(?:letters|digits|symbols|[0-9]{1,3}))*")
 
 

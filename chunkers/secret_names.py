@@ -101,6 +101,16 @@ _NOT_SECRET_NAME = re.compile(
     # query's `token=`, a webhook's URL), never by this name
     r"(?:[_.-](?:url|uri|endpoint|placeholder)|(?-i:(?<=[a-z0-9])(?:Url|Uri|URL|URI|Endpoint|Placeholder)))s?"
     r"[\"'\]]?$|"
+    # ... or a network address, a JWT's audience or issuer, a command to run (AWS' `credential_process = aws-vault
+    # export …`), how often, or which store (aws-vault's `ec2CredentialsServerAddr = "127.0.0.1:9099"`, kamus'
+    # `TokenIssuer = "MyProject"`, chamber's `SecretsManagerBackend = "SECRETSMANAGER"`, Vault Agent's
+    # `StaticSecretRenderInterval: "10s"`), or a user's name (envconsul's `secret_passwords_username=foo`)
+    r"(?:[_.-](?:addr|address|audience|issuer|process|interval|backend|user|username)|(?-i:(?<=[a-z0-9])"
+    r"(?:Addr|Address|Audience|Issuer|Process|Interval|Backend|User|Username|UserName|ADDR|ADDRESS|AUDIENCE|ISSUER|"
+    r"PROCESS|INTERVAL|BACKEND|USER|USERNAME)))(?:es|s)?[\"'\]]?$|"
+    # Vault Agent's injector's annotation: its value is the secret's path in Vault, the name the file it is written to
+    # (vault-k8s' `vault.hashicorp.com/agent-inject-secret-foobar: "database/creds/db-app"`)
+    r"agent[_.-]inject[_.-]secret[_.-]|"
     # ... or a hash, a salt or a digest of one (`MasterPasswordAuthenticationHash = "authHash"`, `passwordSalt`): a
     # password's hash is found by its form (crypt, bcrypt: the rule table), a hex or base64 one by _hash_name
     r"(?:[_.-](?:hash|salt|digest)|(?-i:(?<=[a-z0-9])(?:Hash|Salt|Digest|HASH|SALT|DIGEST)))(?:e?s)?[\"'\]]?$|"
@@ -150,7 +160,8 @@ _NOT_A_VALUE = re.compile(
     # a bare CamelCase word after `name:` is a type annotation far more often than a secret
     r"(?-i:^_?[A-Z][a-z]+(?:[A-Z][a-z]+)*$)|"
     # a ternary of references, no literal (Terraform's `local.is_primary ? var.db_password : null`)
-    r"(?-i:^!?[A-Za-z_][\w.]*[ \t]+\?[ \t]+[A-Za-z_][\w.]*[ \t]+:[ \t]+[A-Za-z_][\w.]*$)|"
+    # (or numbers: sadcloud's `max_password_age = var.password_policy_expiration_threshold ? 0 : 60`)
+    r"(?-i:^!?[A-Za-z_][\w.]*[ \t]+\?[ \t]+(?:[A-Za-z_][\w.]*|-?[0-9]+)[ \t]+:[ \t]+(?:[A-Za-z_][\w.]*|-?[0-9]+)$)|"
     # ... and so are a module's type (`builtins.str`, `torch.Tensor`, `grpc.ServerCredentials`) and a union
     # (`str | None`)
     r"^(?:builtins|typing|t|np|numpy|pd)\.\w+$|(?-i:^(?:[a-z_][a-z0-9_]*\.)+_?[A-Z][A-Za-z0-9]*$)|^[\w.]+(?:[ \t]*\|[ \t]*[\w.]+)+$"

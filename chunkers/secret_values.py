@@ -104,7 +104,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"_{2,}[a-z][a-z0-9]*(?:_[a-z0-9]+)*_{2,}|_{3,}[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_{3,}|"
     # (a workflow expression after words: actions/cache's `key: maven-output-${{ hashFiles('target/**') }}`)
     # (a version's digits after a word: bank-vaults' `key: licensei-v1-${{ github.ref_name }}-…`)
-    r"[a-z]+[0-9]*(?:[-_][a-z]+[0-9]*)*[-_]\$\{\{.*\}\}.*|"
+    # (or CircleCI's template, no `$`: kamus' `key: docker_api_cache_key-{{ .Revision }}`)
+    r"[a-z]+[0-9]*(?:[-_][a-z]+[0-9]*)*[-_]\$?\{\{.*\}\}.*|"
     # (... or expressions first, words between and after them: `${{ runner.os }}-python-${{ … }}-docs`)
     r"\$\{\{[^{}\n]*\}\}(?:[-_.](?:\$\{\{[^{}\n]*\}\}|[a-z]+[0-9]*))+|"
     r"\[%[A-Z][A-Z0-9_]{2,}%\])|#\{[A-Za-z_][\w.-]*\}#|"
@@ -132,6 +133,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"(?:/[\w.-]*)+\$\{?[A-Za-z_]\w*\}?|"
     # (a mask's word or the word for a value itself: Caddy's `f.AddOperation("password", "HIDDEN")`, `KEY=value`)
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|hidden|masked|value|"
+    # (a run of one sign standing for the value: aws-vault's `AWS_SECRET_ACCESS_KEY=%%%`)
+    r"%{3,}|#{3,}|\?{3,}|"
     # a placeholder word between runs of signs (`"--- redacted ---"`, `"== hidden =="`), a bracketed phrase after
     # signs (`" * [would prune] "`, a status line's template)
     r"[^\w\s]{2,}\s*(?:redacted|hidden|masked|omitted|removed|censored)\s*[^\w\s]{2,}|"
@@ -687,6 +690,7 @@ _HOST_URL = re.compile(r"[a-z][a-z0-9+.-]*://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:,[
                        # "https://graph.facebook.com/oauth/access_token"`; no query, no user, each part not generated)
                        r"(?:/[A-Za-z0-9._~-]*)*")
 # A connection string of one part naming a file or the local host (`Data Source=/path/to/db/bitwarden.db`, SQLite's).
+_DB_FILE = re.compile(r"(?:\.{0,2}/)?(?:[\w.-]+/)*[\w-]+\.(?:db|db3|sqlite3?|mdf)")
 _ONE_PART_CONN = re.compile(r"(?i)(?:data ?source|filename|server|host)[ \t]*=[ \t]*(?P<where>[^;=\s]+);?")
 
 
@@ -697,7 +701,10 @@ def _host_url(value: str) -> bool:
 
 def _one_part_conn(value: str) -> bool:
     m = _ONE_PART_CONN.fullmatch(value)
-    return m is not None and (_file_name(m.group("where")) or _LOCAL_HOST.fullmatch(m.group("where")) is not None)
+    return m is not None and (_file_name(m.group("where")) or _LOCAL_HOST.fullmatch(m.group("where")) is not None or (
+        # (a database's file: SQLite's `FileName=tmp/DVCSharp.db`, dvcsharp-api's, `Data Source=app.db`)
+        _DB_FILE.fullmatch(m.group("where")) is not None and not any(
+            looks_random(p, 8) for p in re.split(r"[/._-]+", m.group("where")) if p)))
 
 
 # Forms published as identifiers, never secrets: an SBOM's SPDX ids (`SPDXRef-Package-…-2c7953c2c68ec3bc`,
