@@ -167,6 +167,13 @@ def inputs(size: int) -> dict[str, str]:
         "template_run": rep("a-{{", "", "key: "),
         "sign_run": rep("%", "x", "AWS_SECRET_ACCESS_KEY="),
         "ternary_run": rep("a.", " ? 0 : 60", "max_password_age = var."),
+        # a summon path of variables, a help's words after a password's flag, a concatenation before an argument, a
+        # template cut by its quotes, a product's name run (round 96)
+        "summon_var_run": rep("$a/", "", "API_KEY: !var "),
+        "flag_help_words": rep("word ", "", "  -P,--password \t\t"),
+        "concat_args": rep("+ a, ", '"', 'x("password=" '),
+        "template_cut_run": rep("{{ a", '"', 'password = "'),
+        "secretless_run": rep("secretless", ": x"),
         # a Google Cloud resource's name of many parts, a cache key of many expressions and words (round 92)
         "gcp_name_parts": rep("a/", "x", "GOOGLE_CLOUD_KMS_KEY=projects/"),
         "cache_key_exprs": rep("-a1", "-A", "key: ${{ x }}"),

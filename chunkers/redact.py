@@ -91,7 +91,10 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
                             # (Jenkins' `credentials: [{string: {scope: GLOBAL, secret: …}}]`)
                             "scope scopes "
                             # (Ory Kratos' `credentials: {password: {identifiers: [user@example.com]}}`)
-                            "identifier identifiers".split())
+                            "identifier identifiers "
+                            # (where a credential comes from: Secretless Broker's `password: {from: conjur, get: …}`,
+                            # its Kubernetes resource's `credentials: [{provider: literal}]`)
+                            "from provider".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,
 # NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`, an XML element's `class`): what the secret
 # is like, not the secret; judged by themselves under a section of secrets (its `Default` stays the secret's).
@@ -157,6 +160,10 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
     if _VALUES_AS_TEXT.get():
         return False
     parts = _path_parts(path)
+    # Secretless Broker's `get`: its credential's value or where it is kept, judged as that credential is
+    # (`password: {from: literal, get: test}` is a password, `host: {from: literal, get: pg}` a host)
+    if len(parts) >= 2 and parts[-1].lower() == "get" and not parts[-2].isdigit():
+        parts = parts[:-1]
     named = [p for p in parts if not p.isdigit()]
     if _record_key(parts, named):
         return _in_secret_section(named)
@@ -209,7 +216,9 @@ def _in_secret_section(named: list[str]) -> bool:
 
 # When a setting applies, in a section of secrets under a name that is none (hanko's `password:
 # {acquire_on_registration: always}`): a policy's word, no secret.
-_POLICY_WORDS = frozenset("always never conditional optional required".split())
+# (and libpq's `sslmode`, Secretless Broker's `credentials: {sslmode: disable}`)
+_POLICY_WORDS = frozenset("always never conditional optional required disable allow prefer require verify-ca verify-full"
+                          .split())
 _LIST_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
 # Identifiers with a separator, one or more (`ssl-ca`, `LD-ACCESS-TOKEN`, `BW-GHAPP-ID,BW-GHAPP-KEY`): secrets' names.
 _SECRET_NAME_ONE = r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+"

@@ -432,6 +432,7 @@ _MOUNT_SPEC = re.compile(r"(?:id|type|src|source|env|target|dst|required|mode|ui
 _FLAG_TYPES = frozenset("string strings stringArray stringSlice stringToString int int32 int64 uint uint32 uint64 bool "
                         "duration float32 float64 bytesHex bytesBase64 ip ipNet".split())
 _FLAG_TYPE_GAP = re.compile(r"[ \t]{2,}\S")
+_HELP_MORE = re.compile(r"[ \t]+[A-Za-z]")
 
 # An .npmrc registry credential: `//registry.npmjs.org/:_authToken=npm_…`, `_auth=…`, `_password=…`;
 # not `${NPM_TOKEN}`, and never past a closing quote (`echo '…:_authToken=x' > .npmrc`).
@@ -1614,6 +1615,10 @@ def _cli_flag(match: re.Match[str]) -> str:
             # `-secret secret/my-app`): lower-case words joined by `/`
             _SECRET_FLAG.search(match.group("flag")) and _STORE_PATH.fullmatch(value)) or (
             group == "v" and value in _FLAG_TYPES and _FLAG_TYPE_GAP.match(match.string, match.end())) or (
+            # a help's description after a tab or two blanks (secretless' `-P,--password \t\t\tdatabase password`)
+            group == "v" and value.isalpha() and value.islower() and (
+                "\t" in match.group("op") or len(match.group("op")) > 1) and _HELP_MORE.match(
+                    match.string, match.end())) or (
             "onnection" in match.group("flag") and "=" in value) or _MOUNT_SPEC.fullmatch(value) is not None or (
             # a key's file after a key's flag (`kubeseal --recovery-private-key k8s/main.key`), or files listed
             # (`file1.key,file2.key,...`)

@@ -93,6 +93,8 @@ _NOT_SECRET_NAME = re.compile(
     # a login without a password (Ruby's Passwordless gem: `Passwordless.default_from_address`), the name's only
     # secret word
     r"^(?!.*(secret|pwd|token|key|cred|(?<!web)auth(?!n)|passw(?!(or)?dless)))[^\n]*?passw(or)?dless|"
+    # (and CyberArk's Secretless Broker, `SECRETLESS_HOST: secretless-with-plugin`: a product's name)
+    r"^(?!.*(secret(?!less)|pwd|token|key|cred|(?<!web)auth(?!n)|passw))[^\n]*?secretless|"
     # "key" inside another word (`okapi-keyboard`: `api-key` read across two words), the name's only secret word
     r"^(?!.*(secret|passw|pwd|token|cred|auth|key(?!(board|stroke|frame|pad)s?)))[^\n]*?key(board|stroke|frame|pad)|"
     r"key[_.-]?ref(?![a-z])|(key|token)[_.-]?(hash|digest|checksum|sha\d*|md5|fingerprint)(?![a-z])|"
@@ -105,9 +107,14 @@ _NOT_SECRET_NAME = re.compile(
     # export …`), how often, or which store (aws-vault's `ec2CredentialsServerAddr = "127.0.0.1:9099"`, kamus'
     # `TokenIssuer = "MyProject"`, chamber's `SecretsManagerBackend = "SECRETSMANAGER"`, Vault Agent's
     # `StaticSecretRenderInterval: "10s"`), or a user's name (envconsul's `secret_passwords_username=foo`)
-    r"(?:[_.-](?:addr|address|audience|issuer|process|interval|backend|user|username)|(?-i:(?<=[a-z0-9])"
-    r"(?:Addr|Address|Audience|Issuer|Process|Interval|Backend|User|Username|UserName|ADDR|ADDRESS|AUDIENCE|ISSUER|"
-    r"PROCESS|INTERVAL|BACKEND|USER|USERNAME)))(?:es|s)?[\"'\]]?$|"
+    # (and a moment or a count: spring-cloud-vault's `wrapping_token_creation_time: 2016-09-18 20:29:48…`, Vault's
+    # `secret_id_num_uses=1000`)
+    r"(?:[_.-](?:addr|address|audience|issuer|process|interval|backend|user|username|time|timestamp|date|uses)|"
+    r"(?-i:(?<=[a-z0-9])(?:Addr|Address|Audience|Issuer|Process|Interval|Backend|User|Username|UserName|Time|"
+    r"Timestamp|Date|Uses|ADDR|ADDRESS|AUDIENCE|ISSUER|PROCESS|INTERVAL|BACKEND|USER|USERNAME|TIME|TIMESTAMP|DATE|"
+    r"USES)))(?:es|s)?[\"'\]]?$|"
+    # an HTTP header's name (Parse's `PFCommandHeaderNameSessionToken = @"X-Parse-Session-Token"`)
+    r"header[_.-]?name|"
     # Vault Agent's injector's annotation: its value is the secret's path in Vault, the name the file it is written to
     # (vault-k8s' `vault.hashicorp.com/agent-inject-secret-foobar: "database/creds/db-app"`)
     r"agent[_.-]inject[_.-]secret[_.-]|"

@@ -128,7 +128,8 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"\[[A-Za-z_]+\]|[\[\]<>|{}]{1,4}[A-Za-z][A-Za-z_ -]*[0-9]{0,2}[\[\]<>|{}]{1,4}|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
     # (Summon's reference to a secret store's variable: conjur's `AWS_SECRET_ACCESS_KEY: !var ci/aws/…/secret`)
-    r"!var(?::file)?[ \t]+[\w./:#@+-]+|"
+    # (its path may hold a variable, and `!file:var` is `!var:file`: summon's `API_KEY: !var $env/sentry/api_key`)
+    r"!(?:var(?::file)?|file:var)[ \t]+[\w./:#@+$-]+|"
     # (a path ending in a variable: conjur's `-e GCLOUD_SERVICE_KEY=/tmp$GCLOUD_SERVICE_KEY`)
     r"(?:/[\w.-]*)+\$\{?[A-Za-z_]\w*\}?|"
     # (a mask's word or the word for a value itself: Caddy's `f.AddOperation("password", "HIDDEN")`, `KEY=value`)
@@ -144,7 +145,7 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # (... or a call: OpenResty's `ngx.say("with credentials:    ", hit("/graphql-shared-a"))`)
     r",\s*[A-Za-z_][\w.:]*\(.*|"
     # a documentation's sample of the field (`ExamplePreSharedKey1`, `sample-api-token`)
-    r"(?:example|sample)[_-]?[a-z_-]*(?:key|token|password|passwd|secret)\d*|"
+    r"(?:example|sample)[_-]?[a-z_-]*(?:key|token|password|passwd|pass|secret)\d*|"
     # truncated or masked (`hf_...`, `sk-…`, `hf_***`), a sample's name (`my_secret_key`, `secret_value`)
     # (several secret words after a sample's word: APISIX's `"access_key_secret": "fake-key-secret"`)
     r"(?:example|sample|dummy|fake)[_-](?:(?:secret|api|access|private|key|token)[_-]){1,2}(?:secret|token|key)s?|"
@@ -172,7 +173,12 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # ... also PHP's `.` (`" . pwd . "`)
     r"\s*\+\s+[$\w].*\s\+\s*|\s*\.\s+[$\w][\w$>\[\]'\"-]*\s+\.\s*|"
     # ... and Lua's `..` (APISIX's `"…?accessToken=" .. res_json["accessToken"]`: ` .. res_json[` between the quotes)
-    r"\s*\.\.\s*[$\w].*)$"
+    r"\s*\.\.\s*[$\w].*|"
+    # ... and a concatenation's operand before the call's next argument (hashicorp-vault-plugin's `"password=" +
+    # VAULT_PW, "policies=admin"`: ` + VAULT_PW, ` between the two strings)
+    r"\s*\+\s*[$\w][\w.$]*\s*,\s*|"
+    # a template's hole cut by the quotes inside it (summon's `password = "{{ secret "db_pass" }}"`)
+    r"\{\{-?[ \t]*[A-Za-z_.][^{}\n]*)$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
 # format hole; a class's name in camel case too (a docstring's `server_credentials: A ServerCredentials object.`),
