@@ -174,6 +174,11 @@ def inputs(size: int) -> dict[str, str]:
         "concat_args": rep("+ a, ", '"', 'x("password=" '),
         "template_cut_run": rep("{{ a", '"', 'password = "'),
         "secretless_run": rep("secretless", ": x"),
+        # a regex's classes, a scope's dotted parts, a Jinja concatenation, escaped letters of another script (round 97)
+        "regex_classes": rep("[a-z]", "", "token = ':"),
+        "scope_parts": rep("ab.", 'x"', 'token: "'),
+        "jinja_concat": rep(" ~ a", " ~ '", "x = 'secret='"),
+        "escaped_script": rep("\\u3053", "", "password="),
         # a Google Cloud resource's name of many parts, a cache key of many expressions and words (round 92)
         "gcp_name_parts": rep("a/", "x", "GOOGLE_CLOUD_KMS_KEY=projects/"),
         "cache_key_exprs": rep("-a1", "-A", "key: ${{ x }}"),

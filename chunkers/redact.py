@@ -94,7 +94,9 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
                             "identifier identifiers "
                             # (where a credential comes from: Secretless Broker's `password: {from: conjur, get: …}`,
                             # its Kubernetes resource's `credentials: [{provider: literal}]`)
-                            "from provider".split())
+                            "from provider "
+                            # (a domain's hosts: Jenkins' `hostnameSpecification: {includes: "*.test.com"}`)
+                            "includes excludes".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,
 # NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`, an XML element's `class`): what the secret
 # is like, not the secret; judged by themselves under a section of secrets (its `Default` stays the secret's).

@@ -109,10 +109,17 @@ _NOT_SECRET_NAME = re.compile(
     # `StaticSecretRenderInterval: "10s"`), or a user's name (envconsul's `secret_passwords_username=foo`)
     # (and a moment or a count: spring-cloud-vault's `wrapping_token_creation_time: 2016-09-18 20:29:48…`, Vault's
     # `secret_id_num_uses=1000`)
-    r"(?:[_.-](?:addr|address|audience|issuer|process|interval|backend|user|username|time|timestamp|date|uses)|"
+    # (a Vault accessor, its public handle: hvac's `"secret_id_accessor": "84896a0c-…"`; a length; an action's name,
+    # credentials-plugin's `UpdateCredentialAction=Update`; not a label's, a prompt's or a hint's, whose generated
+    # value stays judged: round 37)
+    r"(?:[_.-](?:addr|address|audience|issuer|process|interval|backend|user|username|time|timestamp|date|uses|"
+    r"accessor|length|action)|"
     r"(?-i:(?<=[a-z0-9])(?:Addr|Address|Audience|Issuer|Process|Interval|Backend|User|Username|UserName|Time|"
-    r"Timestamp|Date|Uses|ADDR|ADDRESS|AUDIENCE|ISSUER|PROCESS|INTERVAL|BACKEND|USER|USERNAME|TIME|TIMESTAMP|DATE|"
-    r"USES)))(?:es|s)?[\"'\]]?$|"
+    r"Timestamp|Date|Uses|Accessor|Length|Action|ADDR|ADDRESS|AUDIENCE|ISSUER|PROCESS|INTERVAL|BACKEND|USER|USERNAME|"
+    r"TIME|TIMESTAMP|DATE|USES|ACCESSOR|LENGTH|ACTION)))(?:es|s)?[\"'\]]?$|"
+    # a PGP public key to encrypt with (Vault's `root_token_pgp_key`, `pgp_keys`): a private one is found by its
+    # block's form; a passphrase's name after it is one
+    r"pgp[_.-]?keys?(?![a-z])(?![\w.-]*?(passw|pass|secret|token|pwd))|"
     # an HTTP header's name (Parse's `PFCommandHeaderNameSessionToken = @"X-Parse-Session-Token"`)
     r"header[_.-]?name|"
     # Vault Agent's injector's annotation: its value is the secret's path in Vault, the name the file it is written to

@@ -169,16 +169,20 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # a query's bind parameter named for the secret (`:password`, `@pwd`, `:myPassword`: _BIND_PARAM),
     # the end of one string and a concatenation read as a value (`'"+pwd+"'` in `"password='"+pwd+"'"`),
     # code between two strings' ends (`" + arg + secretConst + "`: `+` first and last, spaced)
-    r"" + _BIND_PARAM + r"|[\"'`]\s*(?:\+|&|\|\||\.\s*[$\w]).*|.*(?:\+|&|\|\||[$\w]\s*\.)\s*[\"'`]|"
+    # (and Jinja's `~`: community.hashi_vault's `'secret=' ~ vault_kv2_api_path ~ '/secret2'`)
+    r"" + _BIND_PARAM + r"|[\"'`]\s*(?:\+|&|\|\||~|\.\s*[$\w]).*|.*(?:\+|&|\|\||~|[$\w]\s*\.)\s*[\"'`]|"
     # ... also PHP's `.` (`" . pwd . "`)
-    r"\s*\+\s+[$\w].*\s\+\s*|\s*\.\s+[$\w][\w$>\[\]'\"-]*\s+\.\s*|"
+    r"\s*[+~]\s+[$\w].*\s[+~]\s*|\s*\.\s+[$\w][\w$>\[\]'\"-]*\s+\.\s*|"
     # ... and Lua's `..` (APISIX's `"…?accessToken=" .. res_json["accessToken"]`: ` .. res_json[` between the quotes)
     r"\s*\.\.\s*[$\w].*|"
     # ... and a concatenation's operand before the call's next argument (hashicorp-vault-plugin's `"password=" +
     # VAULT_PW, "policies=admin"`: ` + VAULT_PW, ` between the two strings)
     r"\s*\+\s*[$\w][\w.$]*\s*,\s*|"
     # a template's hole cut by the quotes inside it (summon's `password = "{{ secret "db_pass" }}"`)
-    r"\{\{-?[ \t]*[A-Za-z_.][^{}\n]*)$"
+    r"\{\{-?[ \t]*[A-Za-z_.][^{}\n]*|"
+    # a regex's character class of ranges, then a quantifier or another class (Doctrine's `NAMED_TOKEN =
+    # ':[a-zA-Z_][a-zA-Z0-9_]*'`)
+    r".*\[\^?[\w\\.-]*(?:a-z|A-Z|0-9)[\w\\.-]*\][*+?{\[].*)$"
 )
 # One word of a phrase: letters (an apostrophe or a slash inside), maybe wrapped in punctuation, or a
 # format hole; a class's name in camel case too (a docstring's `server_credentials: A ServerCredentials object.`),
@@ -187,7 +191,10 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
 # letter beyond ASCII at least, no digit)
 _PHRASE_WORD = re.compile(
     r"""["'(\[`*]*(?:[A-Za-z][a-z]*(?:['/][A-Za-z][a-z]*)*|[a-z]+(?:_[a-z]+)+|[A-Z]+|"""
-    r"""[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd]|&|-|—|"""
+    r"""[A-Z][a-z]+(?:[A-Z][a-z]+)+|\{\w*\}|%[sd1-9]|&|-|—|"""
+    # (a comparison's sign after a parenthesis: credentials-plugin's `Password is short (< 14 characters)`; alone, it
+    # is a phrase password's, Juice Shop's `muda-muda > ora-ora`)
+    r"""\([<>]=?|"""
     # (capitalised words or an acronym joined by `-`: snipe-it's `'two_factor_secret' => 'Two-Factor Code'`; a
     # capitalised word's lower-case suffix, `Bender-in`, stays none)
     r"""(?:[A-Z]{2,}|[A-Z][a-z]+)(?:-[A-Z][a-z]+)+|"""
@@ -561,6 +568,9 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _HOLES_ONLY.fullmatch(v) is not None) or _VERSION_RANGE.fullmatch(v) is not None or (
         _SCRIPT_RUN.fullmatch(v) is not None) or (
         _DOTTED_LOWER.fullmatch(v) is not None and (not _PASSWORD_WORD.search(name) or _PASSWORD_WORD.search(v))) or (
+        # a switch's word under no password's name (kubernetes-secret-generator's `AnnotationSecretSecure: "yes"`;
+        # `MYSQL_PASSWORD: "yes"` stays a password: round 64)
+        v.lower() in ("yes", "no") and not _PASSWORD_ONLY.search(name)) or (
         bool(name) and (
             (any(form.fullmatch(v) for form in _PUBLISHED_FORMS) and _PASSWORD_WORD.search(name) is None) or
             (_HEADER_NAME.fullmatch(v) is not None and _HEADER_WORD.search(name) is not None) or
@@ -660,8 +670,17 @@ def _lookup_spec(value: str) -> bool:
 
 
 def _escaped_phrase(value: str) -> bool:
-    """A bundle's message read with its escaped letters (Struts' `Formularz zosta\\u0142 ju\\u017C…`)."""
-    return "\\u" in value and _is_phrase(_unescaped(value))
+    """A bundle's message read with its escaped letters (Struts' `Formularz zosta\\u0142 ju\\u017C…`), or a sentence
+    of a script written without blanks (credentials-plugin's Japanese `\\u3053\\u306e\\u8a8d…\\u3002`)."""
+    return "\\u" in value and (_is_phrase(text := _unescaped(value)) or _unspaced_sentence(text))
+
+
+def _unspaced_sentence(text: str) -> bool:
+    """Four letters or more beyond Latin and Greek's (Japanese, Chinese, Korean, Cyrillic, …), at least as many as
+    ASCII letters and digits, and no blank-free run of ASCII letters and digits mixed (a token's)."""
+    foreign = sum(1 for c in text if c.isalpha() and ord(c) > 0x3ff)
+    ascii_alnum = sum(1 for c in text if c.isascii() and c.isalnum())
+    return foreign >= 4 and foreign >= ascii_alnum and not looks_random(re.sub(r"[^A-Za-z0-9]+", "", text) or "a")
 
 
 # A form validator's rule (jQuery Validate's `rules: {password: "required"}`): what the field must be, not its value.
@@ -716,11 +735,21 @@ def _one_part_conn(value: str) -> bool:
 # Forms published as identifiers, never secrets: an SBOM's SPDX ids (`SPDXRef-Package-…-2c7953c2c68ec3bc`,
 # `LicenseRef-<sha256>`), Cloudflare's ray id (`CF-RAY: 93f47072dde6f88d-IAD`), a JSON pointer (`$ref:
 # "#/$defs/passwordHistory"`).
-_PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*")
+# (and AWS Signature Version 4's credential scope, `AKIDEXAMPLE/20150830/us-east-1/sts/aws4_request`: a key's id, a
+# day, a region and a service, what the signature is made for; a key id of AWS's form is found by the rule table)
+_PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*"
+                          r"|[A-Z0-9]{4,128}/[0-9]{8}/[a-z0-9-]{2,32}/[a-z0-9-]{2,32}/aws4_request")
 # Lower-case words joined by dots (`token: "comment.doc"`, an editor grammar's scope; `"spring.datasource.password"`, a
 # property's key): a name. Under a password's or a secret's name only when it names one (`hunter.two` is a password).
 # (the first part words joined by `-`: better-auth's tests' `secret: "better-auth.secret"`)
-_DOTTED_LOWER = re.compile(r"[a-z]{2,}(?:-[a-z]{2,})*(?:\.[a-z]{2,})+")
+# (a TextMate scope's parts joined by `-` or `_` too, words of letters: the Ace editor's highlight rules' `token:
+# "comment.line.double-dash.source.rust"`, `"support.php_tag"`; Vault's batch token `hvb.2_9jmf-ij1ph…` is none)
+# (a part of one letter, of digits or a version's, `meta.tag.r`, `markup.heading.1`, `support.function.C99.c`; a
+# prefix's trailing dot before a concatenation, `token:"nospell."+e`)
+# (never a uuid's groups in it: Amazon MWS' `amzn.mws.4ea38b7b-f563-…` is a token)
+_DOTTED_LOWER = re.compile(
+    r"(?![\w.-]*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-)"
+    r"[a-z]{2,}(?:[-_][a-z]{2,})*(?:(?:\.(?:[a-z]+[0-9]{0,3}|[A-Z][0-9]{1,3}|[0-9]{1,3})(?:[-_][a-z]{2,})*)+\.?|\.)")
 # An Ethereum address under a name ending in "address" (`BeeTokenAddress = '0x3643…6E13'`: 40 hex digits, public; a
 # private key has 64, and an API's token of the same form stays one: `poly_address_api_token = "0x4Cb0…"`).
 _ETH_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
