@@ -40,6 +40,18 @@ _SECRET_CORE_RE = re.compile("(?i)" + _SECRET_CORE)
 _FOREIGN_PASSWORD = r"(?:mot(?:de|_de_)passe|passwort|senha|contrase(?:ñ|n)a|wachtwoord)"
 
 # Secret-sounding names that hold no secret (`max_tokens`, `password_policy`).
+
+
+def _ending_in(words: str, plural: str = "s?") -> str:
+    """A pattern for a name that ends in one of `words` (given in camel case): after `_`, `.` or `-` in any case
+    (`TOKEN_ISSUER`, `token.issuer`), or run on after a letter or digit in camel or upper case (`TokenIssuer`,
+    `TOKENISSUER`), maybe plural, before a closing quote or bracket."""
+    camel = words.split()
+    alternatives = "|".join(dict.fromkeys(camel + [w.upper() for w in camel]))
+    lower = "|".join(dict.fromkeys(w.lower() for w in camel))
+    return rf"(?:[_.-](?:{lower})|(?-i:(?<=[a-z0-9])(?:{alternatives}))){plural}[\"'\]]?$"
+
+
 _NOT_SECRET_NAME = re.compile(
     r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|file|path|count|limit|len|length|name|field|expir|ttl|"
     # (not Vault's dev server's root token id, `VAULT_DEV_ROOT_TOKEN_ID`: the token itself)
@@ -112,11 +124,8 @@ _NOT_SECRET_NAME = re.compile(
     # (a Vault accessor, its public handle: hvac's `"secret_id_accessor": "84896a0c-…"`; a length; an action's name,
     # credentials-plugin's `UpdateCredentialAction=Update`; not a label's, a prompt's or a hint's, whose generated
     # value stays judged: round 37)
-    r"(?:[_.-](?:addr|address|audience|issuer|process|interval|backend|user|username|time|timestamp|date|uses|"
-    r"accessor|length|action)|"
-    r"(?-i:(?<=[a-z0-9])(?:Addr|Address|Audience|Issuer|Process|Interval|Backend|User|Username|UserName|Time|"
-    r"Timestamp|Date|Uses|Accessor|Length|Action|ADDR|ADDRESS|AUDIENCE|ISSUER|PROCESS|INTERVAL|BACKEND|USER|USERNAME|"
-    r"TIME|TIMESTAMP|DATE|USES|ACCESSOR|LENGTH|ACTION)))(?:es|s)?[\"'\]]?$|"
+    + _ending_in("Addr Address Audience Issuer Process Interval Backend User Username UserName Time Timestamp Date "
+                "Uses Accessor Length Action", plural="(?:es|s)?") + "|"
     # a PGP public key to encrypt with (Vault's `root_token_pgp_key`, `pgp_keys`): a private one is found by its
     # block's form; a passphrase's name after it is one
     r"pgp[_.-]?keys?(?![a-z])(?![\w.-]*?(passw|pass|secret|token|pwd))|"
@@ -127,7 +136,7 @@ _NOT_SECRET_NAME = re.compile(
     r"agent[_.-]inject[_.-]secret[_.-]|"
     # ... or a hash, a salt or a digest of one (`MasterPasswordAuthenticationHash = "authHash"`, `passwordSalt`): a
     # password's hash is found by its form (crypt, bcrypt: the rule table), a hex or base64 one by _hash_name
-    r"(?:[_.-](?:hash|salt|digest)|(?-i:(?<=[a-z0-9])(?:Hash|Salt|Digest|HASH|SALT|DIGEST)))(?:e?s)?[\"'\]]?$|"
+    + _ending_in("Hash Salt Digest", plural="(?:e?s)?") + "|"
     # a request's idempotency key (`idempotency_key="KG5LxwFBepaKHyUD"`): random, and no credential
     r"idempotency[_.-]?key|"
     # what was read from a secret, named before "from" (oauth2-proxy's `EmailFromIDToken: "foo1@example.com"`, a

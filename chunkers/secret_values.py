@@ -677,10 +677,10 @@ def _escaped_phrase(value: str) -> bool:
 
 def _unspaced_sentence(text: str) -> bool:
     """Four letters or more beyond Latin and Greek's (Japanese, Chinese, Korean, Cyrillic, …), at least as many as
-    ASCII letters and digits, and no blank-free run of ASCII letters and digits mixed (a token's)."""
+    ASCII letters and digits, and those ASCII letters and digits, joined, not a generated value's (a token's)."""
     foreign = sum(1 for c in text if c.isalpha() and ord(c) > 0x3ff)
-    ascii_alnum = sum(1 for c in text if c.isascii() and c.isalnum())
-    return foreign >= 4 and foreign >= ascii_alnum and not looks_random(re.sub(r"[^A-Za-z0-9]+", "", text) or "a")
+    ascii_alnum = re.sub(r"[^A-Za-z0-9]+", "", text)
+    return foreign >= 4 and foreign >= len(ascii_alnum) and not (ascii_alnum and looks_random(ascii_alnum))
 
 
 # A form validator's rule (jQuery Validate's `rules: {password: "required"}`): what the field must be, not its value.
@@ -728,8 +728,7 @@ def _one_part_conn(value: str) -> bool:
     m = _ONE_PART_CONN.fullmatch(value)
     return m is not None and (_file_name(m.group("where")) or _LOCAL_HOST.fullmatch(m.group("where")) is not None or (
         # (a database's file: SQLite's `FileName=tmp/DVCSharp.db`, dvcsharp-api's, `Data Source=app.db`)
-        _DB_FILE.fullmatch(m.group("where")) is not None and not any(
-            looks_random(p, 8) for p in re.split(r"[/._-]+", m.group("where")) if p)))
+        _DB_FILE.fullmatch(m.group("where")) is not None and _no_generated_piece(m.group("where"))))
 
 
 # Forms published as identifiers, never secrets: an SBOM's SPDX ids (`SPDXRef-Package-…-2c7953c2c68ec3bc`,
@@ -769,8 +768,12 @@ def _file_name(value: str) -> bool:
     password's name is a secret in a path, as the sixteenth round decided)."""
     if _FILE_PATH.fullmatch(value) and not any(looks_random(p, 8) for p in re.split(r"[/.]", value) if p):
         return True
-    return _FILE_NAME.fullmatch(value) is not None and not any(
-        looks_random(piece, 8) for piece in re.split(r"[/._-]+", value))
+    return _FILE_NAME.fullmatch(value) is not None and _no_generated_piece(value)
+
+
+def _no_generated_piece(path: str) -> bool:
+    """No piece of a path or a file's name between `/`, `.`, `_` and `-` looks generated (`/x/Zq8vN3xL0pR7tY2w.js`)."""
+    return not any(looks_random(piece, 8) for piece in re.split(r"[/._-]+", path) if piece)
 
 
 # A resource's location (Spring's `classpath:test-key.pem`, `file:./keys/app.p12`): where a key is read from.
