@@ -182,6 +182,9 @@ def inputs(size: int) -> dict[str, str]:
         # a Google Cloud resource's name of many parts, a cache key of many expressions and words (round 92)
         "gcp_name_parts": rep("a/", "x", "GOOGLE_CLOUD_KMS_KEY=projects/"),
         "cache_key_exprs": rep("-a1", "-A", "key: ${{ x }}"),
+        # many secret-named lists on one line, each read to the next opener; items between many openers (round 98)
+        "secret_lists_many": rep('p={passwords:["Zq8vN3xL0pR7tY2wK5mB4cD"]};'),
+        "items_between_openers": rep('"Zq8vN3xL0pR7tY2wK5mB4cD", a=[', "]", "passwords = ["),
     }
 
 

@@ -274,33 +274,38 @@ def _secret_list(line: str, m: re.Match[str]) -> str:
 
 
 def _list_items(line: str) -> str:
-    """The generated items of a secret-named list literal on the line redacted (_LIST_OPEN).
+    """The generated items of each secret-named list literal on the line redacted (_LIST_OPEN).
 
-    The first opener under such a name is the one read, not the line's first opener (`x = [1]; passwords = […]`,
-    minified `p0={passwords:["…"]}`); each opener's name is read in its own window, so a line of openers is read once.
+    Every opener under such a name is read, not only the line's first (`x = [1]; passwords = […]`) or the first secret's
+    (`passwords = ["…"]; secrets = ["…"]`, a minified bundle's `p0={passwords:["…"]};p1={passwords:["…"]}`). An
+    opener's items run to the next opener, whatever its name (`passwords = […], ids = ["…"]`: the ids are not the
+    secret's), so the openers divide the line and each character is read once.
     """
-    name = ""
-    for m in _LIST_OPEN.finditer(line):
-        name = _secret_list(line, m)
-        if name:
-            break
-    if not name:
+    opens = list(_LIST_OPEN.finditer(line))
+    if not opens:
         return line
-    head, rest = line[:m.end()], line[m.end():]
+    parts = [line[:opens[0].start()]]
+    for at, m in enumerate(opens):
+        end = opens[at + 1].start() if at + 1 < len(opens) else len(line)
+        region, name = line[m.end():end], _secret_list(line, m)
+        if name:
+            region = _LIST_ITEM.sub(functools.partial(_list_item, region, name=name), region)
+        parts.append(m.group(0) + region)
+    return "".join(parts)
 
-    def item(found: re.Match[str]) -> str:
-        value = found.group(2)
-        # the list's own items only, between its opener or `,` and `,` or its closer: an object's member inside
-        # (Kratos' WebAuthn `"credentials":[{"id":"THTndqZP…"`) has a name of its own, a call's argument is a call's
-        # (read in a window of 64 characters each side: a slice to the line's start per item was quadratic)
-        before = rest[max(0, found.start() - 64):found.start()].rstrip()[-1:]
-        after = rest[found.end():found.end() + 64].lstrip()[:1]
-        if before not in ("", ",") or after not in ("", ",", "]", ")", "}") or (
-                REDACTED in value or not looks_random(value) or is_benign_value(value, name)):
-            return found.group(0)
-        return found.group(1) + REDACTED + found.group(1)
 
-    return head + _LIST_ITEM.sub(item, rest)
+def _list_item(region: str, found: re.Match[str], name: str) -> str:
+    """One item of a secret-named list, redacted where it looks generated and is one of the list's own items."""
+    value = found.group(2)
+    # the list's own items only, between its opener or `,` and `,` or its closer: an object's member inside
+    # (Kratos' WebAuthn `"credentials":[{"id":"THTndqZP…"`) has a name of its own, a call's argument is a call's
+    # (read in a window of 64 characters each side: a slice to the line's start per item was quadratic)
+    before = region[max(0, found.start() - 64):found.start()].rstrip()[-1:]
+    after = region[found.end():found.end() + 64].lstrip()[:1]
+    if before not in ("", ",") or after not in ("", ",", "]", ")", "}") or (
+            REDACTED in value or not looks_random(value) or is_benign_value(value, name)):
+        return found.group(0)
+    return found.group(1) + REDACTED + found.group(1)
 
 
 _CHAR_ARRAY_HINT = re.compile(r"\{\s*" + _CHAR_ONE + r"\s*,")
