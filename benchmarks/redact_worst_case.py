@@ -185,6 +185,18 @@ def inputs(size: int) -> dict[str, str]:
         # many secret-named lists on one line, each read to the next opener; items between many openers (round 98)
         "secret_lists_many": rep('p={passwords:["Zq8vN3xL0pR7tY2wK5mB4cD"]};'),
         "items_between_openers": rep('"Zq8vN3xL0pR7tY2wK5mB4cD", a=[', "]", "passwords = ["),
+        # a store's reference of words, a path of hidden folders, code after a string's end, a constant's words, a
+        # paginator's field, a signing scheme's parts (round 99)
+        "store_words_run": rep("ab ", '/x"', 'password: "bw://'),
+        "hidden_dirs_run": rep(".a/", "id_rsa", "ssh_key: ~/"),
+        "concat_static_run": rep("a::", '"', 'password="+ '),
+        "one_case_words_run": rep("_ab", '"', 'serviceAccountKey = "ab'),
+        "page_field_run": rep("Ab", "x'", "'input_token' => '"),
+        "signing_scheme_run": rep("-A1", '"', 'Authorization: "AWS4-HMAC'),
+        # a deployment template's expression, a public key's short name, a test's value named for its key (round 100)
+        "arm_expression_run": rep("[a(", '"', '"adminPassword": "'),
+        "pub_key_run": rep("apub_key", "=Zq8vN3xL0pR7tY2wK5mB4cD"),
+        "named_val_run": rep("-val", '"', 'APP_KEY: "app'),
     }
 
 

@@ -505,8 +505,11 @@ class _Open(NamedTuple):
 
 _ROOT = _Open((), 0, [], (), False, False)
 # Elements whose naming attribute names no key: a package manifest's folder or file (PEAR's `<dir name="Token">`
-# names a path), a web framework's action, named for what it does (dvja's Struts `<action name="resetPasswordExecute">`)
-_NAMING_ONLY_TAGS = frozenset(("dir", "directory", "folder", "file", "action"))
+# names a path), a web framework's action, named for what it does (dvja's Struts `<action
+# name="resetPasswordExecute">`), a logging framework's appender or logger, named for what it logs (vault-examples'
+# logback `<appender name="VAULT_SECRET">`, `<logger name="…VaultSecretService" level="DEBUG">`: a file's size and a
+# level below)
+_NAMING_ONLY_TAGS = frozenset(("dir", "directory", "folder", "file", "action", "appender", "logger", "category"))
 _KIND_ATTRS = frozenset(("type", "class"))
 # Where a .NET XML documentation file (an assembly's doc comments, shipped beside its DLL) keeps its members.
 _DOC_MEMBERS = ("doc", "members")
@@ -555,7 +558,8 @@ def _xml_entries(text: str, skip: tuple[str, ...] = ()) -> list[ConfigEntry]:
                 path, rpath = parent + (name,), rparent + (name,)
             elif naming:
                 step = f"{tag}[{attrs[naming]}]"
-                path, rpath = parent + (step,), rparent + (step,)
+                # (an element whose name names no key is read by its tag, as an item is)
+                path, rpath = parent + (step,), rparent + ((tag,) if tag in _NAMING_ONLY_TAGS else (step,))
                 # <data name="StripeApiKey"><value>…</value></data> (.resx, app.config <setting>):
                 # the name is the key, so what the element holds is that key's value.
                 # (not a path's or an action's name, _NAMING_ONLY_TAGS; nor, in a .NET documentation file, a symbol's

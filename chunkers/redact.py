@@ -95,6 +95,8 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
                             # (where a credential comes from: Secretless Broker's `password: {from: conjur, get: …}`,
                             # its Kubernetes resource's `credentials: [{provider: literal}]`)
                             "from provider "
+                            # (vault-examples' `vault.database.credential.source=dynamic`)
+                            "source origin "
                             # (a domain's hosts: Jenkins' `hostnameSpecification: {includes: "*.test.com"}`)
                             "includes excludes".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,

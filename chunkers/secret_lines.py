@@ -572,8 +572,13 @@ def _conn_string(match: re.Match[str]) -> str:
 
 
 # What follows a string that ends in a name and `=` or `: ` when it is a concatenation, not an assignment
-# (`"MasterUserPassword: " + getPassword()`, `'password = '.$p[…]`): an operator, then code.
-_CONCAT_VALUE = re.compile(r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_][\w.]*\s*[(\[])")
+# (`"MasterUserPassword: " + getPassword()`, `'password = '.$p[…]`): an operator, then code: a call, an index, a
+# statement's end (a minified `"&session_token="+session_token;…`), or an operator again where the string resumes
+# (PHP's `"password=".DB_PASSWORD."\n"`); a class's static call (`'.  WPTC_Factory::get('`)
+_CONCAT_VALUE = re.compile(
+    r"\s*(?:\+|\.|&|\|\|)\s*(?:new\s|[$@(\[]|[A-Za-z_](?:[\w.]|::|->)*\s*[(\[]"
+    # (a constant's or a variable's name of one case: `.Zq8vN3xL0pR7tY2w.` is a value between dots)
+    r"|(?:[A-Z][A-Z0-9_]*|[a-z_][a-z0-9_]*)\s*(?:;|(?:\+|\.)\s*$))")
 
 
 # A secret-named value with a literal fallback or a ternary's literal branches (JavaScript's and C#'s `??`, `||`,
@@ -685,7 +690,10 @@ def _quoted(match: re.Match[str]) -> str:
         # `name="Check Dave's Password:" value="…"`, `title="Password: " required="true"`)
         return match.group(0)
     if match.group("name")[:1] == match.group("q") and match.group("name")[-1:].isalnum() and (
-            match.group("op").strip() == ":") and re.match(r"[)+,.;]", value):
+            match.group("op").strip() == ":" and re.match(r"[)+,.;]", value)
+            # (or a name and its `=` quoted, what a program looks for: dotenvx's `Select-String 'DOTENV_PRIVATE_KEY=')
+            # -split '='`, `"… private key 'DOTENV_PRIVATE_KEY='. fix: …"`)
+            or match.group("op") == "=" and re.match(r"[),;]|\.\s", value)):
         return match.group(0)  # a label's own string (`debug.append("Token: ").append(token)`): what follows is code
     if _STORAGE_KEY_NAME.search(match.group("name")) and _IDENTIFIER.fullmatch(value.strip("'\"")) and (
             len(value) <= 40 and not looks_random(value.strip("'\""))):
@@ -1417,8 +1425,9 @@ def _xml_pair(match: re.Match[str]) -> str:
     name = match.group("n1") if match.group("n1") is not None else match.group("n2")
     group = "v1" if match.group("v1") is not None else "v2"
     value = match.group(group)
+    # (a value cut by its quotes before code, as _quoted reads one: WP Time Capsule's `value='.  WPTC_Factory::get(`)
     if not value or value == REDACTED or _PLACEHOLDER.search(value) or _NOT_SECRET_NAME.search(name) or (
-            is_benign_value(value, name)):
+            is_benign_value(value, name)) or _CONCAT_VALUE.match(value):
         return match.group(0)
     return _replace(match, group)
 

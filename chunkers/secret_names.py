@@ -61,6 +61,11 @@ _NOT_SECRET_NAME = re.compile(
     r"tokens(?![a-z])|(?<!access[_.-])(?<!access)key[_.-]?(name|id|type|path|file|vault|size|length|alias)|"
     # the name of the header that carries a key (`ApiKeyHeader`), not `ApiKeyHeaderValue`
     r"(key|tokens?)[_.-]?header([_.-]?name)?(?!\w)|publishable|public[_.-]?(key|token)|authenticity[_.-]?token|"
+    # (a public key's short name: envkey's `MINISIGN_PUBKEY=RWQ5…`, `sshPubKey`)
+    # (a name ending there: Flutterwave's `flutterwavePubKey_api_token = "FLWPUBK_TEST-…"` is a token's, in gitleaks'
+    # tests)
+    r"(?:(?<![A-Za-z])pub|(?-i:(?<=[a-z0-9])Pub))[_.-]?keys?(?![a-z])"
+    r"(?![\w.-]*?(key|token|secret|passw|pwd|auth|cred))|"
     # what names a stored credential or says where one is (Jenkins' `credentialsId`, `credentials.url`)
     # (not Vault's `secret_id`: a secret)
     r"(credentials?|creds)[_.-]?(configuration[_.-]?)?(ids?|identifiers?)(?![a-z])|"
@@ -124,8 +129,11 @@ _NOT_SECRET_NAME = re.compile(
     # (a Vault accessor, its public handle: hvac's `"secret_id_accessor": "84896a0c-…"`; a length; an action's name,
     # credentials-plugin's `UpdateCredentialAction=Update`; not a label's, a prompt's or a hint's, whose generated
     # value stays judged: round 37)
+    # (a database's engine, AWS' rotation functions' `secret_dict['engine'] != 'mongo'`)
     + _ending_in("Addr Address Audience Issuer Process Interval Backend User Username UserName Time Timestamp Date "
-                "Uses Accessor Length Action", plural="(?:es|s)?") + "|"
+                "Uses Accessor Length Action Engine", plural="(?:es|s)?") + "|"
+    # a secrets engine's path or mount in Vault (vault-examples' `secret.kv.path=database`)
+    r"secrets?[_.-]kv2?[_.-](path|mount|version)s?(?![a-z])|"
     # a PGP public key to encrypt with (Vault's `root_token_pgp_key`, `pgp_keys`): a private one is found by its
     # block's form; a passphrase's name after it is one
     r"pgp[_.-]?keys?(?![a-z])(?![\w.-]*?(passw|pass|secret|token|pwd))|"

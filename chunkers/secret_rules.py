@@ -596,7 +596,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
     # ---- added after Samsung/CredSweeper's samples (held out until the forty-ninth round's figures, development since)
     # (40 random characters and an 8-character checksum: one more glued on is no token of the form)
     ("cloudflare_api_token", "cfat_|cfut_|cfk_", _tok(r"cf(?:at|ut|k)_", _MIX + r"[A-Za-z0-9]{48}")),
-    ("akamai_edgegrid", "akab-", _tok(r"akab-", r"[0-9a-z]{16}-[0-9a-z]{16}", _ED)),
+    # (not an API host's name, `host = akab-….luna.akamaiapis.net` in an `.edgerc`: its account's address)
+    ("akamai_edgegrid", "akab-", _tok(r"akab-", r"[0-9a-z]{16}-[0-9a-z]{16}", _ED + r"(?!\.luna\.akamaiapis\.net)")),
     ("defined_networking", "dnkey-", _tok(r"dnkey-", r"[A-Z2-7]{26}-[A-Z2-7]{52}")),
     ("docker_swarm_join", "swmtkn-1-", _tok(r"SWMTKN-1-", r"[a-z0-9]{50}-[a-z0-9]{25}")),
     ("docker_swarm_unlock", "swmkey-1-", _tok(r"SWMKEY-1-", r"[A-Za-z0-9+/]{43}", r"(?![A-Za-z0-9+/=])")),

@@ -317,9 +317,15 @@ def _auth_header(match: re.Match[str]) -> str:
             # a Digest header's user or realm, no response after it (vulhub's `Authorization: Digest username=admin`)
             scheme is not None and scheme.lower() == "digest" and _DIGEST_PARAM.match(value)) or (
             # a test's token named in words (better-auth's `Bearer test-scim-token`, APISIX's `Bearer test-key`)
-            scheme is not None and scheme.lower() in ("bearer", "token") and _TOKEN_STAND_IN.fullmatch(value)):
+            scheme is not None and scheme.lower() in ("bearer", "token") and _TOKEN_STAND_IN.fullmatch(value)) or (
+            # a request signing scheme's name alone, its credential joined after it (the AWS SDK for PHP's
+            # `setHeader('Authorization', "AWS4-HMAC-SHA256 " . …)`)
+            scheme is None and _SIGNING_SCHEME.fullmatch(value)):
         return match.group(0)
     return _replace(match, "value")
+
+
+_SIGNING_SCHEME = re.compile(r"(?:AWS4|GOOG4|OSS4|ACS3|SDK)-(?:HMAC|RSA|ECDSA)(?:-[A-Z0-9]+)+")
 
 
 # Lower-case words naming a token or a key, a short part after it maybe (`rotating-token-b`, `token123`).

@@ -66,9 +66,10 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"\$\{?[A-Za-z_]\w*\}?/.*|'\$\{?[A-Za-z_]\w*\}?'|\"\$\{?[A-Za-z_]\w*\}?\"|\[[^\[\]\n]*\s[^\[\]\n]*\]|"
     # (... or in escaped quotes: git's sample hook's `$last_update_token = "\"$last_update_token\"";`)
     r"\\\"\$\{?[A-Za-z_]\w*\}?\\\"|"
-    # a shell function's or script's positional or special parameter (lldap's `admin_password="$3"`), a command's
+    # a shell function's or script's positional or special parameter (lldap's `admin_password="$3"`, vault-examples'
+    # `SECRET_ID_EXIT=$?`: the last command's status), a command's
     # output cut at a quote inside it (`PASSWORD="$(< "$password_file")"` read to the inner quote: `$(< `)
-    r"\$\{?[0-9@*#]\}?|\$\([^)\n]*|"
+    r"\$\{?[0-9@*#?!]\}?|\$\([^)\n]*|"
     # (words before a command's output, made when the script runs: `SECRET_ID="test-secret-$(openssl rand -hex 4)"`)
     r"[a-z]+(?:-[a-z]+)*-\$\([^()\n]*\)|"
     r"(?:process\.env|import\.meta\.env|os\.environ|env|environ|secrets|vars|config|settings|configuration)[.\[:].*|"
@@ -127,6 +128,10 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     # between other brackets or bars (`"|SPEAKER|"`, `"]<]start of image[>["`, `"[MASK2]"`)
     r"\[[A-Za-z_]+\]|[\[\]<>|{}]{1,4}[A-Za-z][A-Za-z_ -]*[0-9]{0,2}[\[\]<>|{}]{1,4}|"
     r"!(?:Ref|ImportValue|GetAtt|FindInMap|Select|If|Join)\s.*|!Sub\s.*\$\{.*|"
+    # (an Azure Resource Manager template's expression, cut at its inner quote where a line is read: `"adminPassword":
+    # "[parameters('adminPassword')]"`, `"[string(steps('configuration').x)]"`; a key from `listKeys(…)` is got when
+    # deploying)
+    r"(?-i:\[[a-z][A-Za-z]{1,30}\().*|"
     # (Summon's reference to a secret store's variable: conjur's `AWS_SECRET_ACCESS_KEY: !var ci/aws/…/secret`)
     # (its path may hold a variable, and `!file:var` is `!var:file`: summon's `API_KEY: !var $env/sentry/api_key`)
     r"!(?:var(?::file)?|file:var)[ \t]+[\w./:#@+$-]+|"
@@ -241,6 +246,9 @@ def _names_a_key(value: str, name: str = "") -> bool:
             w.lower() for w in _IDENT_WORDS.findall(name)}:
         return True  # one word of its own name (`access_key='access'`, a test's stand-in), not a password's
     words = [w.lower() for w in _IDENT_WORDS.findall(value)]
+    if name and _ONE_CASE_WORDS.fullmatch(value) and not _PASS_ANY.search(name) and not _PASS_ANY.search(value) and (
+            _spells_its_name(words, [w.lower() for w in _IDENT_WORDS.findall(name)])):
+        return True
     if not all(w.isalpha() for w in words) or not any(w in _KEY_WORDS for w in words):
         return False
     if words[0] == "x" and len(words) > 1:  # a header's `X-` prefix
@@ -263,6 +271,22 @@ def _names_a_key(value: str, name: str = "") -> bool:
 
 
 _KEBAB_WORDS = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+")
+# words of letters in one case joined by `_` (`service_account`, `KINIT_USING_PENDING_CREDS_SUCCESSFUL`)
+_ONE_CASE_WORDS = re.compile(r"[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+")
+
+
+def _spells_its_name(words: list[str], own: list[str]) -> bool:
+    """A value's words (two or more) that are its name's own, or every word of its name (two or more) and one more: a
+    constant spelling what it names (golang/oauth2's `serviceAccountKey = "service_account"`, a credentials file's
+    type; AWS' `KINIT_PENDING_CREDS_SUCCESSFUL = "KINIT_USING_PENDING_CREDS_SUCCESSFUL"`, a message's code). More
+    words are a value's (Authelia's `encryption_key: a_not_so_secure_encryption_key`, a test's key in words)."""
+    return len(words) >= 2 and set(words) <= set(own) or (
+        len(own) >= 2 and set(own) <= set(words) and len(set(words) - set(own)) <= 1)
+
+
+# (a pass's word anywhere, in a name or a value: leaky-repo's `IRC_PASS=irc_pass` is a password)
+_PASS_ANY = re.compile(r"(?i)pass|pwd|secret")
+
 
 
 _CAMEL_NAME = re.compile(r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){2,}")
@@ -288,6 +312,12 @@ def _parser_token(value: str, name: str) -> bool:
     or an `access_token` is a credential whatever its value: not these names.)"""
     return bool(_LETTERS_ONLY.fullmatch(value) or (_PASCAL_WORDS.fullmatch(value) and not looks_random(value))) and (
         _lexer_token_name(name))
+
+
+# An SDK's paginator: the request's and the response's field that carry the page's token (AWS SDK for PHP's
+# `'input_token' => 'Marker'`, `'token_key' => 'NextPartNumberMarker'`, botocore's `"output_token": "NextToken"`).
+_PAGER_NAME = re.compile(r"(?i)[\"']?(?:(?:input|output)[_-]?token|token[_-]?(?:param|key))[\"']?")
+_PAGE_FIELD = re.compile(r"(?:[A-Z][a-z]+){0,4}(?:Marker|Token)")
 
 
 # Two to four capitalised words glued (`END_TOKEN = "EndGlobalSection"`, a solution file's section marker; sonar-dotnet's
@@ -356,7 +386,7 @@ def _word_path(value: str) -> bool:
         return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[_#]+", value))
     scheme = _STORE_REF.match(value)
     if scheme and _STORE_PATH.fullmatch(value, scheme.end()):
-        return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[-_/]+", value[scheme.end():]) if p)
+        return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[-_/ ]+|\$\{\w+\}", value[scheme.end():]) if p)
     if not (_WORD_PATH.fullmatch(value) or _SELECTOR.fullmatch(value)):
         return False
     return all(_SLUG_PART.fullmatch(p) for p in re.split(r"[-_.@#:/~]+", value) if p)
@@ -371,7 +401,10 @@ _ATTR_SELECTOR = re.compile(r"""\[[a-z][\w-]*(?:[~|^$*]?=(?P<q>['"]?)[\w-]*(?P=q
 # a URL's scheme before a path of words whose first has no dot (no web host): a secret store's item
 # (1Password's `op://Private/db/password`, `vault://secret/db`); never a URL's own credentials (_URL_CRED's)
 _STORE_REF = re.compile(r"[a-z][a-z0-9+.-]*://")
-_STORE_PATH = re.compile(r"[A-Za-z][A-Za-z0-9_-]*(?:/[A-Za-z0-9][A-Za-z0-9_-]*)*/?")
+# (an item's name of words may hold blanks, and a piece may be a template's hole: dotenvx's Bitwarden references,
+# `bw://My GitHub Account/password`, `bw://${ITEM_ID}/password`)
+_STORE_PIECE = r"(?:[A-Za-z0-9][A-Za-z0-9_-]*(?: [A-Za-z0-9][A-Za-z0-9_-]*)*|\$\{[A-Za-z_]\w*\})"
+_STORE_PATH = re.compile(r"(?=[A-Za-z$])" + _STORE_PIECE + r"(?:/" + _STORE_PIECE + r")*/?")
 # an IPv6 address (hex groups of up to four, `::` once at most), an IPv4-shaped number, a constant's dotted
 # name (`org.apache.tomcat.util.buf.UDecoder.ALLOW_ENCODED_SLASH`)
 _IPV6 = re.compile(r"(?=[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:)(?:[0-9A-Fa-f]{1,4}|:)(?::[0-9A-Fa-f]{1,4}|:(?=:|$)){2,8}")
@@ -579,6 +612,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
+            or (_PAGE_FIELD.fullmatch(v) is not None and _PAGER_NAME.fullmatch(name) is not None)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name) in ("address", "addr"))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
@@ -754,8 +788,11 @@ _DOTTED_LOWER = re.compile(
 _ETH_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 # A file's path from a root, any extension of letters (`api.auth.Password: /foo/bar/Password.js`), and a file's name
 # or path by a known extension (`setup_secrets.ps1`, Compose's `file: ca.crt`, `/Media/MyVideo-720p.mp4`): where a
-# value is read from, not the value (a key file's name is no key).
-_FILE_PATH = re.compile(r"(?:\.{0,2}/|~/)(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.[A-Za-z]{1,5}")
+# value is read from, not the value (a key file's name is no key); its folders may be hidden, and it may end in an SSH
+# key's file of no extension (shell-plugins' Gitea `ssh_key: ~/.ssh/id_ed25519`).
+_SSH_KEY_FILE = r"id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?"
+_FILE_PATH = re.compile(r"(?:\.{0,2}/|~/)(?:\.?[A-Za-z0-9_-]+/)*(?:[A-Za-z0-9_-]+\.[A-Za-z]{1,5}|"
+                        + _SSH_KEY_FILE + ")")
 _FILE_NAME = re.compile(
     r"(?:~/|\.{0,2}/)?(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:ps1|psm1|sh|bash|bat|cmd|py|rb|js|ts|json|ya?ml|toml|ini|"
     r"cfg|conf|env|txt|md|xml|csv|log|sql|html?|crt|cer|pem|key|p12|pfx|jks|der|csr|pub|keystore|truststore|"
@@ -1036,8 +1073,14 @@ def _sample_words(value: str, name: str) -> bool:
         return False
     if _SAMPLE_WORDS_VALUE.fullmatch(value) is not None and re.match(r"[a-z]+", value.lower())[0] in _SAMPLE_WORDS:
         return True
+    # (a word of the name and "val", words after them: envkey's tests' `APP_KEY: "app-val-updated"`)
+    if (m := _NAMED_VAL.fullmatch(value)) and m.group(1) in {w.lower() for w in _IDENT_WORDS.findall(name)}:
+        return True
     own = _NAME_LETTERS.sub("", name).lower()
     return len(own) >= 3 and value.islower() and any(value == w + own for w in _SAMPLE_WORDS)
+
+
+_NAMED_VAL = re.compile(r"([a-z]{2,})-val(?:ue)?(?:-[a-z]{2,}){0,3}")
 
 
 def _few_word_chars(value: str, name: str) -> bool:
