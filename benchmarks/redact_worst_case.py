@@ -197,6 +197,10 @@ def inputs(size: int) -> dict[str, str]:
         "arm_expression_run": rep("[a(", '"', '"adminPassword": "'),
         "pub_key_run": rep("apub_key", "=Zq8vN3xL0pR7tY2wK5mB4cD"),
         "named_val_run": rep("-val", '"', 'APP_KEY: "app'),
+        # a Terraform check's resource address and attribute path, a token's period (round 101)
+        "tf_address_run": rep("a_b.", '", "type")', 'check("vault_secret'),
+        "tf_attribute_run": rep("a.#.", '")', 'check("vault_secret.x", "'),
+        "period_run": rep("aPeriod", ' = "Zq8vN3xL0pR7tY2wK5mB4cD"', "token"),
     }
 
 

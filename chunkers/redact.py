@@ -227,6 +227,17 @@ _LIST_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
 # Identifiers with a separator, one or more (`ssl-ca`, `LD-ACCESS-TOKEN`, `BW-GHAPP-ID,BW-GHAPP-KEY`): secrets' names.
 _SECRET_NAME_ONE = r"[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+"
 _SECRET_NAMES = re.compile(rf"{_SECRET_NAME_ONE}(?:[ \t]*,[ \t]*{_SECRET_NAME_ONE})*")
+# HashiCorp's vault-action's `secrets:` input, a line per secret: its path in Vault, its key, maybe `| ENV_NAME`, `;`
+# (`secret/data/ci npmToken | NPM_TOKEN ;`): where each is read from, none of them a value.
+_VAULT_ACTION_LINE = re.compile(
+    r"[ \t]*/?[\w.-]+(?:/[\w.-]+)*[ \t]+[\w.-]+(?:[ \t]*\|[ \t]*[A-Za-z_][\w-]*)?[ \t]*;?[ \t]*")
+
+
+def _vault_action_secrets(value: str) -> bool:
+    """Every line of the value is one of vault-action's (_VAULT_ACTION_LINE), and no piece of it looks generated."""
+    lines = [line for line in re.split(r"\n|\\n", value) if line.strip()]
+    return bool(lines) and all(_VAULT_ACTION_LINE.fullmatch(line) for line in lines) and not any(
+        looks_random(piece, 8) for piece in re.split(r"[\s/.|;-]+", value) if piece)
 
 
 def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
@@ -240,7 +251,7 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
         if parts and parts[-1].isdigit() and (m := _LIST_ASSIGNMENT.fullmatch(value)):
             # a list's `NAME=value` (Compose's `environment:`, Docker's `Env`): the value judged under its name
             return f"{m.group(1)}={redact_value(tuple(parts[:-1]) + (m.group(1),), m.group(2))}"
-        if name.lower() == "secrets" and _SECRET_NAMES.fullmatch(value.strip()):
+        if name.lower() == "secrets" and (_SECRET_NAMES.fullmatch(value.strip()) or _vault_action_secrets(value)):
             return redact_text(value)  # the names of secrets (Compose's `secrets: [ssl-ca]`, an Action's input)
         if is_secret_key(path):
             if not is_benign_value(value, name) and not (

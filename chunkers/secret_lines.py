@@ -780,6 +780,12 @@ def _builder_word(match: re.Match[str]) -> bool:
 _CONST_NAME_END = re.compile(r"_NAME$")
 
 
+# A Terraform resource's address (a provider's type, `.`, its name; a data source's after `data.`) and an attribute's
+# path in its state (`policy_arns.#`, `allowed_ports.*`, `service_account_names.0`).
+_TF_ADDRESS = re.compile(r"(?:data\.)?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\.[A-Za-z0-9_-]+")
+_TF_ATTRIBUTE = re.compile(r"[a-z_][a-z0-9_]*(?:\.(?:[a-z0-9_]+|[#%*]))*")
+
+
 def _quoted_call(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
     if value.rstrip().endswith(":") and _CONCAT_AFTER.match(match.string, match.end()):
@@ -788,6 +794,10 @@ def _quoted_call(match: re.Match[str]) -> str:
         # (a constant naming the field: its value is the field's, `addHeader(SECRET_HEADER_NAME, "…")` a header's)
         name = _CONST_NAME_END.sub("", name)
     if match.re is _CALL_PAIR and _builder_word(match):
+        return match.group(0)
+    if _TF_ADDRESS.fullmatch(name) and _TF_ATTRIBUTE.fullmatch(value):
+        # a Terraform test's check of a resource's attribute by its name (terraform-provider-vault's
+        # `TestCheckResourceAttr("vault_aws_secret_backend_role.test", "backend", backend)`)
         return match.group(0)
     if _MESSAGE_KEY.fullmatch(name) and _last_word(name) not in _KEY_WORDS and not looks_random(value):
         return match.group(0)

@@ -129,9 +129,10 @@ _NOT_SECRET_NAME = re.compile(
     # (a Vault accessor, its public handle: hvac's `"secret_id_accessor": "84896a0c-…"`; a length; an action's name,
     # credentials-plugin's `UpdateCredentialAction=Update`; not a label's, a prompt's or a hint's, whose generated
     # value stays judged: round 37)
-    # (a database's engine, AWS' rotation functions' `secret_dict['engine'] != 'mongo'`)
+    # (a database's engine, AWS' rotation functions' `secret_dict['engine'] != 'mongo'`; a token's period, Vault's
+    # `token_period = "86400"`)
     + _ending_in("Addr Address Audience Issuer Process Interval Backend User Username UserName Time Timestamp Date "
-                "Uses Accessor Length Action Engine", plural="(?:es|s)?") + "|"
+                "Uses Accessor Length Action Engine Period", plural="(?:es|s)?") + "|"
     # a secrets engine's path or mount in Vault (vault-examples' `secret.kv.path=database`)
     r"secrets?[_.-]kv2?[_.-](path|mount|version)s?(?![a-z])|"
     # a PGP public key to encrypt with (Vault's `root_token_pgp_key`, `pgp_keys`): a private one is found by its

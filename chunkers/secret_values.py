@@ -320,6 +320,13 @@ _PAGER_NAME = re.compile(r"(?i)[\"']?(?:(?:input|output)[_-]?token|token[_-]?(?:
 _PAGE_FIELD = re.compile(r"(?:[A-Z][a-z]+){0,4}(?:Marker|Token)")
 
 
+# How a server checks or stores passwords, by PostgreSQL's method names (its `password_encryption = scram-sha-256`,
+# a plugin's `password_authentication = "scram-sha-256"`): a method's name under a name saying so. Another value
+# under such a name stays judged (Bitwarden's `MasterPasswordAuthentication = "…"`, a hash: round 57).
+_PG_AUTH_METHODS = frozenset(("scram-sha-256", "md5", "trust", "reject", "peer", "ident", "cert", "gss", "sspi"))
+_PW_METHOD_NAME = re.compile(r"(?i)passw(?:or)?d[_.-]?(?:authentication|encryption)[\"']?$")
+
+
 # Two to four capitalised words glued (`END_TOKEN = "EndGlobalSection"`, a solution file's section marker; sonar-dotnet's
 # compliant case): under a lexer's token name, a marker's name, no token.
 _PASCAL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}){2,4}")
@@ -613,6 +620,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             _few_word_chars(v, name) or
             _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
             or (_PAGE_FIELD.fullmatch(v) is not None and _PAGER_NAME.fullmatch(name) is not None)
+            or (v.lower() in _PG_AUTH_METHODS and _PW_METHOD_NAME.search(name) is not None)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name) in ("address", "addr"))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
