@@ -112,7 +112,8 @@ _SCHEMA_MAPS = frozenset(("properties", "patternProperties", "$defs", "definitio
 # Collections of named units (a workflow's `jobs`, Compose's `services`, `volumes`, `networks`): a unit's name says
 # what the unit is or runs (`jobs: {git-secrets: {runs-on: …}}`, a job running that scanner), not that its keys are
 # secrets.
-_UNIT_COLLECTIONS = frozenset("jobs services volumes networks tasks stages workflows targets".split())
+# (and a Helm repository's index: `entries: {kubernetes-external-secrets: [{keywords: […]}]}` lists a chart's versions)
+_UNIT_COLLECTIONS = frozenset("jobs services volumes networks tasks stages workflows targets entries".split())
 # A scanner's finding's fields in a report's list of secrets (is_secret_key).
 # (not its `line`, `description` or `snippet`: gitleaks' `line` quotes the secret's source line)
 _FINDING_FIELDS = frozenset("severity confidence tags tag detector category status filepath beginline endline "
