@@ -242,12 +242,12 @@ def _names_a_key(value: str, name: str = "") -> bool:
     value = value.lstrip("_")
     if not _IDENTIFIER.fullmatch(value):
         return False
-    if name and value.isalpha() and not _PASSWORD_WORD.search(name) and value.lower() in {
-            w.lower() for w in _IDENT_WORDS.findall(name)}:
+    name_words = [w.lower() for w in _IDENT_WORDS.findall(name)]
+    if name and value.isalpha() and not _PASSWORD_WORD.search(name) and value.lower() in name_words:
         return True  # one word of its own name (`access_key='access'`, a test's stand-in), not a password's
     words = [w.lower() for w in _IDENT_WORDS.findall(value)]
     if name and _ONE_CASE_WORDS.fullmatch(value) and not _PASS_ANY.search(name) and not _PASS_ANY.search(value) and (
-            _spells_its_name(words, [w.lower() for w in _IDENT_WORDS.findall(name)])):
+            _spells_its_name(words, name_words)):
         return True
     if not all(w.isalpha() for w in words) or not any(w in _KEY_WORDS for w in words):
         return False
@@ -267,7 +267,7 @@ def _names_a_key(value: str, name: str = "") -> bool:
     # a label, not a value (`password = ini-plain-password` is a value: one word of a name is too little to repeat)
     if len(own) >= 2 and _KEBAB_WORDS.fullmatch(value) and 0 < len(words) - len(own) <= 2 and words[-len(own):] == own:
         return True
-    return set(words) <= {w.lower() for w in _IDENT_WORDS.findall(name)}
+    return set(words) <= set(name_words)
 
 
 _KEBAB_WORDS = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+")
