@@ -201,6 +201,12 @@ def inputs(size: int) -> dict[str, str]:
         "tf_address_run": rep("a_b.", '", "type")', 'check("vault_secret'),
         "tf_attribute_run": rep("a.#.", '")', 'check("vault_secret.x", "'),
         "period_run": rep("aPeriod", ' = "Zq8vN3xL0pR7tY2wK5mB4cD"', "token"),
+        # a call's last two arguments after one other, a state's path through an index, a key's size (round 103)
+        "later_pair_many": rep('w(a,"token","'),
+        "later_pair_open": rep('w(a, "password", `', "x`)"),
+        "state_path_run": rep("a.0.", '", "Zq8vN3xL0pR7")', 'check(n, "'),
+        "state_index_run": rep(".0", '", "Zq8vN3xL0pR7")', 'check(n, "secret'),
+        "key_bits_run": rep("a_key", '_bits = "2048"', "x"),
     }
 
 

@@ -111,6 +111,15 @@ _CONST_CALL_PAIR = re.compile(
     r"(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|CLIENT|ACCOUNT|AUTH)_?KEY)[A-Z0-9_]*)(?![\w.(])\s*,\s*"
     r"(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
+# ... or as a call's last two arguments after one other, a name or a plain string (terraform-provider-vault's
+# `TestCheckResourceAttr(resourceName, "password", "…")`, configparser's `config.set("db", "password", "…")`, Redis'
+# `hset(key, "password", "…")`): a setter's pair by position. The `(` follows a name (a call, not a tuple), and
+# the value closes the call.
+_LATER_CALL_PAIR = re.compile(
+    r"(?i)(?<=\w)\(\s*(?:[&*$]?[A-Za-z_][\w.]*(?:->\w+)*|(?P<fq>[\"'])[\w./:-]*(?P=fq))\s*,\s*"
+    r"(?P<nq>[\"'])(?P<name>" + _SECRET_NAME + r")(?P=nq)\s*,\s*"
+    r"(?P<pre>@|[bBrRuU]{1,2})?(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)(?=\s*\))"
+)
 # A quoted `NAME=value` (`putenv("API_KEY=…")`, a compose file's `- "DB_PASSWORD=…"`).
 _QUOTED_ENV = re.compile(
     r"(?i)(?P<q>[\"'])(?P<name>" + _SECRET_NAME + r")=(?P<value>[^\s\"'$%{<(\[;&][^\s\"'()\[\]{}|\\^*?]*)(?P=q)"
@@ -786,14 +795,46 @@ _TF_ADDRESS = re.compile(r"(?:data\.)?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\.[A-Za-z0-9_
 _TF_ATTRIBUTE = re.compile(r"[a-z_][a-z0-9_]*(?:\.(?:[a-z0-9_]+|[#%*]))*")
 
 
+_PLAIN_VALUE = re.compile(r"[a-z]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z]+(?:[_-][A-Z]+)*|[0-9]{1,8}|[0-9]+(?:\.[0-9]+)+")
+_TF_PATH_CHARS = re.compile(r"[a-z0-9_.#%*]{5,200}")
+
+
+def _state_leaf(name: str) -> str | None:
+    """The attribute an attribute's path in a Terraform resource's state names through a block's index
+    (`settings.0.http.0.bearer_token`, `spec.0.volume.0.secret.0.items.0.key`; a list's item, Cloudflare's
+    `token_sources.0`): its last part not an index; None for another name. (Split, not one pattern: a path's every
+    index would be a place to backtrack from.)"""
+    if not _TF_PATH_CHARS.fullmatch(name):
+        return None
+    parts = name.split(".")
+    if len(parts) < 2 or not all(parts) or not parts[0][0].isalpha() or not any(
+            part.isdigit() or part in "#%*" for part in parts[1:]):
+        return None
+    return next(part for part in reversed(parts) if part[0].isalpha() or part[0] == "_")
+
+
 def _quoted_call(match: re.Match[str]) -> str:
     value, name = match.group("value"), match.group("name")
+    if match.re is _LATER_CALL_PAIR and _PLAIN_VALUE.fullmatch(value):
+        # By position the name is less sure to be one, so the value must look more like a secret: a word of
+        # lower-case letters, a name of them joined by `_`, an upper-case constant, a number of eight digits at most
+        # or a version is kept (a resource's type and name, `BuildTestData(t, "azuread_application_password",
+        # "test")`; a key and its data, `genSha(t, "secret", "data")`; three fields' names,
+        # `ssoValidateInterdependencyXOR("client_id", "client_secret", "token_url")`; a setting's word,
+        # `TestCheckResourceAttr(name, "password_change", "ALLOW")`)
+        return match.group(0)
+    leaf = _state_leaf(name)
+    if leaf is not None:
+        # judged by the attribute's own name (`security_and_analysis.0.secret_scanning.0.status`, "enabled": a status)
+        if not _SECRET_CORE_RE.search(leaf):
+            return match.group(0)
+        name = leaf
     if value.rstrip().endswith(":") and _CONCAT_AFTER.match(match.string, match.end()):
         return match.group(0)  # a label before what it joins (Kong's `hmac_sha1_binary("secret", "date: " .. date)`)
     if match.re is _CONST_CALL_PAIR:
         # (a constant naming the field: its value is the field's, `addHeader(SECRET_HEADER_NAME, "…")` a header's)
         name = _CONST_NAME_END.sub("", name)
-    if match.re is _CALL_PAIR and _builder_word(match):
+    if match.re in (_CALL_PAIR, _LATER_CALL_PAIR) and _builder_word(match):
         return match.group(0)
     if _TF_ADDRESS.fullmatch(name) and _TF_ATTRIBUTE.fullmatch(value):
         # a Terraform test's check of a resource's attribute by its name (terraform-provider-vault's
@@ -2002,6 +2043,8 @@ def _redact_line(line: str) -> str:
         line = _CALL_KEY_ASSIGN.sub(_quoted_call, line)
     if (secret or "auth" in low) and ("(" in line and "," in line):
         line = _CALL_PAIR.sub(_quoted_call, line)
+        if line.count(",") > 1:
+            line = _LATER_CALL_PAIR.sub(_quoted_call, line)
         if "_" in line or "." in line:
             line = _CONST_CALL_PAIR.sub(_quoted_call, line)
     if secret and "," in line and ('"' in line or "'" in line) and "(" not in line:

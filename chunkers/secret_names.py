@@ -54,9 +54,10 @@ def _ending_in(words: str, plural: str = "s?") -> str:
 
 _NOT_SECRET_NAME = re.compile(
     r"(?i)(tokeniz|tokens?[_.-]?(type|url|uri|endpoint|file|path|count|limit|len|length|name|field|expir|ttl|"
-    # (not Vault's dev server's root token id, `VAULT_DEV_ROOT_TOKEN_ID`: the token itself)
+    # (not Vault's dev server's root token id, `VAULT_DEV_ROOT_TOKEN_ID`: the token itself; where tokens are read
+    # from, Cloudflare's `token_sources.0`)
     r"lifetime|lifespan|usage|kind|str|(?<!root[_-]token[_-])(?<!root[_-]token)(?<!roottoken)ids?|index|offset|pos|"
-    r"prob|logit|mode|stream|scopes?)|max[_-]?tokens|"
+    r"prob|logit|mode|stream|scopes?|sources?)|max[_-]?tokens|"
     # a plural names many (`total_tokens`, `MAX_TOTAL_TOKENS`): a count or a list, not one secret
     r"tokens(?![a-z])|(?<!access[_.-])(?<!access)key[_.-]?(name|id|type|path|file|vault|size|length|alias)|"
     # the name of the header that carries a key (`ApiKeyHeader`), not `ApiKeyHeaderValue`
@@ -130,9 +131,10 @@ _NOT_SECRET_NAME = re.compile(
     # credentials-plugin's `UpdateCredentialAction=Update`; not a label's, a prompt's or a hint's, whose generated
     # value stays judged: round 37)
     # (a database's engine, AWS' rotation functions' `secret_dict['engine'] != 'mongo'`; a token's period, Vault's
-    # `token_period = "86400"`)
+    # `token_period = "86400"`; a page's element, okta's `password_selector`; a JWT's subject, a user: auth0's
+    # `global_token_revocation_jwt_sub`)
     + _ending_in("Addr Address Audience Issuer Process Interval Backend User Username UserName Time Timestamp Date "
-                "Uses Accessor Length Action Engine Period", plural="(?:es|s)?") + "|"
+                "Uses Accessor Length Action Engine Period Selector Subject Sub", plural="(?:es|s)?") + "|"
     # a secrets engine's path or mount in Vault (vault-examples' `secret.kv.path=database`)
     r"secrets?[_.-]kv2?[_.-](path|mount|version)s?(?![a-z])|"
     # a PGP public key to encrypt with (Vault's `root_token_pgp_key`, `pgp_keys`): a private one is found by its

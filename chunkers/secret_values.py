@@ -663,7 +663,11 @@ _MESSAGE_ID = re.compile(r"[a-z]{2,}(?:\.[a-z]{2,})*\.[a-z]{2,}(?:-[a-z]{2,})+")
 
 def _limit_number(value: str, name: str) -> bool:
     """A number under a name with a limit's or a size's word (`RATE_LIMIT = 100`, confidant's
-    `KMS_AUTH_TOKEN_CACHE_SIZE=4096`, `AUTH_TOKEN_MAX_LIFETIME='10'`): a bound, no secret; never a password's."""
+    `KMS_AUTH_TOKEN_CACHE_SIZE=4096`, `AUTH_TOKEN_MAX_LIFETIME='10'`): a bound, no secret; never a password's, but
+    for a size in bits, whose name's last word says so (terraform-provider-vault's `credential_config.key_bits`,
+    "2048")."""
+    if _last_word(name) == "bits":
+        return value.isdigit() and len(value) <= 5
     return _LIMIT_NUMBER.fullmatch(value) is not None and not _PASSWORD_WORD.search(name) and any(
         w.lower() in _LIMIT_WORDS for w in _IDENT_WORDS.findall(name))
 
