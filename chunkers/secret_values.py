@@ -593,7 +593,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _STYLE_SPEC.fullmatch(v) is not None) or _UI_NAME.fullmatch(v) is not None or (
         _REQUIREMENT_PIN.fullmatch(v) is not None) or _RESOURCE_PATH.fullmatch(v) is not None or (
         _ANDROID_RESOURCE.fullmatch(v) is not None) or _regex_only(v) or _public_pem(v) or (
-        _X509_B64.match(v) is not None) or _ENTRY_POINT.fullmatch(v) is not None or (
+        _X509_B64.match(v) is not None) or _DOTENVX_CIPHERTEXT.fullmatch(v) is not None or (
+        _ENTRY_POINT.fullmatch(v) is not None) or (
         _GCP_NAME.fullmatch(v) is not None) or _OWN_MEMBER.fullmatch(v) is not None or (
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
@@ -844,6 +845,9 @@ _PEM_BEGIN = re.compile(r"-----BEGIN ([A-Z0-9 ]+)-----")
 _PUBLIC_PEM_KINDS = frozenset(("CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CRL", "CERTIFICATE REQUEST",
                                "NEW CERTIFICATE REQUEST", "PUBLIC KEY", "RSA PUBLIC KEY", "PGP PUBLIC KEY BLOCK"))
 _X509_B64 = re.compile(r"MII[A-Za-z0-9+/]{3}CC[A-Za-z0-9+/]{4}AwIBAgI[A-Za-z0-9+/=\s]*$")
+# dotenvx's encrypted value: `encrypted:` and an ECIES ciphertext in base64 (its ephemeral public key first, `B…`),
+# written to be committed as SOPS' `ENC[…]` is; its private key (`DOTENV_PRIVATE_KEY`) is the secret.
+_DOTENVX_CIPHERTEXT = re.compile(r"encrypted:B[A-Za-z0-9+/]{100,}={0,2}")
 # A Python entry point, a module's dotted path and an attribute (`jupyterhub.authenticators.shared:SharedPassword
 # Authenticator` under `shared-password` in pyproject.toml's entry points): letters only after the colon.
 # (two dots in the module's path, or a class's name of two words or more, or a function's with `_`: `db.local:Secret`,
