@@ -207,6 +207,10 @@ def inputs(size: int) -> dict[str, str]:
         "state_path_run": rep("a.0.", '", "Zq8vN3xL0pR7")', 'check(n, "'),
         "state_index_run": rep(".0", '", "Zq8vN3xL0pR7")', 'check(n, "secret'),
         "key_bits_run": rep("a_key", '_bits = "2048"', "x"),
+        # a key's spec, dotenvx's ciphertext, an AWS model's shape (rounds 104, 105)
+        "spec_run": rep("aSpec", ' = "Zq8vN3xL0pR7tY2wK5mB4cD"', "token"),
+        "encrypted_run": rep("A/+1", '"', 'DB_PASSWORD="encrypted:B'),
+        "shape_run": rep("Ab1_", '"}', '{"apiKey": {"shape": "'),
     }
 
 

@@ -105,7 +105,11 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
 _SCHEMA_WORDS = frozenset("type minlength maxlength noecho description allowedpattern allowedvalues "
                           "constraintdescription pattern format title minimum maximum nullable sensitive class "
                           # (an MSBuild element's `Condition`)
-                          "condition".split())
+                          "condition "
+                          # (an AWS API model's member: its type's name, its documentation, its required members'
+                          # names: botocore's `shapes: {ApiKeyCredential: {members: {apiKey: {shape:
+                          # "SensitiveString2048"}}}}`)
+                          "shape documentation required".split())
 _SCHEMA_VALUE_WORDS = frozenset(("default", "example", "examples", "const", "enum", "value"))
 # A JSON Schema's maps of named schemas: its fields and its definitions.
 _SCHEMA_MAPS = frozenset(("properties", "patternProperties", "$defs", "definitions"))

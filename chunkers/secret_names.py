@@ -132,9 +132,9 @@ _NOT_SECRET_NAME = re.compile(
     # value stays judged: round 37)
     # (a database's engine, AWS' rotation functions' `secret_dict['engine'] != 'mongo'`; a token's period, Vault's
     # `token_period = "86400"`; a page's element, okta's `password_selector`; a JWT's subject, a user: auth0's
-    # `global_token_revocation_jwt_sub`)
+    # `global_token_revocation_jwt_sub`; a key's kind, AWS KMS' `CustomerMasterKeySpec: SYMMETRIC_DEFAULT`)
     + _ending_in("Addr Address Audience Issuer Process Interval Backend User Username UserName Time Timestamp Date "
-                "Uses Accessor Length Action Engine Period Selector Subject Sub", plural="(?:es|s)?") + "|"
+                "Uses Accessor Length Action Engine Period Selector Subject Sub Spec", plural="(?:es|s)?") + "|"
     # a secrets engine's path or mount in Vault (vault-examples' `secret.kv.path=database`)
     r"secrets?[_.-]kv2?[_.-](path|mount|version)s?(?![a-z])|"
     # a PGP public key to encrypt with (Vault's `root_token_pgp_key`, `pgp_keys`): a private one is found by its

@@ -642,6 +642,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
             # 267.vcdaea6462991`)
             or (_VERSION.fullmatch(v) is not None and _PASSWORD_OR_SECRET.search(name) is None)
             or (_last_word(name) == "id" and _id_slug(v))
+            # (an AWS API model's type, botocore's `"shape": "XmlStringMaxLen256List"`)
+            or (name == "shape" and _SHAPE_NAME.fullmatch(v) is not None)
             or (_last_word(name) == "kid" and _KEY_ID.fullmatch(v) is not None and not looks_random(v))
             or _limit_number(v, name) or _message_id(v, name)
             or _words_under_weak_name(v, name) or _label_mapped_to_id(v, name) or _provider_stub(v, name)
@@ -649,6 +651,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (_CFN_SERVICE_TOKEN.fullmatch(name) is not None and not looks_random(v))))
 
 
+_SHAPE_NAME = re.compile(r"_{0,2}[A-Za-z][A-Za-z0-9_]*")
 # A JOSE key id, a JWT header's `kid` (pocketbase's `key2Token.Header["kid"] = "key2"`): which key, no key.
 _KEY_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}")
 # A command running one script file (a package.json's `"change-password": "node scripts/change-password.js"`).
