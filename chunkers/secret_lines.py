@@ -797,20 +797,24 @@ _TF_ATTRIBUTE = re.compile(r"[a-z_][a-z0-9_]*(?:\.(?:[a-z0-9_]+|[#%*]))*")
 
 _PLAIN_VALUE = re.compile(r"[a-z]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z]+(?:[_-][A-Z]+)*|[0-9]{1,8}|[0-9]+(?:\.[0-9]+)+")
 _TF_PATH_CHARS = re.compile(r"[a-z0-9_.#%*]{5,200}")
+# A value's bare word as an attribute's last part: what it is, the part before it says.
+_VALUE_WORDS = frozenset("value values data content contents plaintext text string".split())
 
 
 def _state_leaf(name: str) -> str | None:
     """The attribute an attribute's path in a Terraform resource's state names through a block's index
     (`settings.0.http.0.bearer_token`, `spec.0.volume.0.secret.0.items.0.key`; a list's item, Cloudflare's
-    `token_sources.0`): its last part not an index; None for another name. (Split, not one pattern: a path's every
-    index would be a place to backtrack from.)"""
+    `token_sources.0`): its last part not an index, or the part before a value's bare word (`secret.0.value` is a
+    secret's); None for another name. (Split, not one pattern: a path's every index would be a place to backtrack
+    from.)"""
     if not _TF_PATH_CHARS.fullmatch(name):
         return None
     parts = name.split(".")
     if len(parts) < 2 or not all(parts) or not parts[0][0].isalpha() or not any(
             part.isdigit() or part in "#%*" for part in parts[1:]):
         return None
-    return next(part for part in reversed(parts) if part[0].isalpha() or part[0] == "_")
+    named = [part for part in parts if part[0].isalpha() or part[0] == "_"]
+    return named[-2] if len(named) > 1 and named[-1] in _VALUE_WORDS else named[-1]
 
 
 def _quoted_call(match: re.Match[str]) -> str:
