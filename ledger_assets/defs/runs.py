@@ -35,12 +35,25 @@ def dagster_instance(settings: LedgerSettings):
 
 
 def ensure_partitions(instance, repo_ids: list[str]) -> None:
+    """Add the repos' missing partitions. The sensor adds a registered repo's partition too (a tick between `add-repo`'s
+    registration and this call), and Dagster reads before it writes: a partition added between the two fails the
+    write's unique constraint. Then the partitions are read again and only what is still missing is added (three
+    tries; a soak test's `add-repo` after `remove-repo --purge` failed so, the daemon running)."""
+    from sqlalchemy.exc import IntegrityError
+
     from ledger_assets.defs.partitions import repos_partitions
 
-    known = set(instance.get_dynamic_partitions(repos_partitions.name))
-    missing = [r for r in repo_ids if r not in known]
-    if missing:
-        instance.add_dynamic_partitions(repos_partitions.name, missing)
+    for attempt in range(3):
+        known = set(instance.get_dynamic_partitions(repos_partitions.name))
+        missing = [r for r in repo_ids if r not in known]
+        if not missing:
+            return
+        try:
+            instance.add_dynamic_partitions(repos_partitions.name, missing)
+            return
+        except IntegrityError:
+            if attempt == 2:
+                raise
 
 
 PARTITION_TAG = "dagster/partition"
