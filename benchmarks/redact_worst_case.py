@@ -211,6 +211,10 @@ def inputs(size: int) -> dict[str, str]:
         "spec_run": rep("aSpec", ' = "Zq8vN3xL0pR7tY2wK5mB4cD"', "token"),
         "encrypted_run": rep("A/+1", '"', 'DB_PASSWORD="encrypted:B'),
         "shape_run": rep("Ab1_", '"}', '{"apiKey": {"shape": "'),
+        # an existing Secret's key's name, a Secret named for its certificate, a Secret's descriptors (round 107)
+        "existing_key_run": rep("existing_a", 'Key: "Zq8vN3xL0pR7tY2wK5mB4cD"'),
+        "ca_secret_run": rep("aCA", 'Secret: "Zq8vN3xL0pR7tY2wK5mB4cD"'),
+        "k8s_descriptor_run": rep("\n  type: a-b-c", "\n", "kind: Secret\nstringData:"),
     }
 
 

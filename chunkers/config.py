@@ -614,6 +614,7 @@ _XML_KEY_VALUE = re.compile(r"""(?i)\b(?:key|name)\s*=\s*["']([^"']*)["'][^>]*?\
 
 
 _PUNCTUATION_ONLY = re.compile(r"^[\s{}\[\],]*$")
+_QUOTED_THEN_COMMENT = re.compile(r"""(["'])([^"'\n]*)\1([ \t]+#[^\n]*)""")
 
 
 def loose_entries(lines: list[str]) -> list[ConfigEntry]:
@@ -621,6 +622,7 @@ def loose_entries(lines: list[str]) -> list[ConfigEntry]:
     other line is kept as text (redacted) so nothing of the file is dropped."""
     out: list[ConfigEntry] = []
     stack: list[tuple[int, str]] = []  # (indent, key)
+    block = False  # the innermost parent opened a block scalar (`key: |`): its lines are its value, `#` lines too
     for no, raw in enumerate(lines, 1):
         s = raw.strip()
         if not s or _PUNCTUATION_ONLY.match(s):
@@ -633,16 +635,29 @@ def loose_entries(lines: list[str]) -> list[ConfigEntry]:
         m = _LOOSE_PAIR.match(raw)
         if not m or s.startswith(("#", "//", "<")):
             parent = tuple(k for _, k in stack)
+            # (a comment below a mapping's key is no value of it: `secret:` then `#   kind: ECRAuthorizationToken`,
+            # judged as any text is)
+            comment = s.startswith(("#", "//")) and not (
+                block and stack and len(raw) - len(raw.lstrip()) > stack[-1][0])
             out.append(ConfigEntry(no, ":".join(parent) or "(line)",
-                                   redact_value(parent, s) if parent else redact_text(s), parent[0] if parent else ""))
+                                   redact_value(parent, s) if parent and not comment else redact_text(s),
+                                   parent[0] if parent else ""))
             continue
         indent, key, value = len(m.group(1)), m.group(2).strip(), m.group(3).strip()
         while stack and stack[-1][0] >= indent:
             stack.pop()
         path = tuple(k for _, k in stack) + (key,)
-        if value in ("", "{", "[", "|", ">", "|-", ">-"):
+        block = value in ("|", ">", "|-", ">-")
+        if value in ("", "{", "[") or block:
             # A parent key (or a block scalar, whose lines follow as text).
             stack.append((indent, key))
+            continue
+        if q := _QUOTED_THEN_COMMENT.fullmatch(value):
+            # a quoted value and a comment after it (`password: "{{ .mysecret }}"  # plain manifests`): the value is
+            # what is quoted, the comment text
+            gap, note = re.match(r"([ \t]+)(.*)", q.group(3), re.S).groups()
+            out.append(ConfigEntry(no, ":".join(path), redact_value(path, q.group(2)) + gap + redact_text(note),
+                                   path[0]))
             continue
         value = value.strip("\"'")
         out.append(ConfigEntry(no, ":".join(path), redact_value(path, value), path[0]))

@@ -49,7 +49,9 @@ from .secret_blocks import (
 from .secret_lines import (
     _CALL_HINT, _LABELLED_CODE, _METHOD_CALL, _SETTER_HINT, _SET_WORD, _key_bytes_hint, _redact_line,
 )
-from .secret_names import REDACTED, _LABEL_HINT, _NOT_SECRET_NAME, _last_word, _name_tier, _secret_name
+from .secret_names import (
+    REDACTED, _IDENT_WORDS, _LABEL_HINT, _NOT_SECRET_NAME, _last_word, _name_tier, _secret_name,
+)
 from .secret_tokens import _CS_RULE_HOT, _FORM_HINT, _HINT_RULES, _RE_HINT_ANY, _RE_HINT_GROUPS, _RULE_HOT, _trie
 from .secret_values import _last_name, _ordinary_but_random, _path_parts, is_benign_value, looks_random
 from .text import line_table, split_lines
@@ -109,7 +111,12 @@ _SCHEMA_WORDS = frozenset("type minlength maxlength noecho description allowedpa
                           # (an AWS API model's member: its type's name, its documentation, its required members'
                           # names: botocore's `shapes: {ApiKeyCredential: {members: {apiKey: {shape:
                           # "SensitiveString2048"}}}}`)
-                          "shape documentation required".split())
+                          "shape documentation required "
+                          # (its operation's HTTP binding and its output's wrapper, its paginator's fields: botocore's
+                          # `GetClusterCredentials: {http: {responseCode: 200}, output: {resultWrapper: …}}`,
+                          # `ListSecrets: {limit_key: MaxResults}`)
+                          "method requesturi responsecode resultwrapper input_token output_token limit_key result_key "
+                          "more_results".split())
 _SCHEMA_VALUE_WORDS = frozenset(("default", "example", "examples", "const", "enum", "value"))
 # A JSON Schema's maps of named schemas: its fields and its definitions.
 _SCHEMA_MAPS = frozenset(("properties", "patternProperties", "$defs", "definitions"))
@@ -176,9 +183,9 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
     named = [p for p in parts if not p.isdigit()]
     if _record_key(parts, named):
         return _in_secret_section(named)
+    if _selects_a_key(named):
+        return False
     if len(named) >= 2 and (named[-1] == "keys" and named[-2].lower() in _LOGGING_SECTIONS or (
-            # the key a reference reads (Kubernetes' `secretKeyRef: {name: db, key: username}`): a name
-            named[-1].lower() in ("key", "name") and _last_word(named[-2]) == "ref") or (
             # a Secret volume's items name its keys and their files (`secret: {items: [{key: REGISTRY_HTPASSWD,
             # path: passwd}]}`)
             named[-1].lower() in ("key", "path") and named[-2].lower() == "items")) or (
@@ -200,6 +207,38 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
             named[-1].lower().lstrip("@") in _SCHEMA_WORDS)):
         return False
     return _in_secret_section(named)
+
+
+def _selects_a_key(named: list[str]) -> bool:
+    """Does the path name where a Kubernetes Secret keeps a value, not hold it? A `key` or `name` below a reference
+    (`secretKeyRef: {key: username}`, external-secrets' `authSecretRef: {clientId: {key: ClientID}}`, three names
+    up at most), a `key` below a Secret's name (`existingSecret: {key: fastly-api-token}`, `usernameSecret: {key:
+    username}`), below a credential's field (prometheus-operator's `basicAuth: {username: {name: smsecret, key:
+    user}}`) or an extract's (external-secrets' `dataFrom: [{extract: {key: my-secrets-prod}}]`), and
+    external-secrets' `secretKey` in a resource's spec or status (`spec: {data: [{secretKey: db-password,
+    remoteRef: …}]}`): the target Secret's key. A key's name there, generated or not (a Keeper record's id), is no
+    secret; a secret's form is still redacted (redact_text reads every value after)."""
+    if len(named) < 2:
+        return False
+    last = named[-1]
+    if last == "secretKey":
+        return any(p in ("spec", "status") for p in named[:-1])
+    if last.lower() == "name":
+        return _last_word(named[-2]) == "ref"
+    if last.lower() != "key":
+        return False
+    parent = named[-2]
+    words = [w.lower() for w in _IDENT_WORDS.findall(parent)]
+    # (and a label selector's key, a NetworkPolicy's `namespaceSelector: {matchExpressions: [{key: namespace}]}`)
+    return any(_last_word(p) in ("ref", "reference") for p in named[-4:-1]) or parent.lower() in (
+        "extract", "matchexpressions", "matchfields") or (
+        len(words) >= 2 and words[-1] == "secret") or (
+        _secret_name(parent)[0] and _last_word(parent) not in _KEYED_SECTIONS) or _last_word(parent) in _LOCATION_WORDS
+
+
+# A section's last word that makes its bare `key` its secret (`secret: {key: …}`, `api_keys: [{key: …}]`), not a
+# credential's field whose `key` names where it is kept.
+_KEYED_SECTIONS = frozenset(("secret", "secrets", "key", "keys", "token", "tokens"))
 
 
 def _in_secret_section(named: list[str]) -> bool:

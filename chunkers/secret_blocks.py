@@ -13,10 +13,12 @@ import base64
 import re
 
 from .secret_lines import _TRAILING_COMMENT, _generated_under_secret_name, _redact_line, _redacted_as_assignment
-from .secret_names import REDACTED, _IDENT_WORDS, _NOT_A_VALUE, _name_tier, _secret_name
+from .secret_names import (
+    REDACTED, _IDENT_WORDS, _NOT_A_VALUE, _has_secret_word, _last_word, _name_tier, _secret_name,
+)
 from .secret_rules import _B64_PEM_PREFIXES
 from .secret_tokens import _SAMPLE_PASSWORDS
-from .secret_values import _PLACEHOLDER, is_benign_value
+from .secret_values import _PLACEHOLDER, is_benign_value, looks_random
 
 # A PEM (or PGP) private key: every base64 run between BEGIN and END is the secret,
 # on however many lines, whatever quotes, `+` or `\n` escapes hold them together.
@@ -134,6 +136,28 @@ def _k8s_value(value: str) -> bool:
     return bool(v) and REDACTED not in v and not is_benign_value(v)
 
 
+# A Secret's `stringData` fields that say what it is or where it points, not what it keeps (Argo CD's repository
+# Secrets: `stringData: {type: helm, url: https://charts.example.com, project: default, name: private-repo}`).
+_K8S_DESCRIPTOR_WORDS = frozenset("type url name project server host hostname port username user insecure enableoci "
+                                  "proxy noproxy".split())
+_K8S_FIELD = re.compile(r"(?:L\d+ (?:\d+:)?stringData:|[ \t]+[\"']?)(?P<key>[\w.-]+)")
+
+
+def _k8s_descriptor(head: str, value: str) -> bool:
+    """A `stringData` field named in _K8S_DESCRIPTOR_WORDS (its last word) whose value does not look generated: kept,
+    as a location's name in a section of secrets is (a `data` field is base64: never one)."""
+    m = _K8S_FIELD.match(head)
+    if not m:
+        return False
+    key = m.group("key")
+    v = value.strip().strip("\"'")
+    # (a webhook's URL, `slack-webhook-url`, a name holding a secret's word, `token-url`, a value with a generated
+    # piece, `https://example.com/hooks/Zq8v…`, stay the Secret's)
+    return (key.lower() in _K8S_DESCRIPTOR_WORDS or _last_word(key) in _K8S_DESCRIPTOR_WORDS) and not (
+        _has_secret_word(key) or "hook" in key.lower()) and not any(
+        looks_random(piece, 8) for piece in re.split(r"[\s/:.?&=@#,;-]+", v) if piece)
+
+
 def _k8s_short_b64(value: str) -> bool:
     """A Secret's `data:` value (base64 by the API's definition) of fewer than four characters once decoded
     (`YmFyCg==`, "bar\\n"): too short to be anyone's secret."""
@@ -167,7 +191,8 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
         flat_docs = {k.group(1) for k in kinds if k.group(0).startswith("L")}
         if any(k.group(0).startswith("L") for k in kinds):
             for m in _K8S_FLAT_DATA.finditer(text):
-                if m.group("doc") in flat_docs and _k8s_value(m.group("value")):
+                if m.group("doc") in flat_docs and _k8s_value(m.group("value")) and not _k8s_descriptor(
+                        m.group("head"), m.group("value")):
                     out[m.start()] = m.group("head") + REDACTED
         # raw YAML: documents split at `---`; in one of kind Secret, the children of data/stringData
         pos, docs = 0, []
@@ -193,7 +218,8 @@ def _block_changes(text: str, done: dict[int, str]) -> dict[int, str]:
                     if len(line) - len(line.lstrip()) <= indent:
                         indent = None
                     elif child and _k8s_value(child.group("value")) and not (
-                            b64 and _k8s_short_b64(child.group("value"))):
+                            b64 and _k8s_short_b64(child.group("value"))) and not (
+                            not b64 and _k8s_descriptor(child.group("head"), child.group("value"))):
                         out[ls] = child.group("head") + REDACTED
                     elif block:  # a block scalar: its lines, indented deeper than its key, are the value
                         at, lines = le + 1, []

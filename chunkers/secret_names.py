@@ -177,6 +177,12 @@ _NOT_SECRET_NAME = re.compile(
     r"(?<![a-z])(not?|non)[_.-](an?[_.-])?(secret|passw|pwd|token|key|cred|api[_.-]?key)|(?<![a-z])n(ot|on)secret|"
     # the name of a Secret a chart is given to read (Helm's `existingSecret: dojopro-license`), not its value
     r"(?<![a-z])existing[_.-]?secrets?(?![a-z])|"
+    # ... and the key in it that holds a value (Helm's `existingSecretPasswordKey: mongodb-root-password`,
+    # `existingUserSecretKey: username`)
+    r"(?<![a-z])existing[\w.-]{0,60}?keys?[\"'\]]?$|"
+    # a Kubernetes Secret named for the certificate it holds (`tlsSecret: keycloak-tls`, CloudNativePG's
+    # `serverCASecret: cluster-example-ca`): the Secret's name; camel case only (`tls_secret` may be a value)
+    r"(?-i:(?:^|[a-z0-9])(?:tls|TLS|Tls|CA|ca|Ca|[Cc]ert|[Cc]ertificate|[Ss]sl|SSL)Secret(?:Name)?[\"'\]]?$)|"
     # a list's place to go on from (S3's `continuation-token=…`, `nextPageToken`): a cursor, no credential
     # (a word of its own: `statuspage_token` is Statuspage's)
     r"(?:continuation|pagination|(?<![a-z])page|(?-i:(?<=[a-z])Page))[_.-]?tokens?(?![a-z])|"

@@ -270,6 +270,8 @@ def _names_a_key(value: str, name: str = "") -> bool:
     return set(words) <= set(name_words)
 
 
+# An AWS resource's id: its kind's prefix, 8 or 17 hex digits (`i-0123456789abcdef0`, `cks-1234567890abcdef0`).
+_AWS_RESOURCE_ID = re.compile(r"[a-z]{1,10}(?:-[a-z]{1,10})?-(?:[0-9a-f]{8}|[0-9a-f]{17})")
 _KEBAB_WORDS = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+")
 # words of letters in one case joined by `_` (`service_account`, `KINIT_USING_PENDING_CREDS_SUCCESSFUL`)
 _ONE_CASE_WORDS = re.compile(r"[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+")
@@ -624,6 +626,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (v.lower() in _PG_AUTH_METHODS and _PW_METHOD_NAME.search(name) is not None)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name) in ("address", "addr"))
+            # (an AWS resource's id under an id's name: KMS' `CustomKeyStoreId: "cks-1234567890abcdef0"`)
+            or (_AWS_RESOURCE_ID.fullmatch(v) is not None and _last_word(name) in ("id", "ids"))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
             or (v.strip("\"'").lower() in _FLAG_WORDS and _SWITCH_NAME.search(name) is not None)
             or (_last_word(name) in _ABOUT_WORDS and not looks_random(v))
