@@ -215,6 +215,9 @@ def inputs(size: int) -> dict[str, str]:
         "existing_key_run": rep("existing_a", 'Key: "Zq8vN3xL0pR7tY2wK5mB4cD"'),
         "ca_secret_run": rep("aCA", 'Secret: "Zq8vN3xL0pR7tY2wK5mB4cD"'),
         "k8s_descriptor_run": rep("\n  type: a-b-c", "\n", "kind: Secret\nstringData:"),
+        # a path under a file's name, a chart's password key (round 108)
+        "hole_path_run": rep("/a.b", '"', 'GPG_PASSPHRASE_FILE: "${{ runner.temp }}'),
+        "password_key_run": rep("a-b-", 'password"', 'passwordKey: "'),
     }
 
 

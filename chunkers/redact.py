@@ -100,7 +100,9 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
                             # (vault-examples' `vault.database.credential.source=dynamic`)
                             "source origin "
                             # (a domain's hosts: Jenkins' `hostnameSpecification: {includes: "*.test.com"}`)
-                            "includes excludes".split())
+                            "includes excludes "
+                            # (the namespace of a Secret it names: Kasten's `credential: {secret: {namespace: …}}`)
+                            "namespace".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,
 # NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`, an XML element's `class`): what the secret
 # is like, not the secret; judged by themselves under a section of secrets (its `Default` stays the secret's).
@@ -181,10 +183,10 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
     if len(parts) >= 2 and parts[-1].lower() == "get" and not parts[-2].isdigit():
         parts = parts[:-1]
     named = [p for p in parts if not p.isdigit()]
-    if _record_key(parts, named):
-        return _in_secret_section(named)
     if _selects_a_key(named):
         return False
+    if _record_key(parts, named):
+        return _in_secret_section(named)
     if len(named) >= 2 and (named[-1] == "keys" and named[-2].lower() in _LOGGING_SECTIONS or (
             # a Secret volume's items name its keys and their files (`secret: {items: [{key: REGISTRY_HTPASSWD,
             # path: passwd}]}`)
@@ -229,9 +231,11 @@ def _selects_a_key(named: list[str]) -> bool:
         return False
     parent = named[-2]
     words = [w.lower() for w in _IDENT_WORDS.findall(parent)]
-    # (and a label selector's key, a NetworkPolicy's `namespaceSelector: {matchExpressions: [{key: namespace}]}`)
+    # (and a label selector's key, a NetworkPolicy's `namespaceSelector: {matchExpressions: [{key: namespace}]}`, an
+    # affinity's `labelSelector` where a template read line by line loses `matchExpressions`; a Secret volume's or a
+    # projected source's `secret: {items: [{key: jenkins-admin-user, path: …}]}`)
     return any(_last_word(p) in ("ref", "reference") for p in named[-4:-1]) or parent.lower() in (
-        "extract", "matchexpressions", "matchfields") or (
+        "extract", "matchexpressions", "matchfields", "items") or _last_word(parent) == "selector" or (
         len(words) >= 2 and words[-1] == "secret") or (
         _secret_name(parent)[0] and _last_word(parent) not in _KEYED_SECTIONS) or _last_word(parent) in _LOCATION_WORDS
 
@@ -284,6 +288,12 @@ def _vault_action_secrets(value: str) -> bool:
         looks_random(piece, 8) for piece in re.split(r"[\s/.|;-]+", value) if piece)
 
 
+# The key in a chart's Secret that holds a password (Jenkins' `admin: {passwordKey: jenkins-admin-password}`), camel
+# case; its value a name of words ending in a credential's (`jenkins-admin-password`): kept, where `hunter2` is not.
+_PASSWORD_KEY_NAME = re.compile(r"(?:^|[a-z0-9_])[Pp]asswordKey$")
+_KEY_NAME_VALUE = re.compile(r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*[-_.](?:password|passwd|pass|user|username|token|secret)")
+
+
 def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
     """A parsed config value, redacted by its key path, then by its content: under a
     secret's name whatever it is (placeholders and references aside), under a name with
@@ -297,6 +307,8 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
             return f"{m.group(1)}={redact_value(tuple(parts[:-1]) + (m.group(1),), m.group(2))}"
         if name.lower() == "secrets" and (_SECRET_NAMES.fullmatch(value.strip()) or _vault_action_secrets(value)):
             return redact_text(value)  # the names of secrets (Compose's `secrets: [ssl-ca]`, an Action's input)
+        if _PASSWORD_KEY_NAME.search(name) and _KEY_NAME_VALUE.fullmatch(value.strip()):
+            return redact_text(value)  # (the key in a chart's Secret that holds the password: a name)
         if is_secret_key(path):
             if not is_benign_value(value, name) and not (
                     value.strip().lower() in _POLICY_WORDS and not _secret_name(name)[0]):

@@ -270,6 +270,10 @@ def _names_a_key(value: str, name: str = "") -> bool:
     return set(words) <= set(name_words)
 
 
+# A path whose first part may be a hole (`${{ runner.temp }}`, `${HOME}`, `$TMPDIR`, `{{ .Values.dir }}`, `~`): words
+# between slashes, no blank, no quote.
+_HOLE_PATH = re.compile(r"(?:\$\{\{[^{}\n]{1,80}\}\}|\$\{[^{}\n]{1,80}\}|\{\{[^{}\n]{1,80}\}\}|\$\w{1,40}|~|\.{1,2})?"
+                        r"(?:/[\w.@+-]{1,100}){1,30}/?")
 # An AWS resource's id: its kind's prefix, 8 or 17 hex digits (`i-0123456789abcdef0`, `cks-1234567890abcdef0`).
 _AWS_RESOURCE_ID = re.compile(r"[a-z]{1,10}(?:-[a-z]{1,10})?-(?:[0-9a-f]{8}|[0-9a-f]{17})")
 _KEBAB_WORDS = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+")
@@ -626,6 +630,9 @@ def is_benign_value(value: str, name: str = "") -> bool:
             or (v.lower() in _PG_AUTH_METHODS and _PW_METHOD_NAME.search(name) is not None)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
             or (_ETH_ADDRESS.fullmatch(v) is not None and _last_word(name) in ("address", "addr"))
+            # (a path under a name ending in a file's or a folder's word, a CI runner's folder its first part: chart
+            # releaser's `GPG_PASSPHRASE_FILE: "${{ runner.temp }}/gpg-passphrase"`, Docker's `POSTGRES_PASSWORD_FILE`)
+            or (_last_word(name) in ("file", "path", "dir", "directory") and _HOLE_PATH.fullmatch(v) is not None)
             # (an AWS resource's id under an id's name: KMS' `CustomKeyStoreId: "cks-1234567890abcdef0"`)
             or (_AWS_RESOURCE_ID.fullmatch(v) is not None and _last_word(name) in ("id", "ids"))
             or (_SLOT_NAME.fullmatch(v) is not None and _SLOT_KEY_NAME.search(name) is not None)
