@@ -218,6 +218,9 @@ def inputs(size: int) -> dict[str, str]:
         # a path under a file's name, a chart's password key (round 108)
         "hole_path_run": rep("/a.b", '"', 'GPG_PASSPHRASE_FILE: "${{ runner.temp }}'),
         "password_key_run": rep("a-b-", 'password"', 'passwordKey: "'),
+        # external-secrets' data item as text, an environment tag (round 109)
+        "es_item_run": rep("secretKey:", " x", "  - secretKey: "),
+        "env_tag_run": rep("A_", "!", "api_key: !env_var "),
     }
 
 

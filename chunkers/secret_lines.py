@@ -1915,6 +1915,12 @@ def _sub_at(pattern: re.Pattern[str], repl, line: str, starts: list[tuple[int, i
     return "".join(out)
 
 
+# external-secrets' data item written as YAML, in a manifest read as text or a document's example (`- secretKey:
+# db-password` then its `remoteRef`): a list item led by `secretKey`, its value a key's name (letters, digits, `_`,
+# `-`, `.`), a comment after it. MinIO's `secretKey: minio123` is no list item's first key.
+_ES_DATA_ITEM = re.compile(r"[ \t]*-[ \t]+secretKey:[ \t]+[\"']?(?P<v>[A-Za-z][\w.-]{0,62})[\"']?[ \t]*(?:#[^\n]*)?\r?")
+
+
 @functools.lru_cache(maxsize=65536)
 def _redact_line(line: str) -> str:
     # Read once, before the substitutions below: they replace values, never the names that
@@ -1932,6 +1938,8 @@ def _redact_line(line: str) -> str:
             "eyJ" in line or "xox" in line) or (
             "_" in line and ("gh" in line or "github_pat_" in line or "k_live_" in line or "k_test_" in line)):
         line = _TOKEN.sub(_token, line)
+    if "secretKey:" in line and (es := _ES_DATA_ITEM.fullmatch(line)) and not looks_random(es.group("v")):
+        return line  # (external-secrets' data item: the target Secret's key, a name; a form was read above)
     if "uthorization" in low or "AuthenticationHeaderValue" in line:
         line = _AUTH_HEADER.sub(_auth_header, line)
     if "bearer" in low and ('"' in line or "'" in line or "`" in line):

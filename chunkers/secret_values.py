@@ -798,7 +798,12 @@ def _one_part_conn(value: str) -> bool:
 # (and AWS Signature Version 4's credential scope, `AKIDEXAMPLE/20150830/us-east-1/sts/aws4_request`: a key's id, a
 # day, a region and a service, what the signature is made for; a key id of AWS's form is found by the rule table)
 _PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]{16}-[A-Z]{3}|#/[\w$./~-]*"
-                          r"|[A-Z0-9]{4,128}/[0-9]{8}/[a-z0-9-]{2,32}/[a-z0-9-]{2,32}/aws4_request")
+                          r"|[A-Z0-9]{4,128}/[0-9]{8}/[a-z0-9-]{2,32}/[a-z0-9-]{2,32}/aws4_request"
+                          # (an age recipient, the public key SOPS' `.sops.yaml` encrypts to: bech32 after `age1`; its
+                          # private key is `AGE-SECRET-KEY-1…`)
+                          r"|age1[02-9ac-hj-np-z]{58}"
+                          # (a YAML tag reading an environment variable: Recyclarr's `api_key: !env_var SONARR_API_KEY`)
+                          r"|!(?:env_var|ENV|env)[ \t]+\$?\{?[A-Za-z_][A-Za-z0-9_]{0,80}\}?")
 # Lower-case words joined by dots (`token: "comment.doc"`, an editor grammar's scope; `"spring.datasource.password"`, a
 # property's key): a name. Under a password's or a secret's name only when it names one (`hunter.two` is a password).
 # (the first part words joined by `-`: better-auth's tests' `secret: "better-auth.secret"`)
