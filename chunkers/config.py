@@ -614,7 +614,7 @@ _XML_KEY_VALUE = re.compile(r"""(?i)\b(?:key|name)\s*=\s*["']([^"']*)["'][^>]*?\
 
 
 _PUNCTUATION_ONLY = re.compile(r"^[\s{}\[\],]*$")
-_QUOTED_THEN_COMMENT = re.compile(r"""(["'])([^"'\n]*)\1([ \t]+#[^\n]*)""")
+_QUOTED_THEN_COMMENT = re.compile(r"""(["'])(?P<value>[^"'\n]*)\1(?P<gap>[ \t]+)(?P<note>#[^\n]*)""")
 
 
 def loose_entries(lines: list[str]) -> list[ConfigEntry]:
@@ -655,9 +655,8 @@ def loose_entries(lines: list[str]) -> list[ConfigEntry]:
         if q := _QUOTED_THEN_COMMENT.fullmatch(value):
             # a quoted value and a comment after it (`password: "{{ .mysecret }}"  # plain manifests`): the value is
             # what is quoted, the comment text
-            gap, note = re.match(r"([ \t]+)(.*)", q.group(3), re.S).groups()
-            out.append(ConfigEntry(no, ":".join(path), redact_value(path, q.group(2)) + gap + redact_text(note),
-                                   path[0]))
+            out.append(ConfigEntry(no, ":".join(path), redact_value(path, q.group("value")) + q.group("gap")
+                                   + redact_text(q.group("note")), path[0]))
             continue
         value = value.strip("\"'")
         out.append(ConfigEntry(no, ":".join(path), redact_value(path, value), path[0]))
