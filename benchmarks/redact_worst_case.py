@@ -221,6 +221,15 @@ def inputs(size: int) -> dict[str, str]:
         # external-secrets' data item as text, an environment tag (round 109)
         "es_item_run": rep("secretKey:", " x", "  - secretKey: "),
         "env_tag_run": rep("A_", "!", "api_key: !env_var "),
+        # an entry point's module of many words, a connection string's template of many words, a member's own name
+        # of many words (round 110)
+        "entry_point_run": rep("a_", 'b.c:PASSWORD"', 'password = "'),
+        "my_part_run": rep("Ab", '"', 'x = "AccountName=a;AccountKey=my'),
+        "member_name_run": rep("_A", '"', 'assert x.a_b == "A'),
+        # a credential's member of many words, a database's URL of many query parts or path parts (round 110)
+        "cred_member_run": rep("a_", 'host = "Zq8vN3xL0pR7tY2wK5mB4cD"', "creds."),
+        "url_query_run": rep("&a=b", '"', 'credentials = "postgres://u@h/d?x=y'),
+        "url_path_run": rep("/a:", '"', 'credentials = "sqlite://'),
     }
 
 

@@ -53,7 +53,9 @@ from .secret_names import (
     REDACTED, _IDENT_WORDS, _LABEL_HINT, _NOT_SECRET_NAME, _last_word, _name_tier, _secret_name,
 )
 from .secret_tokens import _CS_RULE_HOT, _FORM_HINT, _HINT_RULES, _RE_HINT_ANY, _RE_HINT_GROUPS, _RULE_HOT, _trie
-from .secret_values import _last_name, _ordinary_but_random, _path_parts, is_benign_value, looks_random
+from .secret_values import (
+    _last_name, _no_generated_piece, _ordinary_but_random, _path_parts, is_benign_value, looks_random,
+)
 from .text import line_table, split_lines
 
 
@@ -103,6 +105,10 @@ _LOCATION_WORDS = frozenset("file path dir directory url uri location host hostn
                             "includes excludes "
                             # (the namespace of a Secret it names: Kasten's `credential: {secret: {namespace: …}}`)
                             "namespace".split())
+# A credential's fields that say which database, schema or warehouse it opens, as which role, with which driver (dlt's
+# `destination: {clickhouse: {credentials: {database: dlt_data}}}`): judged by their look in a credential's section
+# only (`secrets: {db: …}`, `ConnectionStrings: {Database: …}` name a secret or a connection string).
+_CREDENTIAL_FIELDS = frozenset("database db schema catalog warehouse role drivername driver".split())
 # A parameter's or a schema's attributes (CloudFormation's `Parameters: {DBPassword: {Type: String, MaxLength: 41,
 # NoEcho: true}}`, a JSON Schema's `password: {type: string, minLength: 8}`, an XML element's `class`): what the secret
 # is like, not the secret; judged by themselves under a section of secrets (its `Default` stays the secret's).
@@ -206,7 +212,9 @@ def is_secret_key(path: tuple[str, ...] | list[str] | str) -> bool:
     # (a location's name, `file: ca.crt`; a name that says it names a secret, Kubernetes' `secret: {secretName: …}`;
     # a package's, `"@inquirer/password": "^4.0.21"`: judged by what they say, not by their section)
     if named and (_last_word(named[-1]) in _LOCATION_WORDS or _NOT_SECRET_NAME.search(named[-1]) or (
-            named[-1].lower().lstrip("@") in _SCHEMA_WORDS)):
+            named[-1].lower().lstrip("@") in _SCHEMA_WORDS) or (
+            len(named) >= 2 and _last_word(named[-1]) in _CREDENTIAL_FIELDS and (
+                _last_word(named[-2]) in ("credentials", "credential", "creds")))):
         return False
     return _in_secret_section(named)
 
@@ -311,7 +319,8 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
             return redact_text(value)  # (the key in a chart's Secret that holds the password: a name)
         if is_secret_key(path):
             if not is_benign_value(value, name) and not (
-                    value.strip().lower() in _POLICY_WORDS and not _secret_name(name)[0]):
+                    value.strip().lower() in _POLICY_WORDS and not _secret_name(name)[0]) and not (
+                    _step_cache_key(parts, value)):
                 return REDACTED
         elif (_name_tier(name) == 1 or _in_secret_section(named := [p for p in parts if not p.isdigit()]) or (
                 _record_key(parts, named))) and looks_random(value) and not is_benign_value(value, name):
@@ -319,6 +328,16 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
         elif _ordinary_but_random(path, value):
             return REDACTED
     return redact_text(value)
+
+
+def _step_cache_key(parts: list[str], value: str) -> bool:
+    """A workflow step's `with: {key: …}` of words, no piece generated (rust-cache's `key:
+    test-x86_64-unknown-linux-gnu`): a cache's key. An SSH action's private key there is read by its block's form."""
+    return [p for p in parts if not p.isdigit()][-3:] == ["steps", "with", "key"] and (
+        _CACHE_KEY.fullmatch(value) is not None and _no_generated_piece(value))
+
+
+_CACHE_KEY = re.compile(r"[\w.-]{1,200}")
 
 
 # Where a line can need `_redact_line` at all, found over the whole (lowered)

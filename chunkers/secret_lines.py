@@ -31,9 +31,9 @@ from .secret_values import (
     _CONN_CRED, _DOTTED, _FLAG_WORDS, _HEX_ONLY, _IDENTIFIER, _ID_WORDS, _KEY_WORDS, _PASSWORD_OR_SECRET,
     _PASSWORD_WORD, _PLACEHOLDER, _PLACEHOLDER_RUN, _PLAIN_WORD, _PUBLIC_OR_HASH, _REFERENCE_OR_PLACEHOLDER, _SLUG_PART,
     _TEMPLATE_PASSWORDS, _TOKEN_CHARS, _UPPER_ID, _UUID, _WELL_KNOWN_DEV_VALUES, _entropy, _file_name, _hash_name,
-    _is_phrase, _label_mapped_to_id, _lexer_comparison, _names_a_key, _ordinary_but_random, _other_reference,
-    _password_like, _sample_words, _template_conn, _template_user, _toggles_itself, _ui_text, gpg_key_id,
-    is_benign_value, looks_random,
+    _is_phrase, _label_mapped_to_id, _lexer_comparison, _my_own_part, _names_a_key, _ordinary_but_random,
+    _other_reference, _password_like, _sample_words, _template_conn, _template_user, _toggles_itself, _ui_text,
+    gpg_key_id, is_benign_value, looks_random,
 )
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
@@ -563,9 +563,10 @@ def _conn_part(m: re.Match[str]) -> str:
     # a template's part (`Password=your_password`, `Pwd=${DB_PASS}`, `Password=xxxxxxxx`) says where one goes
     if not value or _REFERENCE_OR_PLACEHOLDER.match(value) or _PLACEHOLDER_RUN.search(value) or (
             _REFERENCE_OR_PLACEHOLDER.match(value.split()[0])) or _OPEN_HOLE.fullmatch(value) or (
-            value in _WELL_KNOWN_DEV_VALUES):  # Azurite's published account key
+            value in _WELL_KNOWN_DEV_VALUES) or _my_own_part(value, m.group(2)):  # Azurite's published account key
         return m.group(0)
     return f"{m.group(1)}{m.group(2)}{REDACTED}"
+
 
 
 # A part's value that ends in a format hole left open (`Password = invalid {0` before the string's end, `$"…Password

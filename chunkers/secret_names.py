@@ -158,8 +158,10 @@ _NOT_SECRET_NAME = re.compile(
     # an MSBuild property listing targets (`InsertAdditionalWebCofigConnectionStringsDependsOn`, `…BeforeTargets`)
     r"(?:depends[_.-]?on|(?:before|after)[_.-]?targets)[\"'\]]?$|"
     # a table's key: a row's reference to another's (CakePHP fixtures' `'aco_foreign_key' => '73e3309f-…'`), the
-    # key rows are sorted or partitioned by; a secret's word after it (`foreign_key_secret`) is still one
-    r"(?:foreign|sort|partition)[_.-]?keys?(?![a-z])(?![\w.-]*?(token|secret|passw|pwd))|"
+    # key rows are sorted or partitioned by, a stream's column that marks how far it was copied (Singer's and Meltano's
+    # `TAP_POSTGRES__METADATA_SOME_STREAM_ID_REPLICATION_KEY=created_at`); a secret's word after it
+    # (`foreign_key_secret`) is still one
+    r"(?:foreign|sort|partition|replication)[_.-]?keys?(?![a-z])(?![\w.-]*?(token|secret|passw|pwd))|"
     # what makes passwords, not one (passbolt's `PasswordGenerator`, `PASSPHRASE_GENERATOR_WORDS_CASE_LOWER`)
     r"(?:passw(?:or)?d|passphrase)[_.-]?generators?(?![a-z])|"
     # a name whose last word says it points at the secret (`SECRET_VAULT_REF`, `db_password_reference`)
@@ -183,6 +185,12 @@ _NOT_SECRET_NAME = re.compile(
     # a Kubernetes Secret named for the certificate it holds (`tlsSecret: keycloak-tls`, CloudNativePG's
     # `serverCASecret: cluster-example-ca`): the Secret's name; camel case only (`tls_secret` may be a value)
     r"(?-i:(?:^|[a-z0-9])(?:tls|TLS|Tls|CA|ca|Ca|[Cc]ert|[Cc]ertificate|[Ss]sl|SSL)Secret(?:Name)?[\"'\]]?$)|"
+    # a credentials object's member or the last part of its path (`__` joins a setting's path in an environment
+    # variable's name: dlt's, Meltano's, ASP.NET Core's) that says where or which, not what proves it (dlt's
+    # `DESTINATION__QDRANT__CREDENTIALS__PATH: zendesk.qdb`, `creds.database = "testdb"`, `CREDENTIALS__WAREHOUSE`;
+    # a secret's `secrets.db` stays one)
+    r"cred(?:ential)?s?(?:__|\.)(?:[a-z0-9]+_){0,4}(?:path|file|dir|host|hostname|port|server|endpoint|url|uri|email|"
+    r"database|db|schema|catalog|warehouse|role|region|drivername|driver|application)[\"'\]]{0,2}$|"
     # a list's place to go on from (S3's `continuation-token=…`, `nextPageToken`): a cursor, no credential
     # (a word of its own: `statuspage_token` is Statuspage's)
     r"(?:continuation|pagination|(?<![a-z])page|(?-i:(?<=[a-z])Page))[_.-]?tokens?(?![a-z])|"

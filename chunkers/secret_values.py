@@ -139,6 +139,9 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"(?:/[\w.-]*)+\$\{?[A-Za-z_]\w*\}?|"
     # (a mask's word or the word for a value itself: Caddy's `f.AddOperation("password", "HIDDEN")`, `KEY=value`)
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|hidden|masked|value|"
+    # (... in parentheses: Meltano's manifest's `"TAP_SNOWFLAKE_PASSWORD": "(redacted)"`, Terraform's `(sensitive
+    # value)`)
+    r"\((?:redacted|hidden|masked|omitted|removed|censored|sensitive(?: value)?)\)|"
     # (a run of one sign standing for the value: aws-vault's `AWS_SECRET_ACCESS_KEY=%%%`)
     r"%{3,}|#{3,}|\?{3,}|"
     # a placeholder word between runs of signs (`"--- redacted ---"`, `"== hidden =="`), a bracketed phrase after
@@ -246,8 +249,10 @@ def _names_a_key(value: str, name: str = "") -> bool:
     if name and value.isalpha() and not _PASSWORD_WORD.search(name) and value.lower() in name_words:
         return True  # one word of its own name (`access_key='access'`, a test's stand-in), not a password's
     words = [w.lower() for w in _IDENT_WORDS.findall(value)]
+    # (a member's own name counts alone: meltano's `assert store.connection_string == "SOME_CONNECTION_STRING"`)
+    member = [w.lower() for w in _IDENT_WORDS.findall(re.split(r"[.:]", name.strip("\"'`@$[] "))[-1])]
     if name and _ONE_CASE_WORDS.fullmatch(value) and not _PASS_ANY.search(name) and not _PASS_ANY.search(value) and (
-            _spells_its_name(words, name_words)):
+            _spells_its_name(words, name_words) or _spells_its_name(words, member)):
         return True
     if not all(w.isalpha() for w in words) or not any(w in _KEY_WORDS for w in words):
         return False
@@ -605,7 +610,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         v in _WELL_KNOWN_DEV_VALUES) or _ui_text(v, label=name.startswith("string[")) or v in _RULE_WORDS or (
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
-        _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or _one_part_conn(v) or (
+        _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or _no_password_url(v) or _one_part_conn(v) or (
         _LETTER_RUNS.fullmatch(v) is not None) or _PUNCT_ONLY.fullmatch(v) is not None or (
         _GLOB_PATH.fullmatch(v) is not None) or _hole_message(v) or (
         _SECRET_NAME_LIST.fullmatch(v) is not None and _NAMED_KIND.search(v) is not None and all(
@@ -669,8 +674,9 @@ _KEY_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}")
 _SCRIPT_RUN = re.compile(
     r"(?:node|python3?|ruby|bash|sh|deno|bun|tsx|ts-node|npx)[ \t]+[\w./-]+\.(?:[cm]?js|ts|py|rb|sh)")
 # A number, maybe with a unit of time, under a name with the word `limit` (supabase's
-# `GOTRUE_RATE_LIMIT_TOKEN_REFRESH="30"`): a count or a rate, no token.
-_LIMIT_NUMBER = re.compile(r"[0-9]{1,6}(?:\.[0-9]+)?(?:ms|[smhd])?")
+# `GOTRUE_RATE_LIMIT_TOKEN_REFRESH="30"`): a count or a rate, no token (nine digits at most: dlt's `credentials:
+# {chunk_size: 1000000}`).
+_LIMIT_NUMBER = re.compile(r"[0-9]{1,9}(?:\.[0-9]+)?(?:ms|[smhd])?")
 _LIMIT_WORDS = frozenset("limit limits size max lifetime capacity".split())
 # A message's id, dotted words and words joined by `-` last (umami's `newPassword: 'label.new-password'`).
 _MESSAGE_ID = re.compile(r"[a-z]{2,}(?:\.[a-z]{2,})*\.[a-z]{2,}(?:-[a-z]{2,})+")
@@ -785,6 +791,29 @@ def _host_url(value: str) -> bool:
         looks_random(p, 8) for p in re.split(r"[.:/,]+", value) if p)
 
 
+# A database's URL with no password (dlt's `credentials="postgres://loader@localhost:5432/dlt_data"`,
+# `"duckdb:///_storage/quack.duckdb"`, `"sqlite:///:memory:"`, `"mssql://host/db?trusted_connection=yes&driver=ODBC+
+# Driver+17+for+SQL+Server"`): a scheme, maybe a user, a host (none for a local file's), a path and a query of
+# settings. A user and a password (`loader:pass@`) are a URL's credentials, read by their own rule.
+_NO_PASSWORD_URL = re.compile(
+    r"[a-z][a-z0-9+.-]{1,30}://(?:(?P<user>[A-Za-z0-9._%-]{1,64})@)?(?P<host>[A-Za-z0-9.-]{0,253})(?::[0-9]{1,5})?"
+    r"(?P<path>(?:/[\w.~:%-]{0,200}){0,30})(?:\?(?P<query>[\w.~%+-]{1,80}=[\w.~%+,-]{0,200}"
+    r"(?:&(?:amp;)?[\w.~%+-]{1,80}=[\w.~%+,-]{0,200}){0,30}))?")
+
+
+def _no_password_url(value: str) -> bool:
+    """A URL of _NO_PASSWORD_URL with no piece generated (a Sentry DSN's key is its user) and no part of its query
+    named for a credential but a switch (`TrustServerCertificate=yes`; `?token=…`, `&sig=…` are credentials)."""
+    m = _NO_PASSWORD_URL.fullmatch(value)
+    if m is None or not _no_generated_piece(f"{m.group('user') or ''}/{m.group('host')}{m.group('path')}"):
+        return False
+    for part in re.split(r"&(?:amp;)?", m.group("query") or ""):
+        key, _, val = part.partition("=")
+        if key and (looks_random(val, 8) or _CONN_CREDENTIAL_PART.search(key) and val.lower() not in _FLAG_WORDS):
+            return False
+    return True
+
+
 def _one_part_conn(value: str) -> bool:
     m = _ONE_PART_CONN.fullmatch(value)
     return m is not None and (_file_name(m.group("where")) or _LOCAL_HOST.fullmatch(m.group("where")) is not None or (
@@ -803,7 +832,10 @@ _PUBLIC_FORM = re.compile(r"(?:SPDXRef|LicenseRef|DocumentRef)-[\w.+-]+|[0-9a-f]
                           # private key is `AGE-SECRET-KEY-1…`)
                           r"|age1[02-9ac-hj-np-z]{58}"
                           # (a YAML tag reading an environment variable: Recyclarr's `api_key: !env_var SONARR_API_KEY`)
-                          r"|!(?:env_var|ENV|env)[ \t]+\$?\{?[A-Za-z_][A-Za-z0-9_]{0,80}\}?")
+                          r"|!(?:env_var|ENV|env)[ \t]+\$?\{?[A-Za-z_][A-Za-z0-9_]{0,80}\}?"
+                          # (an embedded database's name for one held in memory or in a pipeline's folder: SQLite's and
+                          # DuckDB's `:memory:`, dlt's `credentials=":pipeline:"`)
+                          r"|:memory:|:pipeline:")
 # Lower-case words joined by dots (`token: "comment.doc"`, an editor grammar's scope; `"spring.datasource.password"`, a
 # property's key): a name. Under a password's or a secret's name only when it names one (`hunter.two` is a password).
 # (the first part words joined by `-`: better-auth's tests' `secret: "better-auth.secret"`)
@@ -829,7 +861,8 @@ _FILE_NAME = re.compile(
     r"(?:~/|\.{0,2}/)?(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\.(?:ps1|psm1|sh|bash|bat|cmd|py|rb|js|ts|json|ya?ml|toml|ini|"
     r"cfg|conf|env|txt|md|xml|csv|log|sql|html?|crt|cer|pem|key|p12|pfx|jks|der|csr|pub|keystore|truststore|"
     r"mp4|m4a|m4v|mkv|webm|avi|mov|mp3|aac|flac|ogg|wav|srt|vtt|png|jpe?g|gif|svg|pdf|zip|gz|tgz|tar|jar|war|dll|"
-    r"exe|so|dylib)")
+    # (a database's file: dlt's `credentials = "my_data.duckdb"`)
+    r"exe|so|dylib|db|db3|sqlite3?|duckdb)")
 
 
 def _file_name(value: str) -> bool:
@@ -870,9 +903,11 @@ _DOTENVX_CIPHERTEXT = re.compile(r"encrypted:B[A-Za-z0-9+/]{100,}={0,2}")
 # A Python entry point, a module's dotted path and an attribute (`jupyterhub.authenticators.shared:SharedPassword
 # Authenticator` under `shared-password` in pyproject.toml's entry points): letters only after the colon.
 # (two dots in the module's path, or a class's name of two words or more, or a function's with `_`: `db.local:Secret`,
-# a user and a password, is none)
+# a user and a password, is none; a constant's upper-case name after a module's of words joined by `_`: meltano's
+# `my_state_manager_password = "my_state_manager.backend:PASSWORD"`)
 _ENTRY_POINT = re.compile(r"[a-z_][a-z0-9_]*(?:(?:\.[a-z_][a-z0-9_]*){2,}:[A-Za-z_]{4,}|\.[a-z_][a-z0-9_]*:"
-                          r"(?:[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:_[a-z]+)+))")
+                          r"(?:[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:_[a-z]+)+))|"
+                          r"[a-z]+(?:_[a-z]+)+\.[a-z]+(?:_[a-z]+)*:[A-Z]+(?:_[A-Z]+)*")
 
 
 def _public_pem(value: str) -> bool:
@@ -1397,9 +1432,13 @@ _VERSION_RANGE = re.compile(r"[\^~][0-9]+(?:\.(?:[0-9]+|x|\*)){1,2}(?:-[\w.]+)?|
 
 def _template_conn(text: str) -> bool:
     """A connection string's syntax in words (`…;UID=user;PWD=password`), as a URL's `user:password@`: a user and a
-    password, each a placeholder word (_TEMPLATE_USERS, _TEMPLATE_PASSWORDS), and no other credential."""
+    password, each a placeholder word (_TEMPLATE_USERS, _TEMPLATE_PASSWORDS), and no other credential; or every
+    credential's part a template's `my` and its own name (_my_own_part)."""
     users, passwords = set(), set()
-    for m in _CONN_CRED.finditer(text):
+    creds = list(_CONN_CRED.finditer(text))
+    if creds and all(_my_own_part(m.group(3).strip(), m.group(2)) for m in creds):
+        return True
+    for m in creds:
         key = re.sub(r"[ \t]+", "", m.group(2)).lower().rstrip("=")
         value = m.group(3).strip().lower()
         if key in ("password", "pwd"):
@@ -1409,6 +1448,19 @@ def _template_conn(text: str) -> bool:
         else:
             return False
     return bool(users) and bool(passwords) and users <= _TEMPLATE_USERS and passwords <= _TEMPLATE_PASSWORDS
+
+
+def _my_own_part(value: str, part: str) -> bool:
+    """A template's `my` and the part's own name (a documentation's `AccountKey=myAccountKey`, `User Id=myUsername`):
+    where a value goes. A user's part may say `myUser` or `myUsername` whatever it is called (`Uid`, `User Id`). A
+    password's part is none (`Password=myPassword` is Nosey Parker's and Kingfisher's ODBC example: recall wins)."""
+    if not value.startswith("my") or not _CAMEL_WORDS.fullmatch(value, 2) or _PASS_ANY.search(part):
+        return False
+    own, said = re.sub(r"[\s_=-]", "", part).lower(), value[2:].lower()
+    return said == own or own[:1] == "u" and said in ("user", "username", "userid")
+
+
+_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]+)+")
 
 
 def _password_like(value: str) -> bool:
