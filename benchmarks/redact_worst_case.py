@@ -230,6 +230,10 @@ def inputs(size: int) -> dict[str, str]:
         "cred_member_run": rep("a_", 'host = "Zq8vN3xL0pR7tY2wK5mB4cD"', "creds."),
         "url_query_run": rep("&a=b", '"', 'credentials = "postgres://u@h/d?x=y'),
         "url_path_run": rep("/a:", '"', 'credentials = "sqlite://'),
+        # a URL of many holes, a connection string of many holes, a reference's many blanks (round 111)
+        "url_hole_run": rep("<a>", '"', 'credentials = "postgres://u:<p>@'),
+        "conn_hole_run": rep("A=<x>;", 'Password=Zq8vN3xL0pR7tY2wK5mB4cD"', 'conn = "'),
+        "secret_ref_run": rep(" ", '"x", version=1', 'secret="'),
     }
 
 

@@ -320,7 +320,7 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
         if is_secret_key(path):
             if not is_benign_value(value, name) and not (
                     value.strip().lower() in _POLICY_WORDS and not _secret_name(name)[0]) and not (
-                    _step_cache_key(parts, value)):
+                    _names_by_path(parts, value)):
                 return REDACTED
         elif (_name_tier(name) == 1 or _in_secret_section(named := [p for p in parts if not p.isdigit()]) or (
                 _record_key(parts, named))) and looks_random(value) and not is_benign_value(value, name):
@@ -330,14 +330,22 @@ def redact_value(path: tuple[str, ...] | list[str] | str, value: str) -> str:
     return redact_text(value)
 
 
-def _step_cache_key(parts: list[str], value: str) -> bool:
-    """A workflow step's `with: {key: …}` of words, no piece generated (rust-cache's `key:
-    test-x86_64-unknown-linux-gnu`): a cache's key. An SSH action's private key there is read by its block's form."""
-    return [p for p in parts if not p.isdigit()][-3:] == ["steps", "with", "key"] and (
-        _CACHE_KEY.fullmatch(value) is not None and _no_generated_piece(value))
+def _names_by_path(parts: list[str], value: str) -> bool:
+    """A value its path says is a name, kept unless generated: a workflow step's `with: {key: …}` of words (rust-cache's
+    `key: test-x86_64-unknown-linux-gnu`, a cache's key; an SSH action's private key there is read by its block's
+    form), and a reference's `secret` (Google Cloud's `secretKeyRef: {secret: prefect-api-key, version: latest}`: the
+    Secret Manager secret's name)."""
+    named = [p for p in parts if not p.isdigit()]
+    if named[-3:] == ["steps", "with", "key"]:
+        # (expressions among the words, each read as a separator: cosmos' `integration-dbt-1-8-${{ runner.os }}-…`)
+        words = _WORKFLOW_EXPR.sub("-", value)
+        return _PLAIN_NAME.fullmatch(words) is not None and _no_generated_piece(words)
+    return len(named) >= 2 and named[-1].lower() == "secret" and _last_word(named[-2]) == "ref" and (
+        _PLAIN_NAME.fullmatch(value) is not None and not looks_random(value))
 
 
-_CACHE_KEY = re.compile(r"[\w.-]{1,200}")
+_PLAIN_NAME = re.compile(r"[\w.-]{1,200}")
+_WORKFLOW_EXPR = re.compile(r"\$\{\{[^{}\n]{0,200}\}\}")
 
 
 # Where a line can need `_redact_line` at all, found over the whole (lowered)

@@ -403,7 +403,9 @@ _WEAK_HINT = re.compile(
 # A connection string: at least two `;`-separated `name=value` parts (one
 # part alone is as likely a statement: `user = get_user();`).
 # (the `;` of `&amp;`, a URL's query written in XML or HTML, separates nothing; `Password=Tr0ub4dor&3;` ends at `;`)
-_CONN_PAIR = r"[ \t]*[A-Za-z][\w .]{0,40}=[^;\n\"'<>&]*(?:&(?!amp;)[^;\n\"'<>&]*)*"
+# (a template's hole is a part's whole value: `AccountName=x;AccountKey=<key>;SharedAccessSignature=sv=…&sig=…`, the
+# parts after it read too)
+_CONN_PAIR = r"[ \t]*[A-Za-z][\w .]{0,40}=(?:<[\w .-]{1,60}>(?=;|$)|[^;\n\"'<>&]*(?:&(?!amp;)[^;\n\"'<>&]*)*)"
 _CONN_STRING = re.compile(rf"(?:{_CONN_PAIR};)+{_CONN_PAIR};?")
 
 # scheme://user:password@host
@@ -524,9 +526,9 @@ _URL_PASSWORD_PLACEHOLDER = re.compile(
     r"(?i)(?:your|enter|insert|put)[_-].*|.*[_-]here|replace[_-]?me(?:[_-].*)?|todo(?:[_-].*)?|tbd|placeholder")
 # (a composite format's numbered hole, `user:{0}@`, or a named one, `{pwd}`, `{self.POSTGRES_PASSWORD}`: the text holds
 # the variable's name, and the value, where the text has it, is judged where it is assigned; one character, `user:;@`:
-# no secret)
-_URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\$\{?[A-Za-z_]\w*\}?|\{\{+[^{}]*\}\}+|%[A-Za-z_]\w*%|<[^<>]*>|"
-                                r"\{\d+(?:,-?\d+)?(?::[^{}]*)?\}|\{[ \t]*[A-Za-z_][\w.]*[ \t]*\}|"
+# no secret; a variable escaped for a shell, feast's `url."https://api:\${TOKEN}@github.com/"`)
+_URL_PASSWORD_HOLE = re.compile(r".|\*{2,}|x{3,}|X{3,}|\\?\$\{?[A-Za-z_]\w*\}?|\{\{+[^{}]*\}\}+|%[A-Za-z_]\w*%|"
+                                r"<[^<>]*>|\{\d+(?:,-?\d+)?(?::[^{}]*)?\}|\{[ \t]*[A-Za-z_][\w.]*[ \t]*\}|"
                                 # a printf verb or an empty positional hole, filled by the call's arguments
                                 # (Go's `fmt.Sprintf("postgres://%s:%s@host/%s", user, pass, db)`, `%(pw)s`, `{}`)
                                 r"%(?:\[\d+\])?[-+# 0]*\d*[svqdx]|%\([A-Za-z_]\w*\)s|\{\}|"
@@ -1920,6 +1922,13 @@ def _sub_at(pattern: re.Pattern[str], repl, line: str, starts: list[tuple[int, i
 # db-password` then its `remoteRef`): a list item led by `secretKey`, its value a key's name (letters, digits, `_`,
 # `-`, `.`), a comment after it. MinIO's `secretKey: minio123` is no list item's first key.
 _ES_DATA_ITEM = re.compile(r"[ \t]*-[ \t]+secretKey:[ \t]+[\"']?(?P<v>[A-Za-z][\w.-]{0,62})[\"']?[ \t]*(?:#[^\n]*)?\r?")
+# Google Cloud's reference to a Secret Manager secret by its name and version, read as text (Cloud Run's
+# `"secretKeyRef": {"secret": "prefect-api-key", "version": "latest"}`, Prefect's `SecretKeySelector(
+# secret="prefect-auth-string", version="latest")`): the secret's name, no value.
+_GCP_SECRET_REF = re.compile(
+    r"[ \t]*(?:[\"'][\w-]{1,60}[\"'][ \t]*:[ \t]*)?(?:[\w.]{1,60}\(|\{)?[ \t]*[\"']?secret[\"']?[ \t]*[:=][ \t]*"
+    r"[\"'](?P<v>[A-Za-z][\w-]{0,254})[\"'][ \t]*,[ \t]*[\"']?version[\"']?[ \t]*[:=][ \t]*[\"']?(?:latest|[0-9]{1,6})"
+    r"[\"']?[ \t]*[)}]{0,2}[ \t]*,?[ \t]*\r?")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -1941,6 +1950,8 @@ def _redact_line(line: str) -> str:
         line = _TOKEN.sub(_token, line)
     if "secretKey:" in line and (es := _ES_DATA_ITEM.fullmatch(line)) and not looks_random(es.group("v")):
         return line  # (external-secrets' data item: the target Secret's key, a name; a form was read above)
+    if "version" in line and (ref := _GCP_SECRET_REF.fullmatch(line)) and not looks_random(ref.group("v")):
+        return line  # (Google Cloud's reference to a secret: its name; a form was read above)
     if "uthorization" in low or "AuthenticationHeaderValue" in line:
         line = _AUTH_HEADER.sub(_auth_header, line)
     if "bearer" in low and ('"' in line or "'" in line or "`" in line):

@@ -611,6 +611,7 @@ def is_benign_value(value: str, name: str = "") -> bool:
         _PHP_CLASS.fullmatch(v) is not None) or _java_class(v) or _lookup_spec(v) or _escaped_phrase(v) or (
         _XSD_TYPE.fullmatch(v) is not None) or _indexed_name(v) or (
         _PUBLIC_FORM.fullmatch(v) is not None) or _host_url(v) or _no_password_url(v) or _one_part_conn(v) or (
+        _HOST_PORT.fullmatch(v) is not None and _no_generated_piece(v)) or (
         _LETTER_RUNS.fullmatch(v) is not None) or _PUNCT_ONLY.fullmatch(v) is not None or (
         _GLOB_PATH.fullmatch(v) is not None) or _hole_message(v) or (
         _SECRET_NAME_LIST.fullmatch(v) is not None and _NAMED_KIND.search(v) is not None and all(
@@ -794,22 +795,35 @@ def _host_url(value: str) -> bool:
 # A database's URL with no password (dlt's `credentials="postgres://loader@localhost:5432/dlt_data"`,
 # `"duckdb:///_storage/quack.duckdb"`, `"sqlite:///:memory:"`, `"mssql://host/db?trusted_connection=yes&driver=ODBC+
 # Driver+17+for+SQL+Server"`): a scheme, maybe a user, a host (none for a local file's), a path and a query of
-# settings. A user and a password (`loader:pass@`) are a URL's credentials, read by their own rule.
+# settings. A user and a password (`loader:pass@`) are a URL's credentials, read by their own rule; an empty password
+# or a template's hole for it (`postgres:@localhost`, `<user>:<password>@<account>`, `${USER}:${PASSWORD}@`) holds
+# none, and a hole may stand for the user, the host, the port or a part of the path (Great Expectations' documented
+# `snowflake://<user_login_name>:<password>@<account_identifier>/<database_name>`).
+_URL_HOLE = r"<[^<>/@\s]{1,80}>|\$\{[A-Za-z_][\w.]{0,80}\}|\{[A-Za-z_][\w.]{0,80}\}"
 _NO_PASSWORD_URL = re.compile(
-    r"[a-z][a-z0-9+.-]{1,30}://(?:(?P<user>[A-Za-z0-9._%-]{1,64})@)?(?P<host>[A-Za-z0-9.-]{0,253})(?::[0-9]{1,5})?"
-    r"(?P<path>(?:/[\w.~:%-]{0,200}){0,30})(?:\?(?P<query>[\w.~%+-]{1,80}=[\w.~%+,-]{0,200}"
-    r"(?:&(?:amp;)?[\w.~%+-]{1,80}=[\w.~%+,-]{0,200}){0,30}))?")
+    rf"[a-z][a-z0-9+.-]{{1,30}}://(?:(?P<user>(?:[A-Za-z0-9._%-]|{_URL_HOLE}){{1,64}})(?::(?:{_URL_HOLE})?)?@)?"
+    rf"(?P<host>(?:[A-Za-z0-9._-]|{_URL_HOLE}){{0,253}})(?::(?:[0-9]{{1,5}}|{_URL_HOLE}))?"
+    rf"(?P<path>(?:/(?:[\w.~:%-]|{_URL_HOLE}){{0,200}}){{0,30}})"
+    rf"(?:\?(?P<query>[\w.~%+-]{{1,80}}=(?:[\w.~%+,-]|{_URL_HOLE}){{0,200}}"
+    rf"(?:&(?:amp;)?[\w.~%+-]{{1,80}}=(?:[\w.~%+,-]|{_URL_HOLE}){{0,200}}){{0,30}}))?")
+_URL_HOLE_RE = re.compile(_URL_HOLE)
+# A host's name and a port (feast's `connection_string: redis.feast.svc.cluster.local:6379`): where, no credential.
+_HOST_PORT = re.compile(r"[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,10}:[0-9]{1,5}")
 
 
 def _no_password_url(value: str) -> bool:
     """A URL of _NO_PASSWORD_URL with no piece generated (a Sentry DSN's key is its user) and no part of its query
-    named for a credential but a switch (`TrustServerCertificate=yes`; `?token=…`, `&sig=…` are credentials)."""
+    named for a credential but a switch or a hole (`TrustServerCertificate=yes`, `token=<token>`; `?token=…`,
+    `&sig=…` are credentials)."""
     m = _NO_PASSWORD_URL.fullmatch(value)
-    if m is None or not _no_generated_piece(f"{m.group('user') or ''}/{m.group('host')}{m.group('path')}"):
+    if m is None or not _no_generated_piece(
+            _URL_HOLE_RE.sub("/", f"{m.group('user') or ''}/{m.group('host')}{m.group('path')}")):
         return False
     for part in re.split(r"&(?:amp;)?", m.group("query") or ""):
         key, _, val = part.partition("=")
-        if key and (looks_random(val, 8) or _CONN_CREDENTIAL_PART.search(key) and val.lower() not in _FLAG_WORDS):
+        val = _URL_HOLE_RE.sub("", val)
+        if key and (looks_random(val, 8) or (
+                _CONN_CREDENTIAL_PART.search(key) and val and val.lower() not in _FLAG_WORDS)):
             return False
     return True
 
@@ -1436,7 +1450,7 @@ def _template_conn(text: str) -> bool:
     credential's part a template's `my` and its own name (_my_own_part)."""
     users, passwords = set(), set()
     creds = list(_CONN_CRED.finditer(text))
-    if creds and all(_my_own_part(m.group(3).strip(), m.group(2)) for m in creds):
+    if creds and all(_my_own_part(m.group(3).strip(), m.group(2)) or _conn_hole(m.group(3).strip()) for m in creds):
         return True
     for m in creds:
         key = re.sub(r"[ \t]+", "", m.group(2)).lower().rstrip("=")
@@ -1454,13 +1468,23 @@ def _my_own_part(value: str, part: str) -> bool:
     """A template's `my` and the part's own name (a documentation's `AccountKey=myAccountKey`, `User Id=myUsername`):
     where a value goes. A user's part may say `myUser` or `myUsername` whatever it is called (`Uid`, `User Id`). A
     password's part is none (`Password=myPassword` is Nosey Parker's and Kingfisher's ODBC example: recall wins)."""
-    if not value.startswith("my") or not _CAMEL_WORDS.fullmatch(value, 2) or _PASS_ANY.search(part):
+    if not value.startswith("my") or not (_CAMEL_WORDS.fullmatch(value, 2) or _SNAKE_TAIL.fullmatch(value, 2)) or (
+            _PASS_ANY.search(part)):
         return False
-    own, said = re.sub(r"[\s_=-]", "", part).lower(), value[2:].lower()
+    own, said = re.sub(r"[\s_=-]", "", part).lower(), value[2:].replace("_", "").lower()
     return said == own or own[:1] == "u" and said in ("user", "username", "userid")
 
 
 _CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]+)+")
+# (or in snake case: Great Expectations' `AccountKey=my_account_key`)
+_SNAKE_TAIL = re.compile(r"(?:_[a-z]+)+")
+
+
+def _conn_hole(value: str) -> bool:
+    """A connection string's part that only says where a value goes (`AccountKey=<YOUR-STORAGE-ACCOUNT-KEY>`,
+    `Password=${DB_PASSWORD}`), as secret_lines' _conn_part keeps it."""
+    return _REFERENCE_OR_PLACEHOLDER.match(value) is not None and _URL_HOLE_RE.fullmatch(value) is not None or (
+        re.fullmatch(r"\$\{?[A-Za-z_]\w*\}?", value) is not None)
 
 
 def _password_like(value: str) -> bool:
