@@ -570,7 +570,6 @@ def _conn_part(m: re.Match[str]) -> str:
     return f"{m.group(1)}{m.group(2)}{REDACTED}"
 
 
-
 # A part's value that ends in a format hole left open (`Password = invalid {0` before the string's end, `$"…Password
 # ={test1` whose hole closes on the next line): a word at most, then `{` and a name or a number.
 _OPEN_HOLE = re.compile(r"(?:[A-Za-z]+[ \t]+)?\{[A-Za-z0-9_]*")

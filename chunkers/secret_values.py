@@ -249,10 +249,11 @@ def _names_a_key(value: str, name: str = "") -> bool:
     if name and value.isalpha() and not _PASSWORD_WORD.search(name) and value.lower() in name_words:
         return True  # one word of its own name (`access_key='access'`, a test's stand-in), not a password's
     words = [w.lower() for w in _IDENT_WORDS.findall(value)]
-    # (a member's own name counts alone: meltano's `assert store.connection_string == "SOME_CONNECTION_STRING"`)
-    member = [w.lower() for w in _IDENT_WORDS.findall(re.split(r"[.:]", name.strip("\"'`@$[] "))[-1])]
+    # the last part of a dotted name (a member's own name counts alone: meltano's `assert store.connection_string ==
+    # "SOME_CONNECTION_STRING"`)
+    own = [w.lower() for w in _IDENT_WORDS.findall(re.split(r"[.:]", name.strip("\"'`@$[] "))[-1])]
     if name and _ONE_CASE_WORDS.fullmatch(value) and not _PASS_ANY.search(name) and not _PASS_ANY.search(value) and (
-            _spells_its_name(words, name_words) or _spells_its_name(words, member)):
+            _spells_its_name(words, name_words) or _spells_its_name(words, own)):
         return True
     if not all(w.isalpha() for w in words) or not any(w in _KEY_WORDS for w in words):
         return False
@@ -266,7 +267,6 @@ def _names_a_key(value: str, name: str = "") -> bool:
         return True
     if not name:
         return False
-    own = [w.lower() for w in _IDENT_WORDS.findall(re.split(r"[.:]", name.strip("\"'`@$[] "))[-1])]
     # a kebab- or snake-case phrase of lower-case words ending in all the words of its own name, a name of two words
     # or more, with one or two more words before them (`client_secret: grafana-client-secret`, `some-client-secret`):
     # a label, not a value (`password = ini-plain-password` is a value: one word of a name is too little to repeat)
@@ -799,7 +799,8 @@ def _host_url(value: str) -> bool:
 # or a template's hole for it (`postgres:@localhost`, `<user>:<password>@<account>`, `${USER}:${PASSWORD}@`) holds
 # none, and a hole may stand for the user, the host, the port or a part of the path (Great Expectations' documented
 # `snowflake://<user_login_name>:<password>@<account_identifier>/<database_name>`).
-_URL_HOLE = r"<[^<>/@\s]{1,80}>|\$\{[A-Za-z_][\w.]{0,80}\}|\{[A-Za-z_][\w.]{0,80}\}"
+# (a braced hole is a name's letters, as _REFERENCE_OR_PLACEHOLDER reads one: `{Zq5kVrX1n8tA}` is a braced value)
+_URL_HOLE = r"<[^<>/@\s]{1,80}>|\$\{[A-Za-z_][\w.]{0,80}\}|\{[A-Za-z_][A-Za-z_.-]{0,80}\}"
 _NO_PASSWORD_URL = re.compile(
     rf"[a-z][a-z0-9+.-]{{1,30}}://(?:(?P<user>(?:[A-Za-z0-9._%-]|{_URL_HOLE}){{1,64}})(?::(?:{_URL_HOLE})?)?@)?"
     rf"(?P<host>(?:[A-Za-z0-9._-]|{_URL_HOLE}){{0,253}})(?::(?:[0-9]{{1,5}}|{_URL_HOLE}))?"
@@ -1481,10 +1482,12 @@ _SNAKE_TAIL = re.compile(r"(?:_[a-z]+)+")
 
 
 def _conn_hole(value: str) -> bool:
-    """A connection string's part that only says where a value goes (`AccountKey=<YOUR-STORAGE-ACCOUNT-KEY>`,
-    `Password=${DB_PASSWORD}`), as secret_lines' _conn_part keeps it."""
-    return _REFERENCE_OR_PLACEHOLDER.match(value) is not None and _URL_HOLE_RE.fullmatch(value) is not None or (
-        re.fullmatch(r"\$\{?[A-Za-z_]\w*\}?", value) is not None)
+    """A connection string's part that is a template's hole and nothing else (`AccountKey=<YOUR-STORAGE-ACCOUNT-KEY>`,
+    `Password=${DB_PASSWORD}`, `$DB_PASSWORD`): a URL's holes (_URL_HOLE) or a shell's variable."""
+    return _URL_HOLE_RE.fullmatch(value) is not None or _SHELL_VAR.fullmatch(value) is not None
+
+
+_SHELL_VAR = re.compile(r"\$\{?[A-Za-z_]\w*\}?")
 
 
 def _password_like(value: str) -> bool:

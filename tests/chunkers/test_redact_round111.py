@@ -30,6 +30,9 @@ KEPT = [
 REDACTED_CASES = [
     (f'connection_string="snowflake://<user>:{GENERATED}@<account>/db"', GENERATED),
     ('connection_string = "postgresql://postgres:hunter2x@db_hostname/test_ci"', "hunter2x"),
+    # (a generated value in braces is no hole: round 111 first read any braced name as one)
+    (f'password = "postgres://loader:{{{GENERATED}}}@localhost/db"', GENERATED),
+    (f'credentials = "postgres://{{{GENERATED}}}@localhost/db"', GENERATED),
     (f'connection_string="snowflake://loader@host/db?warehouse=<warehouse>&token={GENERATED}"', GENERATED),
     # (a signature after a hole was not read before this round)
     (f'conn = "AccountName=x;AccountKey=<key>;SharedAccessSignature=sv=2020&sig={GENERATED}"', GENERATED),
