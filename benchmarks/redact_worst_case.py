@@ -234,6 +234,12 @@ def inputs(size: int) -> dict[str, str]:
         "url_hole_run": rep("<a>", '"', 'credentials = "postgres://u:<p>@'),
         "conn_hole_run": rep("A=<x>;", 'Password=Zq8vN3xL0pR7tY2wK5mB4cD"', 'conn = "'),
         "secret_ref_run": rep(" ", '"x", version=1', 'secret="'),
+        # a store's entry of many words, a prompt's quote before many blanks, a value's blanks before a line's
+        # continuation, a name of many words run together (round 112)
+        "entry_name_run": rep("a_", "b1", "credentials: "),
+        "next_argument_run": rep(" ", 'x"', 'secret: ", a'),
+        "continuation_run": rep(" \t", "a \\", "PASSWORD=a"),
+        "own_tail_run": rep("Ab", ' = "ababababab"', "Secret"),
     }
 
 

@@ -33,7 +33,7 @@ from .secret_values import (
     _TEMPLATE_PASSWORDS, _TOKEN_CHARS, _UPPER_ID, _UUID, _WELL_KNOWN_DEV_VALUES, _entropy, _file_name, _hash_name,
     _is_phrase, _label_mapped_to_id, _lexer_comparison, _my_own_part, _names_a_key, _ordinary_but_random,
     _other_reference, _password_like, _sample_words, _template_conn, _template_user, _toggles_itself, _ui_text,
-    gpg_key_id, is_benign_value, looks_random,
+    gpg_key_id, is_benign_value, looks_random, template_key_pair,
 )
 
 # name = "literal" / "name": 'literal' / name := `literal` / a C# auto-property's
@@ -61,7 +61,9 @@ _QUOTED_ASSIGN = re.compile(
     # a type annotation between the name and `=` (`secret: str = "…"`, `const token: string = '…'`)
     r"(?P<op>\s*" + _ASSIGN_OP + r"\s*)"
     r"(?P<pre>@|[bBrRuU]{1,2})?"
-    r"(?P<q>[\"'`])(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
+    # (not a string's end and the next argument: a prompt's `print("Enter user secret: ", end="")`, where what
+    # follows is read from the next argument's own name: `print("secret: ", secret="…")`)
+    r"(?P<q>[\"'`])(?![ \t]*,[ \t]*[A-Za-z_]\w*[ \t]*=[ \t]*(?P=q))(?P<value>(?:\\.|(?!(?P=q))[^\\\n])*)(?P=q)"
 )
 # A unified diff's line prefix before a line's text (`+` added, `-` removed; a context line's blank is a blank):
 # `+password=…`, `-github_token: …`, `+    secret = …` in a patch, a pre-commit hook's or a review's view.
@@ -491,8 +493,8 @@ def _key_bytes_hint(text: str) -> bool:
 def _url_cred(m: re.Match[str]) -> str:
     """`scheme://user:password@`, unless the password is a mask or a variable (`user:*****@`, `u:$password@`,
     `u:{pwd}@`), GitHub's fixed `x-oauth-basic` after a token that is a variable, template expressions split at
-    their own `:` (_URL_USERINFO_HOLES), a regular expression or a syntax's optional part as the user, or a syntax's
-    words as both (_TEMPLATE_USERS, _TEMPLATE_PASSWORDS)."""
+    their own `:` (_URL_USERINFO_HOLES), a regular expression or a syntax's optional part as the user, a syntax's
+    words as both (_TEMPLATE_USERS, _TEMPLATE_PASSWORDS) or a key's names as both (template_key_pair)."""
     password = m.group(3)
     # (GitHub's fixed `x-oauth-basic` after a token that is a variable, `${TOKEN}:x-oauth-basic@`, holds nothing)
     if _URL_PASSWORD_HOLE.fullmatch(password) or (
@@ -500,7 +502,7 @@ def _url_cred(m: re.Match[str]) -> str:
             m.group(2).count("{") > m.group(2).count("}") and _URL_USERINFO_HOLES.fullmatch(f"{m.group(2)}:{password}")
             or "|" in m.group(2) or m.group(2).startswith(("[", "(")) and not m.group(2).startswith(REDACTED)) or (
             _template_user(m.group(2).rsplit(";", 1)[-1]) and password.lower() in _TEMPLATE_PASSWORDS) or (
-            _URL_PASSWORD_PLACEHOLDER.fullmatch(password)):
+            _URL_PASSWORD_PLACEHOLDER.fullmatch(password)) or template_key_pair(m.group(2), password):
         return m.group(0)
     return f"{m.group(1)}{REDACTED}:{REDACTED}@"
 
@@ -1193,6 +1195,8 @@ def _quoted_env(match: re.Match[str]) -> str:
         start, end = match.span("value")
         return match.group(0)[:start - match.start()] + "&".join(out) + match.group(0)[end - match.start():]
     if value == REDACTED or not _env_secret_name(name) or (
+            # (BuildKit's secret mount as one option: BentoML's `"secret=id=aws,src=$HOME/.aws/credentials"`)
+            _SECRET_NAME_FLAG.fullmatch("-" + name) and _MOUNT_SPEC.fullmatch(value)) or (
             is_benign_value(value, name)) or (sep and "=" in rest and (
                 is_benign_value(head, name) if sep == ";" else _REFERENCE_OR_PLACEHOLDER.match(head))):
         return match.group(0)
@@ -1685,6 +1689,9 @@ def _cli_flag(match: re.Match[str]) -> str:
             # a secret's path in a store after a secret's flag (envconsul's `-secret="mysql/creds/readonly"`, Vault's
             # `-secret secret/my-app`): lower-case words joined by `/`
             _SECRET_FLAG.search(match.group("flag")) and _STORE_PATH.fullmatch(value)) or (
+            # ... or a stored secret's name after `--secret` alone (BentoML's `bentoml deploy --secret huggingface`,
+            # Docker Swarm's and Podman's `--secret my_secret`): letters and `-` or `_`, no digit
+            _SECRET_NAME_FLAG.fullmatch(match.group("flag")) and _LETTERS_NAME.fullmatch(value)) or (
             group == "v" and value in _FLAG_TYPES and _FLAG_TYPE_GAP.match(match.string, match.end())) or (
             # a help's description after a tab or two blanks (secretless' `-P,--password \t\t\tdatabase password`)
             group == "v" and value.isalpha() and value.islower() and (
@@ -1702,6 +1709,8 @@ def _cli_flag(match: re.Match[str]) -> str:
 
 
 _SECRET_FLAG = re.compile(r"(?i)(?<![a-z])secrets?$")
+_SECRET_NAME_FLAG = re.compile(r"-{1,2}secrets?")
+_LETTERS_NAME = re.compile(r"[a-z]+(?:[-_][a-z]+)*")
 _STORE_PATH = re.compile(r"[a-z][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_.-]*)+/?")
 _GENERATE_RECIPE = re.compile(r"(?:letters|digits|symbols|[0-9]{1,3})(?:,(?:letters|digits|symbols|[0-9]{1,3}))*")
 
@@ -1741,12 +1750,18 @@ _COMMENT_ONLY = re.compile(r"#(?:[ \t]|$)")
 
 def _config_line(match: re.Match[str]) -> str:
     value = _TRAILING_COMMENT.sub("", match.group("value")).strip()
+    # (a shell's line continuation after the value, `PASSWORD=$PASSWORD \\` in BentoML's `bentoml secret create`, is no
+    # part of it; a value redacted keeps it, so the command still reads as one)
+    cont = ""
+    if value.endswith("\\") and value[-2:-1] in (" ", "\t"):
+        body = value[:-1].rstrip(" \t")
+        value, cont = body, value[len(body):]
     # (a YAML key with no value, only a comment after it: oauth2-proxy's `secretKeys:  # Exclude client-secret`)
     if match.group("op")[0] == ":" and _COMMENT_ONLY.match(value) or _NOT_A_VALUE.search(value) or (
             _NOT_SECRET_NAME.search(match.group("name"))) or is_benign_value(value, match.group("name")) or (
             _url_with_hole(value)):
         return match.group(0)
-    return f"{match.group('lead')}{match.group('name')}{match.group('op')}{REDACTED}"
+    return f"{match.group('lead')}{match.group('name')}{match.group('op')}{REDACTED}{cont}"
 
 
 # What every match of _CONN_STRING (two parts: `=` ... `;` name `=`) and of

@@ -137,8 +137,11 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"!(?:var(?::file)?|file:var)[ \t]+[\w./:#@+$-]+|"
     # (a path ending in a variable: conjur's `-e GCLOUD_SERVICE_KEY=/tmp$GCLOUD_SERVICE_KEY`)
     r"(?:/[\w.-]*)+\$\{?[A-Za-z_]\w*\}?|"
-    # (a mask's word or the word for a value itself: Caddy's `f.AddOperation("password", "HIDDEN")`, `KEY=value`)
-    r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|hidden|masked|value|"
+    # (a mask's word or the word for a value itself, maybe numbered: Caddy's `f.AddOperation("password", "HIDDEN")`,
+    # `KEY=value`, mlrun's `{"secret1": "value1", "secret2": "value2"}`)
+    r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|hidden|masked|value[0-9]{0,2}|"
+    # (a user and a hole for the token: polyaxon's `--from-literal=POLYAXON_GIT_CREDENTIALS="oauth2:<TOKEN_HASH>"`)
+    r"[\w.-]{1,40}:<[^<>\s]{1,80}>|"
     # (... in parentheses: Meltano's manifest's `"TAP_SNOWFLAKE_PASSWORD": "(redacted)"`, Terraform's `(sensitive
     # value)`)
     r"\((?:redacted|hidden|masked|omitted|removed|censored|sensitive(?: value)?)\)|"
@@ -255,6 +258,10 @@ def _names_a_key(value: str, name: str = "") -> bool:
     if name and _ONE_CASE_WORDS.fullmatch(value) and not _PASS_ANY.search(name) and not _PASS_ANY.search(value) and (
             _spells_its_name(words, name_words) or _spells_its_name(words, own)):
         return True
+    # its name's last words run together, under no password's name (flytekit's `"FLYTE_AZURE_CLIENT_SECRET":
+    # "clientsecret"`, a test's stand-in as `"client_secret": "client_secret"` is)
+    if name and value.isalpha() and value.islower() and _PASSWORD_ONLY.search(name) is None and _own_tail(value, own):
+        return True
     if not all(w.isalpha() for w in words) or not any(w in _KEY_WORDS for w in words):
         return False
     if words[0] == "x" and len(words) > 1:  # a header's `X-` prefix
@@ -268,9 +275,10 @@ def _names_a_key(value: str, name: str = "") -> bool:
     if not name:
         return False
     # a kebab- or snake-case phrase of lower-case words ending in all the words of its own name, a name of two words
-    # or more, with one or two more words before them (`client_secret: grafana-client-secret`, `some-client-secret`):
+    # or more, with one to three more words before them (`client_secret: grafana-client-secret`, `some-client-secret`,
+    # flytekit's `api_key="my-comet-ml-api-key"`):
     # a label, not a value (`password = ini-plain-password` is a value: one word of a name is too little to repeat)
-    if len(own) >= 2 and _KEBAB_WORDS.fullmatch(value) and 0 < len(words) - len(own) <= 2 and words[-len(own):] == own:
+    if len(own) >= 2 and _KEBAB_WORDS.fullmatch(value) and 0 < len(words) - len(own) <= 3 and words[-len(own):] == own:
         return True
     return set(words) <= set(name_words)
 
@@ -284,6 +292,19 @@ _AWS_RESOURCE_ID = re.compile(r"[a-z]{1,10}(?:-[a-z]{1,10})?-(?:[0-9a-f]{8}|[0-9
 _KEBAB_WORDS = re.compile(r"[a-z]{2,}(?:[-_][a-z]{2,})+")
 # words of letters in one case joined by `_` (`service_account`, `KINIT_USING_PENDING_CREDS_SUCCESSFUL`)
 _ONE_CASE_WORDS = re.compile(r"[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+")
+
+
+def _own_tail(value: str, own: list[str]) -> bool:
+    """`value` is the last two words or more of `own` run together; the tail grown from the end, no longer than the
+    value (joined afresh for each length, a name of 30,000 words would be quadratic)."""
+    tail = own[-1] if own else ""
+    for word in reversed(own[:-1]):
+        tail = word + tail
+        if len(tail) > len(value):
+            return False
+        if tail == value:
+            return True
+    return False
 
 
 def _spells_its_name(words: list[str], own: list[str]) -> bool:
@@ -570,8 +591,8 @@ def _other_script(value: str) -> bool:
 # `PasswordAuthMethodPrefix = "ampw"`; a generated one, round 21's `_TOKEN_PREFIX = "Zq8v…"`, or a password's own
 # first letters, `$PasswordPrefix = "p@ssw0rd00!"`, stays redacted)
 # (words joined by `-` too, Hydra's `aadAccessTokenPrefix = "vc-nonce-at:"`)
-# (or `_`: better-auth's `refreshTokenPrefix = "hello_rt_"`)
-_AFFIX = re.compile(r"[A-Za-z0-9]{1,16}(?:[-_][A-Za-z0-9]{1,16}){0,3}[_.:/-]?")
+# (or `_`: better-auth's `refreshTokenPrefix = "hello_rt_"`; and first, flytekit's `secrets_prefix="_FSEC_"`)
+_AFFIX = re.compile(r"_?[A-Za-z0-9]{1,16}(?:[-_][A-Za-z0-9]{1,16}){0,3}[_.:/-]?")
 _ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit limits cost name "
                          # (how it is delivered or hashed, when it expires: node-oidc-provider's
                          # `backchannelTokenDeliveryMode === 'ping'`, `client_secret_expires_at`, django-oauth-toolkit's
@@ -587,7 +608,10 @@ _ABOUT_WORDS = frozenset("type types kind connector connectors lifespan limit li
                          "version versions "
                          # (why one is refused: supabase's `Pwned ErrorSchemaWeakPasswordReasons = "pwned"`, Go's typed
                          # constant read with its type's name)
-                         "reason reasons".split())
+                         "reason reasons "
+                         # (the group a store keeps it in: flytekit's `secret_group = "foo"`, `WANDB_SECRET_GROUP =
+                         # "wandb-api-group"`)
+                         "group groups".split())
 _PROMPT_NAME = re.compile(r"(?i)(?:prompt|label|caption|hint|question)[\"'`]?$")
 
 
@@ -631,7 +655,8 @@ def is_benign_value(value: str, name: str = "") -> bool:
             (_NAME_OF_NAME.fullmatch(v) is not None and _PASSWORD_ONLY.search(name) is None) or
             (_PROMPT_LABEL.fullmatch(v) is not None and _PROMPT_NAME.search(name) is not None) or
             _few_word_chars(v, name) or
-            _holds_own_name(v, name) or _other_reference(v, name) or _parser_token(v, name) or _fetch_mode(v, name)
+            _holds_own_name(v, name) or _names_an_entry(v, name) or _other_reference(v, name) or (
+                _parser_token(v, name)) or _fetch_mode(v, name)
             or (_PAGE_FIELD.fullmatch(v) is not None and _PAGER_NAME.fullmatch(name) is not None)
             or (v.lower() in _PG_AUTH_METHODS and _PW_METHOD_NAME.search(name) is not None)
             or (_HASH_VALUE.fullmatch(v) is not None and _hash_name(name))
@@ -705,11 +730,12 @@ def _toggles_itself(value: str, name: str) -> bool:
     return value[:1] == "!" and value[1:] == name.strip()
 
 
-# A Java class by its package (Shiro's `"credentialsMatcher", "org.apache.shiro.…Sha256CredentialsMatcher"`), an
+# A Java class by its package (Shiro's `"credentialsMatcher", "org.apache.shiro.…Sha256CredentialsMatcher"`) or a
+# Python class by its module, maybe relative (metaflow's plugin `("secrets", ".secrets.secrets_decorator.…")`), an
 # XML Schema type (a SOAP service's `'password' => 'xsd:string'`), an expression indexing a name (Shiro's filter
 # chain, `token = 'roles["guest, admin"]'`): what a value is or where it comes from, never the value.
-_JAVA_CLASS = re.compile(r"(?:[a-z][a-z0-9_]*\.){2,}[A-Z][a-z]+(?:[0-9]+|[A-Z][a-z]+)*(?:\$[A-Z][A-Za-z0-9_]*)?"
-                         r"(?:\.[a-z][A-Za-z0-9_]*)?")
+_JAVA_CLASS = re.compile(r"\.{0,3}(?:[a-z][a-z0-9_]*\.){2,}[A-Z][a-z]+(?:[0-9]+|[A-Z][a-z]+)*"
+                         r"(?:\$[A-Z][A-Za-z0-9_]*)?(?:\.[a-z][A-Za-z0-9_]*)?")
 _XSD_TYPE = re.compile(r"xsd?:[A-Za-z]+")
 _INDEXED_NAME = re.compile(r"[A-Za-z_]\w*\[(?P<index>[^\[\]\n]*)\]")
 
@@ -1210,6 +1236,51 @@ def _extends_name(value: str, name: str) -> bool:
     return len(last) >= 3 and value[:len(last)] == last and _CAMEL_TAIL.fullmatch(value, len(last)) is not None
 
 
+# An entry named under a name for a store of them (Kedro's catalog `credentials: dev_s3`, `"s3_creds":
+# "s3-bucket-creds"`, an entry of credentials.yml; Prefect's `credentials: "RedisDatabase"`, a block's class):
+# lower-case words joined by `_` or `-`, or capitalised words, none a password's or a secret's, nothing generated.
+_ENTRY_NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z][a-z0-9]*)+|(?:[A-Z][a-z]{2,}){2,4}")
+_STORE_WORDS = frozenset(("credentials", "creds", "secrets"))  # (not `credential`: Iceberg's is a client's secret)
+_VOWEL = re.compile(r"(?i)[aeiouy]")  # (a word of four letters or more has one: sonar-java's password `xvxf6_gaa`)
+# A local model server's key that it never checks (vLLM's `api_key="EMPTY"`, `api_key='na'`, llama.cpp's
+# `sk-no-key-required`, BentoML's `api_key="API_TOKEN_NOT_NEEDED"`, `"not-needed"`): under any name but a password's
+# (Spring Security's test user's `.password("empty")` stays one).
+_UNCHECKED_KEY = re.compile(
+    r"(?i)empty|n/?a|(?:[a-z]+[_-]){0,3}(?:not|no)[_-](?:[a-z]+[_-])?(?:needed|required|used)")
+# A connection string's name holding one word or a name, nothing generated (mlrun's `store_connection_string="v3io"`,
+# a test's parameters `("connection_string", "expected_table")`): no `:`, `@`, `;` or `=` for a credential to stand
+# behind.
+_CONN_STRING_NAME = re.compile(r"(?i)conn(?:ection)?[_-]?str(?:ing)?s?[\"'`]?$")
+# ... so do a secret's id of two words or more, a name in a store (metaflow's `"secret_id": "the_id"`, AWS Secrets
+# Manager's `SecretId`); Vault's AppRole `secret_id`, a generated UUID, stays one.
+_SECRET_ID_NAME = re.compile(r"(?i)secret[_-]?id[\"'`]?$")
+_ONE_NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z][a-z0-9]*){0,5}")
+# A Kubernetes Secret's name under a name for one (mlrun's `k8s_secret: azure-key-vault-secret`,
+# `new_image_pull_secret = "my_new_secret"`, fake-leaks' `imagePullSecret="reposure-registry-secrets"`): two words or
+# more, then `secret`. Under a secret's own name (Kubeflow's test `MINIO_SECRET_KEY: 'shared-minio-secret'`) such
+# words are a test's secret and stay redacted, as `my-super-secret` does here.
+_SECRET_OBJECT = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z][a-z0-9]*)+[-_]secrets?")
+_SECRET_OBJECT_NAME = re.compile(r"(?i)(?:k8s|kube|kubernetes|image|pull|registry|docker|tls)[_-]?secrets?[\"'`]?$")
+_INTENSIFIERS = frozenset("super top very so most ultra really extra".split())
+
+
+def _names_an_entry(value: str, name: str) -> bool:
+    """A value naming where a secret is kept or saying none is checked, not holding one: a local server's unchecked
+    key, a store's entry, a connection string's one word, a secret's id of words, a Kubernetes Secret's name."""
+    if _UNCHECKED_KEY.fullmatch(value) and _PASSWORD_ONLY.search(name) is None:
+        return True
+    if _PASS_ANY.search(value) is None and _last_word(name) in _STORE_WORDS and _ENTRY_NAME.fullmatch(value) and (
+            "security" not in name.lower()):  # (JNDI's `Context.SECURITY_CREDENTIALS` is a password)
+        return _no_generated_piece(value) and all(_VOWEL.search(w) for w in _IDENT_WORDS.findall(value) if len(w) > 3)
+    if (_CONN_STRING_NAME.search(name) or (_SECRET_ID_NAME.search(name) and _ENTRY_NAME.fullmatch(value))) and (
+            _ONE_NAME.fullmatch(value)) and _PASS_ANY.search(value) is None:
+        return _no_generated_piece(value)
+    words = re.split(r"[-_]", value)
+    return _SECRET_OBJECT.fullmatch(value) is not None and len(words) >= 3 and (
+        _SECRET_OBJECT_NAME.search(name) is not None) and not _INTENSIFIERS.intersection(words) and (
+        _no_generated_piece(value))
+
+
 def _holds_own_name(value: str, name: str) -> bool:
     if _PASSWORD_WORD.search(name) or not re.fullmatch(r"[\w.:/ -]+", value) or looks_random(value):
         return False
@@ -1410,6 +1481,16 @@ _SERVICE_USER = re.compile(r"(?i)[a-z]+[-_]user(?:name)?")
 def _template_user(user: str) -> bool:
     """A syntax's word for the user (_TEMPLATE_USERS), or one named for its service (`mysql-user`, `db_username`)."""
     return user.lower() in _TEMPLATE_USERS or _SERVICE_USER.fullmatch(user) is not None
+
+
+# A key's id and its secret named as a URL's user and password (Kedro's `s3://access_key:secret_key@my-bucket/…`):
+# both names, no credential; a secret's name alone after a real user (`s3://AKIA…:secret_key@`) is not kept.
+_KEY_PAIR_NAMES = frozenset((("access_key", "secret_key"), ("access_key_id", "secret_access_key"),
+                             ("key_id", "secret_key"), ("client_id", "client_secret")))
+
+
+def template_key_pair(user: str, password: str) -> bool:
+    return (user.lower().replace("-", "_"), password.lower().replace("-", "_")) in _KEY_PAIR_NAMES
 
 
 # A connection string's parts that may hold a credential by their name (`Password`, `Pwd`, `AccountKey`,
