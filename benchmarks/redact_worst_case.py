@@ -240,6 +240,9 @@ def inputs(size: int) -> dict[str, str]:
         "next_argument_run": rep(" ", 'x"', 'secret: ", a'),
         "continuation_run": rep(" \t", "a \\", "PASSWORD=a"),
         "own_tail_run": rep("Ab", ' = "ababababab"', "Secret"),
+        # a token's YAML block scalar of many one-word lines, a block's name of many name characters (round 113)
+        "block_lines_run": rep("\n    Zq8v", "\n", "  api_key: |"),
+        "block_name_run": rep("a-", "token: |\n    x", "  "),
     }
 
 

@@ -7,7 +7,7 @@ from .sandbox import chunk_file_guarded
 
 # Bumped whenever a chunker's output for the same input may change: stored
 # files chunked by an older version are re-chunked on the next ingest.
-CHUNKER_VERSION = "143"
+CHUNKER_VERSION = "144"
 
 
 def rechunk_key(path: str, options: ChunkOptions = DEFAULT_OPTIONS) -> str:

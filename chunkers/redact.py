@@ -41,10 +41,11 @@ from typing import Any
 
 from .model import ChunkPiece, ChunkSymbol
 from .secret_blocks import (
-    _DER_KEY_HEAD, _PLIST_KEY_STRING, _YAML_BLOCK_PASSWORD, _b64_pem_changes, _block_changes, _cfn_default_changes,
-    _der_key_changes, _escaped_pair_changes, _k8s_env_changes, _list_item_changes, _may_be_secret_kind,
-    _next_line_changes, _parent_value_changes, _pem_changes, _plist_pair_secret, _redacted_spans, _split_call_changes,
-    _tf_default_changes, _xml_key_changes, _xml_key_value_changes, _yaml_block_password_changes,
+    _DER_KEY_HEAD, _PLIST_KEY_STRING, _YAML_BLOCK_PASSWORD, _YAML_BLOCK_SECRET, _b64_pem_changes, _block_changes,
+    _cfn_default_changes, _der_key_changes, _escaped_pair_changes, _k8s_env_changes, _list_item_changes,
+    _may_be_secret_kind, _next_line_changes, _parent_value_changes, _pem_changes, _plist_pair_secret, _redacted_spans,
+    _split_call_changes, _tf_default_changes, _xml_key_changes, _xml_key_value_changes, _yaml_block_password_changes,
+    _yaml_block_secret_changes,
 )
 from .secret_lines import (
     _CALL_HINT, _LABELLED_CODE, _METHOD_CALL, _SETTER_HINT, _SET_WORD, _key_bytes_hint, _redact_line,
@@ -462,6 +463,8 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_escaped_pair_changes(text, pem or {}, starts)}
     if (": |" in text or ": >" in text) and _YAML_BLOCK_PASSWORD.search(text):
         pem = {**(pem or {}), **_yaml_block_password_changes(text, pem or {})}
+    if (": |" in text or ": >" in text) and _YAML_BLOCK_SECRET.search(text):
+        pem = {**(pem or {}), **_yaml_block_secret_changes(text, pem or {})}
     if "LS0tLS1CRUdJTi" in text:
         pem = {**(pem or {}), **_b64_pem_changes(text, pem or {})}
     if "M" in text and _DER_KEY_HEAD.search(text):

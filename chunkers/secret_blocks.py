@@ -270,6 +270,37 @@ def _yaml_block_password_changes(text: str, done: dict[int, str]) -> dict[int, s
     return out
 
 
+# A token's, a key's or a credential's value written as a YAML block scalar (`api_key: >-`, `token: |`, the value on
+# the more indented lines below): each one-word line is judged as that value on its name's line (`api_key: …`), as
+# settings judge the parsed block; a PEM block under `key: |` is the PEM rules' (a public one stays), a password's
+# block is _YAML_BLOCK_PASSWORD's.
+_YAML_BLOCK_SECRET = re.compile(
+    r"(?im)^(?P<ind>[ \t]*)(?:-[ \t]+)?[\"']?(?P<name>[\w.-]*(?:token|key|credentials?|creds|auth))[\"']?[ \t]*:[ \t]*"
+    r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\r?$")
+
+
+def _yaml_block_secret_changes(text: str, done: dict[int, str]) -> dict[int, str]:
+    """{line start: redacted line} for the one-word lines of a token's or a key's YAML block scalar
+    (_YAML_BLOCK_SECRET) that its name's line would redact."""
+    out: dict[int, str] = {}
+    for m in _YAML_BLOCK_SECRET.finditer(text):
+        name, at, first = m.group("name"), text.find("\n", m.end()) + 1, True
+        while 0 < at < len(text):
+            e = text.find("\n", at)
+            e = len(text) if e < 0 else e
+            body = done.get(at, text[at:e])
+            value = body.strip()
+            if value and (len(body) - len(body.lstrip()) <= len(m.group("ind")) or (
+                    first and value.startswith("-----BEGIN"))):
+                break
+            first = first and not value
+            if value and " " not in value and "\t" not in value and REDACTED not in value and (
+                    _redact_line(f"{name}: {value}") != f"{name}: {value}"):
+                out[at] = body[:len(body) - len(body.lstrip())] + REDACTED + ("\r" if body.endswith("\r") else "")
+            at = e + 1
+    return out
+
+
 # A PEM private key in base64 wrapped over lines (secret_rules' `b64_pem_private_key` redacts its first line): the
 # lines after a first line that is all base64 from the prefix to its end, each all base64 (76 or 64 wide), up to
 # the first shorter line or one ending in `=`.

@@ -142,6 +142,9 @@ _REFERENCE_OR_PLACEHOLDER = re.compile(
     r"placeholder|todo|tbd|dummy|redacted|\[REDACTED\]|not[_-]?set|unset|hidden|masked|value[0-9]{0,2}|"
     # (a user and a hole for the token: polyaxon's `--from-literal=POLYAXON_GIT_CREDENTIALS="oauth2:<TOKEN_HASH>"`)
     r"[\w.-]{1,40}:<[^<>\s]{1,80}>|"
+    # (a YAML block scalar's indicator, its chomping and indentation: KServe's `credentials: |-`; the lines below are
+    # the value, each judged under the name: secret_blocks' _YAML_BLOCK_SECRET and _YAML_BLOCK_PASSWORD)
+    r"[|>](?:[1-9]?[-+]?|[-+][1-9])|"
     # (... in parentheses: Meltano's manifest's `"TAP_SNOWFLAKE_PASSWORD": "(redacted)"`, Terraform's `(sensitive
     # value)`)
     r"\((?:redacted|hidden|masked|omitted|removed|censored|sensitive(?: value)?)\)|"
