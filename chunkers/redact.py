@@ -461,10 +461,11 @@ def _line_changes(text: str) -> list[tuple[int, int, str]]:
         pem = {**(pem or {}), **_next_line_changes(text, pem or {})}
     if starts and ('\\"' in text or "\\n" in text):
         pem = {**(pem or {}), **_escaped_pair_changes(text, pem or {}, starts)}
-    if (": |" in text or ": >" in text) and _YAML_BLOCK_PASSWORD.search(text):
-        pem = {**(pem or {}), **_yaml_block_password_changes(text, pem or {})}
-    if (": |" in text or ": >" in text) and _YAML_BLOCK_SECRET.search(text):
-        pem = {**(pem or {}), **_yaml_block_secret_changes(text, pem or {})}
+    if ": |" in text or ": >" in text:
+        if _YAML_BLOCK_PASSWORD.search(text):
+            pem = {**(pem or {}), **_yaml_block_password_changes(text, pem or {})}
+        if _YAML_BLOCK_SECRET.search(text):
+            pem = {**(pem or {}), **_yaml_block_secret_changes(text, pem or {})}
     if "LS0tLS1CRUdJTi" in text:
         pem = {**(pem or {}), **_b64_pem_changes(text, pem or {})}
     if "M" in text and _DER_KEY_HEAD.search(text):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Iterator
 
 from .secret_lines import _TRAILING_COMMENT, _generated_under_secret_name, _redact_line, _redacted_as_assignment
 from .secret_names import (
@@ -251,22 +252,37 @@ _YAML_BLOCK_PASSWORD = re.compile(
     r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\r?$")
 
 
+def _block_scalar_lines(text: str, m: re.Match[str], done: dict[int, str]) -> Iterator[tuple[int, str, str]]:
+    """(line start, line, its text stripped) for each line of the YAML block scalar whose key line `m` matched (its
+    `ind` group the key's indent): up to the first line of text indented no deeper than the key, blank lines too."""
+    at = text.find("\n", m.end()) + 1
+    while 0 < at < len(text):
+        e = text.find("\n", at)
+        e = len(text) if e < 0 else e
+        body = done.get(at, text[at:e])
+        value = body.strip()
+        if value and len(body) - len(body.lstrip()) <= len(m.group("ind")):
+            return
+        yield at, body, value
+        at = e + 1
+
+
+def _one_word(value: str) -> bool:
+    return bool(value) and " " not in value and "\t" not in value and REDACTED not in value
+
+
+def _redacted_block_line(body: str) -> str:
+    """A block scalar's line with its value replaced: its indent and a `\r` line end kept."""
+    return body[:len(body) - len(body.lstrip())] + REDACTED + ("\r" if body.endswith("\r") else "")
+
+
 def _yaml_block_password_changes(text: str, done: dict[int, str]) -> dict[int, str]:
     """{line start: redacted line} for the one-word lines of a password's YAML block scalar (_YAML_BLOCK_PASSWORD)."""
     out: dict[int, str] = {}
     for m in _YAML_BLOCK_PASSWORD.finditer(text):
-        at = text.find("\n", m.end()) + 1
-        while 0 < at < len(text):
-            e = text.find("\n", at)
-            e = len(text) if e < 0 else e
-            body = done.get(at, text[at:e])
-            value = body.strip()
-            if value and len(body) - len(body.lstrip()) <= len(m.group("ind")):
-                break
-            if value and " " not in value and "\t" not in value and REDACTED not in value and not (
-                    _PLACEHOLDER.match(value) or value.lower() in _SAMPLE_PASSWORDS):
-                out[at] = body[:len(body) - len(body.lstrip())] + REDACTED + ("\r" if body.endswith("\r") else "")
-            at = e + 1
+        for at, body, value in _block_scalar_lines(text, m, done):
+            if _one_word(value) and not (_PLACEHOLDER.match(value) or value.lower() in _SAMPLE_PASSWORDS):
+                out[at] = _redacted_block_line(body)
     return out
 
 
@@ -284,20 +300,13 @@ def _yaml_block_secret_changes(text: str, done: dict[int, str]) -> dict[int, str
     (_YAML_BLOCK_SECRET) that its name's line would redact."""
     out: dict[int, str] = {}
     for m in _YAML_BLOCK_SECRET.finditer(text):
-        name, at, first = m.group("name"), text.find("\n", m.end()) + 1, True
-        while 0 < at < len(text):
-            e = text.find("\n", at)
-            e = len(text) if e < 0 else e
-            body = done.get(at, text[at:e])
-            value = body.strip()
-            if value and (len(body) - len(body.lstrip()) <= len(m.group("ind")) or (
-                    first and value.startswith("-----BEGIN"))):
+        name, first = m.group("name"), True
+        for at, body, value in _block_scalar_lines(text, m, done):
+            if first and value.startswith("-----BEGIN"):
                 break
             first = first and not value
-            if value and " " not in value and "\t" not in value and REDACTED not in value and (
-                    _redact_line(f"{name}: {value}") != f"{name}: {value}"):
-                out[at] = body[:len(body) - len(body.lstrip())] + REDACTED + ("\r" if body.endswith("\r") else "")
-            at = e + 1
+            if _one_word(value) and _redact_line(f"{name}: {value}") != f"{name}: {value}":
+                out[at] = _redacted_block_line(body)
     return out
 
 
